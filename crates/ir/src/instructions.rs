@@ -1,0 +1,456 @@
+//! The instruction set: declarations only.
+//!
+//! Changes here change the IR every pass, the interpreter and the code
+//! generator agree on; give them a careful read. Semantics are documented on
+//! each operation; the crate docs (`lib.rs`) describe the IR as a whole.
+
+use crate::entities::{Block, FuncId, GlobalId, StackSlot, Value};
+use crate::named_enum;
+
+/// The payload of an instruction. The result type, where there is a result,
+/// is stored with the result value, not here.
+#[derive(Clone, Debug, PartialEq)]
+pub enum InstData {
+    /// An integer or pointer constant: `imm` holds the bits, zero-extended
+    /// from the result type's width. A pointer constant is an address (0: null).
+    Iconst {
+        imm: u64,
+    },
+    /// A float constant: `bits` is the IEEE encoding of the result type
+    /// (`f16`, `f32` or `f64`), zero-extended.
+    Fconst {
+        bits: u64,
+    },
+    Unary {
+        op: UnaryOp,
+        arg: Value,
+    },
+    Binary {
+        op: BinaryOp,
+        args: [Value; 2],
+    },
+    Ternary {
+        op: TernaryOp,
+        args: [Value; 3],
+    },
+    /// Integer (or pointer) comparison producing `i1`.
+    Icmp {
+        cond: IntCC,
+        args: [Value; 2],
+    },
+    /// Float comparison producing `i1`.
+    Fcmp {
+        cond: FloatCC,
+        args: [Value; 2],
+    },
+    /// `args[0]` (an `i1`) ? `args[1]` : `args[2]`.
+    Select {
+        args: [Value; 3],
+    },
+    /// A conversion to the result type. `rounding` matters for float results
+    /// and for float-to-int; `saturate` clamps float-to-int to the target
+    /// range (NaN gives 0) instead of giving an unspecified value.
+    Convert {
+        op: ConvertOp,
+        arg: Value,
+        rounding: Rounding,
+        saturate: bool,
+    },
+    /// `args[0]` (a pointer) plus `args[1]` (an `i64` byte offset), in the
+    /// pointer's address space.
+    PtrAdd {
+        args: [Value; 2],
+    },
+    /// Loads the result type from `ptr`, which is `align`-byte aligned.
+    Load {
+        ptr: Value,
+        align: u32,
+        volatile: bool,
+    },
+    /// Stores `args[0]` to the pointer `args[1]`.
+    Store {
+        args: [Value; 2],
+        align: u32,
+        volatile: bool,
+    },
+    /// The address (`ptr.private`) of a stack slot of this work-item.
+    StackAddr {
+        slot: StackSlot,
+    },
+    /// The address of a program-scope variable, in its address space. For a
+    /// `local` variable: this work-group's instance.
+    GlobalAddr {
+        global: GlobalId,
+    },
+    /// Copies `args[2]` (`i64`) bytes from `args[1]` to `args[0]`; the ranges
+    /// may overlap (memmove semantics).
+    MemCopy {
+        args: [Value; 3],
+    },
+    /// Sets `args[2]` (`i64`) bytes at `args[0]` to the byte `args[1]` (`i8`).
+    MemSet {
+        args: [Value; 3],
+    },
+    /// Atomically applies `op` to the value at `args[0]` with operand
+    /// `args[1]`; the result is the old value.
+    AtomicRmw {
+        op: AtomicRmwOp,
+        args: [Value; 2],
+        order: MemOrder,
+        scope: MemScope,
+    },
+    /// Compare-and-swap at `args[0]`: if it holds `args[1]`, store `args[2]`.
+    /// The result is the old value (success iff it equals `args[1]`).
+    AtomicCas {
+        args: [Value; 3],
+        order: MemOrder,
+        scope: MemScope,
+    },
+    AtomicLoad {
+        ptr: Value,
+        order: MemOrder,
+        scope: MemScope,
+    },
+    /// Atomically stores `args[0]` to `args[1]`.
+    AtomicStore {
+        args: [Value; 2],
+        order: MemOrder,
+        scope: MemScope,
+    },
+    /// A memory fence (`mem_fence`, `atomic_work_item_fence`) for the given
+    /// address spaces.
+    Fence {
+        flags: FenceFlags,
+        order: MemOrder,
+        scope: MemScope,
+    },
+    /// A work-group barrier: every work-item of the group reaches it before
+    /// any continues; memory in `flags` is made consistent across the group.
+    Barrier {
+        flags: FenceFlags,
+        scope: MemScope,
+    },
+    /// A work-item query; `dim` (0, 1 or 2) for the queries that take one.
+    /// The result is `i64` (`size_t`), `i32` for `work_dim`.
+    WorkItem {
+        query: WorkItemQuery,
+        dim: u8,
+    },
+    Call {
+        func: FuncId,
+        args: Vec<Value>,
+    },
+    /// OpenCL `printf`: formats `args` by `format`; the result (`i32`) is 0
+    /// on success.
+    Printf {
+        format: String,
+        args: Vec<Value>,
+    },
+    // Terminators.
+    Jump {
+        dest: BlockCall,
+    },
+    /// Goes to `then_dest` if `cond` (an `i1`) is true, else to `else_dest`.
+    Brif {
+        cond: Value,
+        then_dest: BlockCall,
+        else_dest: BlockCall,
+    },
+    /// Goes to the case whose value equals `arg`, else to `default`. Case
+    /// values are the integer's bits, zero-extended; they are distinct.
+    Switch {
+        arg: Value,
+        default: BlockCall,
+        cases: Vec<(u64, BlockCall)>,
+    },
+    Return {
+        arg: Option<Value>,
+    },
+    /// Control never reaches here (reaching it is undefined behaviour).
+    Unreachable,
+}
+
+/// A branch target with the arguments passed to its block parameters.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BlockCall {
+    pub block: Block,
+    pub args: Vec<Value>,
+}
+
+named_enum! {
+    /// Operations of one operand. Integer ops take and give one integer type;
+    /// float ops one float type; the exceptions are noted.
+    pub enum UnaryOp {
+        /// Two's complement negation.
+        Ineg = "ineg",
+        Bnot = "bnot",
+        /// Leading zero bits (the width for 0).
+        Clz = "clz",
+        /// Trailing zero bits (the width for 0).
+        Ctz = "ctz",
+        Popcount = "popcount",
+        Bswap = "bswap",
+        Bitreverse = "bitreverse",
+        /// Absolute value of a signed integer, as unsigned (`abs(INT_MIN)` is `INT_MIN`'s bits).
+        Iabs = "iabs",
+        Fneg = "fneg",
+        Fabs = "fabs",
+        Sqrt = "sqrt",
+        /// `1/sqrt(x)`.
+        Rsqrt = "rsqrt",
+        Floor = "floor",
+        Ceil = "ceil",
+        /// Float rounding toward zero (to an integral float).
+        Ftrunc = "ftrunc",
+        /// Round half away from zero.
+        Round = "round",
+        /// Round half to even (in the default rounding mode).
+        Rint = "rint",
+        Exp = "exp",
+        Exp2 = "exp2",
+        Exp10 = "exp10",
+        Expm1 = "expm1",
+        Log = "log",
+        Log2 = "log2",
+        Log10 = "log10",
+        Log1p = "log1p",
+        Sin = "sin",
+        Cos = "cos",
+        Tan = "tan",
+        Asin = "asin",
+        Acos = "acos",
+        Atan = "atan",
+        Sinh = "sinh",
+        Cosh = "cosh",
+        Tanh = "tanh",
+        Asinh = "asinh",
+        Acosh = "acosh",
+        Atanh = "atanh",
+        Cbrt = "cbrt",
+        Erf = "erf",
+        Erfc = "erfc",
+        Tgamma = "tgamma",
+        Lgamma = "lgamma",
+    }
+}
+
+named_enum! {
+    /// Operations of two operands of one type (shift amounts have the type of
+    /// the shifted value).
+    pub enum BinaryOp {
+        Iadd = "iadd",
+        Isub = "isub",
+        Imul = "imul",
+        /// Unsigned division; division by zero gives an unspecified value (no trap).
+        Udiv = "udiv",
+        /// Signed division rounding toward zero; by zero, or `MIN / -1`,
+        /// gives an unspecified value (no trap).
+        Sdiv = "sdiv",
+        Urem = "urem",
+        /// Remainder with the sign of the dividend (C's `%`).
+        Srem = "srem",
+        /// High half of the unsigned double-width product.
+        Umulhi = "umulhi",
+        /// High half of the signed double-width product.
+        Smulhi = "smulhi",
+        Band = "band",
+        Bor = "bor",
+        Bxor = "bxor",
+        /// Shifts take the amount modulo the bit width (OpenCL semantics).
+        Ishl = "ishl",
+        Ushr = "ushr",
+        Sshr = "sshr",
+        Rotl = "rotl",
+        Rotr = "rotr",
+        Smin = "smin",
+        Smax = "smax",
+        Umin = "umin",
+        Umax = "umax",
+        UaddSat = "uadd_sat",
+        SaddSat = "sadd_sat",
+        UsubSat = "usub_sat",
+        SsubSat = "ssub_sat",
+        Fadd = "fadd",
+        Fsub = "fsub",
+        Fmul = "fmul",
+        Fdiv = "fdiv",
+        /// C's `fmod`: remainder of division rounding toward zero.
+        Frem = "frem",
+        /// OpenCL `fmin`: a NaN operand yields the other operand.
+        Fmin = "fmin",
+        /// OpenCL `fmax`: a NaN operand yields the other operand.
+        Fmax = "fmax",
+        Copysign = "copysign",
+        Pow = "pow",
+        Atan2 = "atan2",
+        Hypot = "hypot",
+        /// IEEE remainder (quotient rounded to nearest even).
+        Remainder = "remainder",
+    }
+}
+
+named_enum! {
+    /// Operations of three operands of one type.
+    pub enum TernaryOp {
+        /// Fused multiply-add: `a * b + c` with one rounding.
+        Fma = "fma",
+        /// Funnel shift left: the high half of `(a:b) << (c mod width)`.
+        Fshl = "fshl",
+        /// Funnel shift right: the low half of `(a:b) >> (c mod width)`.
+        Fshr = "fshr",
+    }
+}
+
+named_enum! {
+    /// Integer comparison conditions.
+    pub enum IntCC {
+        Eq = "eq",
+        Ne = "ne",
+        Slt = "slt",
+        Sle = "sle",
+        Sgt = "sgt",
+        Sge = "sge",
+        Ult = "ult",
+        Ule = "ule",
+        Ugt = "ugt",
+        Uge = "uge",
+    }
+}
+
+named_enum! {
+    /// Float comparison conditions: ordered (false if either is NaN) or
+    /// unordered (true if either is NaN), as in LLVM.
+    pub enum FloatCC {
+        Oeq = "oeq",
+        One = "one",
+        Olt = "olt",
+        Ole = "ole",
+        Ogt = "ogt",
+        Oge = "oge",
+        Ord = "ord",
+        Uno = "uno",
+        Ueq = "ueq",
+        Une = "une",
+        Ult = "ult",
+        Ule = "ule",
+        Ugt = "ugt",
+        Uge = "uge",
+    }
+}
+
+named_enum! {
+    /// Conversions; the target is the result type.
+    pub enum ConvertOp {
+        /// Zero-extension to a wider integer (`i1` true becomes 1).
+        Zext = "zext",
+        /// Sign-extension to a wider integer (`i1` true becomes -1).
+        Sext = "sext",
+        /// Truncation to a narrower integer (to `i1`: the lowest bit).
+        Trunc = "trunc",
+        FpExt = "fpext",
+        FpTrunc = "fptrunc",
+        FpToSi = "fptosi",
+        FpToUi = "fptoui",
+        SiToFp = "sitofp",
+        UiToFp = "uitofp",
+        /// Reinterprets the bits; both types have the same width.
+        Bitcast = "bitcast",
+        PtrToInt = "ptrtoint",
+        IntToPtr = "inttoptr",
+        /// Between a named address space and `generic`.
+        AddrSpaceCast = "addrspacecast",
+    }
+}
+
+named_enum! {
+    /// Rounding modes of conversions (OpenCL's `_rte`, `_rtz`, `_rtp`, `_rtn`).
+    pub enum Rounding {
+        /// To nearest, ties to even: the default of conversions to float.
+        Rte = "rte",
+        /// Toward zero: the default of conversions to integer.
+        Rtz = "rtz",
+        /// Toward positive infinity.
+        Rtp = "rtp",
+        /// Toward negative infinity.
+        Rtn = "rtn",
+    }
+}
+
+named_enum! {
+    /// Read-modify-write operations of `atomic_rmw`.
+    pub enum AtomicRmwOp {
+        Xchg = "xchg",
+        Add = "add",
+        Sub = "sub",
+        And = "and",
+        Or = "or",
+        Xor = "xor",
+        Smin = "smin",
+        Smax = "smax",
+        Umin = "umin",
+        Umax = "umax",
+        Fadd = "fadd",
+        Fmin = "fmin",
+        Fmax = "fmax",
+    }
+}
+
+named_enum! {
+    /// Memory orders of atomics and fences (C11 / OpenCL 2.0).
+    pub enum MemOrder {
+        Relaxed = "relaxed",
+        Acquire = "acquire",
+        Release = "release",
+        AcqRel = "acq_rel",
+        SeqCst = "seq_cst",
+    }
+}
+
+named_enum! {
+    /// Memory scopes of atomics, fences and barriers.
+    pub enum MemScope {
+        WorkItem = "work_item",
+        SubGroup = "sub_group",
+        WorkGroup = "work_group",
+        Device = "device",
+        AllDevices = "all_devices",
+    }
+}
+
+named_enum! {
+    /// Work-item built-in functions.
+    pub enum WorkItemQuery {
+        GlobalId = "global_id",
+        LocalId = "local_id",
+        GroupId = "group_id",
+        GlobalSize = "global_size",
+        LocalSize = "local_size",
+        EnqueuedLocalSize = "enqueued_local_size",
+        NumGroups = "num_groups",
+        GlobalOffset = "global_offset",
+        WorkDim = "work_dim",
+        GlobalLinearId = "global_linear_id",
+        LocalLinearId = "local_linear_id",
+    }
+}
+
+/// Which memory a fence or barrier orders: a set of `CLK_*_MEM_FENCE` flags,
+/// with OpenCL's bit values.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub struct FenceFlags(pub u8);
+
+impl FenceFlags {
+    pub const NONE: FenceFlags = FenceFlags(0);
+    /// `CLK_LOCAL_MEM_FENCE`.
+    pub const LOCAL: FenceFlags = FenceFlags(1);
+    /// `CLK_GLOBAL_MEM_FENCE`.
+    pub const GLOBAL: FenceFlags = FenceFlags(2);
+    /// `CLK_IMAGE_MEM_FENCE`.
+    pub const IMAGE: FenceFlags = FenceFlags(4);
+    /// The flags with their text-format names.
+    pub const NAMED: [(FenceFlags, &'static str); 3] = [
+        (FenceFlags::LOCAL, "local"),
+        (FenceFlags::GLOBAL, "global"),
+        (FenceFlags::IMAGE, "image"),
+    ];
+}

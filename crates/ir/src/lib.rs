@@ -1,0 +1,74 @@
+//! Lockstep IR: the scalar SSA form every Lockstep stage works on.
+//!
+//! # The IR manual
+//!
+//! **Shape.** A [`Module`] holds kernels and helper functions
+//! ([`Function`]) and program-scope variables ([`GlobalData`]). A function is
+//! a list of basic blocks in SSA form with *block parameters* instead of phi
+//! nodes (as in Cranelift): a branch passes one argument per parameter of its
+//! target. The first block of the layout is the entry block; its parameters
+//! are the function's parameters, and no branch may target it.
+//!
+//! **Scalar.** Every value is a scalar of a [`Type`]: `i1 i8 i16 i32 i64`,
+//! `f16 f32 f64`, or a pointer `ptr.<space>`. OpenCL vectors are split into
+//! one value per component by the front end; the SIMD engine later widens
+//! *work-items* into lanes, not components (Beignet's choice: keep the IR
+//! simpler than the target).
+//!
+//! **Address spaces.** Pointers are 64 bits and carry one of `private`
+//! (per work-item: stack slots, byval arguments), `global`, `constant`
+//! (read-only), `local` (per work-group) or `generic`. `ptradd` moves a
+//! pointer by a byte offset within its space; `addrspacecast` converts to and
+//! from `generic`.
+//!
+//! **Integers** have no signedness; operations that care say so (`sdiv`,
+//! `ushr`, `icmp slt`). Division by zero, `INT_MIN / -1` and out-of-range
+//! float-to-int conversions give unspecified values but never trap; shift
+//! amounts are taken modulo the bit width (OpenCL's rule).
+//!
+//! **Work-items.** Work-item functions are instructions (`global_id 0`,
+//! `local_size 1`, `work_dim`); they give `i64` (`size_t`), `work_dim` `i32`.
+//! `barrier` synchronizes the work-group; atomics carry an order and a scope.
+//!
+//! **Masks and barriers.** The IR has no mask type: a mask is an `i1` value,
+//! per work-item. Before linearization a branch on an `i1` may diverge across
+//! a gang of work-items; after it (phase `linearized`) every branch is
+//! uniform and divergent choices are `select`s. Barriers may appear anywhere
+//! in the `imported` and `normalized` phases; the work-group function splits
+//! the kernel at them.
+//!
+//! **Phases** ([`Phase`]): `imported` allows every construct; `normalized`
+//! (what the analyses and linearization expect) has calls inlined, `switch`
+//! lowered and a single `return`; `linearized` has divergent control flow
+//! replaced by masks. The verifier checks the rules of a function's phase.
+//!
+//! **Text format.** [`print`] and [`parse`] round-trip exactly; see the
+//! `print` module for an example. [`verify`] checks a function or module and
+//! reports errors against the printed instruction.
+
+pub mod builder;
+pub mod entities;
+pub mod function;
+pub mod instructions;
+pub mod module;
+mod named_enum;
+mod operands;
+pub mod parse;
+pub mod print;
+pub mod types;
+pub mod verify;
+
+pub use builder::FuncBuilder;
+pub use entities::{Block, FuncId, GlobalId, Inst, StackSlot, Value};
+pub use function::{
+    BlockData, Function, Phase, Signature, SourceLoc, StackSlotData, ValueData, ValueDef,
+};
+pub use instructions::{
+    AtomicRmwOp, BinaryOp, BlockCall, ConvertOp, FenceFlags, FloatCC, InstData, IntCC, MemOrder,
+    MemScope, Rounding, TernaryOp, UnaryOp, WorkItemQuery,
+};
+pub use module::{AccessQual, ArgInfo, ByVal, GlobalData, KernelInfo, Module, Reloc, TypeQuals};
+pub use parse::{parse_function, parse_module, ParseError};
+pub use print::{function_to_string, module_to_string};
+pub use types::{AddrSpace, Type};
+pub use verify::{verify_function, verify_module, VerifierError, VerifierErrors};

@@ -1,0 +1,788 @@
+//! The verifier: checks that a function is well formed. A verifier error is
+//! always a compiler bug (the front end and every pass must produce valid IR),
+//! so errors name the offending instruction in printed form.
+//!
+//! Checked: block structure (one terminator, at the end), branch targets and
+//! block-parameter arity and types, SSA dominance (every use is dominated by
+//! its definition, in reachable code), operand and result types of every
+//! instruction, address-space rules (no stores to `constant`), references to
+//! stack slots, variables and functions, kernel metadata, and what the
+//! function's phase allows.
+
+use std::collections::HashSet;
+use std::fmt;
+
+use cranelift_entity::{EntityRef, SecondaryMap};
+use thiserror::Error;
+
+use crate::entities::{Block, Inst, Value};
+use crate::function::{Function, Phase, ValueDef};
+use crate::instructions::{
+    AtomicRmwOp, BinaryOp, BlockCall, ConvertOp, InstData, TernaryOp, UnaryOp, WorkItemQuery,
+};
+use crate::module::Module;
+use crate::print::inst_to_string;
+use crate::types::{AddrSpace, Type};
+
+/// One problem found by the verifier.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct VerifierError {
+    /// The function it was found in.
+    pub function: String,
+    /// The offending instruction or block, as printed.
+    pub location: String,
+    pub message: String,
+}
+
+impl fmt::Display for VerifierError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.location.is_empty() {
+            write!(f, "@{}: {}", self.function, self.message)
+        } else {
+            write!(
+                f,
+                "@{}: `{}`: {}",
+                self.function, self.location, self.message
+            )
+        }
+    }
+}
+
+/// Every problem the verifier found, one per line when displayed.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub struct VerifierErrors(pub Vec<VerifierError>);
+
+impl fmt::Display for VerifierErrors {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (i, e) in self.0.iter().enumerate() {
+            if i > 0 {
+                writeln!(f)?;
+            }
+            write!(f, "{e}")?;
+        }
+        Ok(())
+    }
+}
+
+pub type VerifierResult = Result<(), VerifierErrors>;
+
+/// Verifies every function of `module`.
+pub fn verify_module(module: &Module) -> VerifierResult {
+    let mut errors = Vec::new();
+    for (_, g) in module.globals.iter() {
+        let fail = |message: String| VerifierError {
+            function: String::new(),
+            location: format!("@{}", g.name),
+            message,
+        };
+        if let Some(init) = &g.init {
+            if init.len() as u64 != g.size {
+                errors.push(fail(format!(
+                    "initializer has {} bytes, variable has {}",
+                    init.len(),
+                    g.size
+                )));
+            }
+            if g.space == AddrSpace::Local {
+                errors.push(fail("a local variable cannot have an initializer".into()));
+            }
+        }
+        if !g.align.is_power_of_two() {
+            errors.push(fail(format!("alignment {} is not a power of two", g.align)));
+        }
+        for r in &g.relocs {
+            if r.offset + 8 > g.size || module.globals.get(r.target).is_none() {
+                errors.push(fail(format!(
+                    "relocation at offset {} is out of range",
+                    r.offset
+                )));
+            }
+        }
+    }
+    for (_, func) in module.functions.iter() {
+        if let Err(e) = verify_function(Some(module), func) {
+            errors.extend(e.0);
+        }
+    }
+    if errors.is_empty() {
+        Ok(())
+    } else {
+        Err(VerifierErrors(errors))
+    }
+}
+
+/// Verifies one function; `module` resolves calls and variables (without it,
+/// those references are not checked).
+pub fn verify_function(module: Option<&Module>, func: &Function) -> VerifierResult {
+    let mut v = Verifier {
+        module,
+        func,
+        errors: Vec::new(),
+    };
+    v.run();
+    if v.errors.is_empty() {
+        Ok(())
+    } else {
+        Err(VerifierErrors(v.errors))
+    }
+}
+
+struct Verifier<'a> {
+    module: Option<&'a Module>,
+    func: &'a Function,
+    errors: Vec<VerifierError>,
+}
+
+impl<'a> Verifier<'a> {
+    fn fail(&mut self, location: String, message: impl Into<String>) {
+        self.errors.push(VerifierError {
+            function: self.func.name.clone(),
+            location,
+            message: message.into(),
+        });
+    }
+
+    fn fail_inst(&mut self, inst: Inst, message: impl Into<String>) {
+        let location = inst_to_string(self.module, self.func, inst);
+        self.fail(location, message);
+    }
+
+    fn ty(&self, v: Value) -> Type {
+        self.func.values[v].ty
+    }
+
+    fn run(&mut self) {
+        let func = self.func;
+        let Some(entry) = func.entry_block() else {
+            self.fail(String::new(), "function has no blocks");
+            return;
+        };
+        self.check_signature(entry);
+        let mut in_layout = HashSet::new();
+        for &block in &func.layout {
+            if block.index() >= func.blocks.len() {
+                self.fail(
+                    format!("{block}"),
+                    "block is in the layout but does not exist",
+                );
+                return;
+            }
+            if !in_layout.insert(block) {
+                self.fail(format!("{block}"), "block appears twice in the layout");
+            }
+        }
+        let mut seen_insts = HashSet::new();
+        for &block in &func.layout {
+            let insts = &func.blocks[block].insts;
+            if insts.is_empty() {
+                self.fail(format!("{block}"), "block is empty (it needs a terminator)");
+            }
+            for (i, &inst) in insts.iter().enumerate() {
+                if !seen_insts.insert(inst) {
+                    self.fail_inst(inst, "instruction appears twice in the layout");
+                }
+                if func.inst_block[inst] != Some(block) {
+                    self.fail_inst(inst, format!("instruction's recorded block is not {block}"));
+                }
+                let last = i + 1 == insts.len();
+                let is_term = func.insts[inst].is_terminator();
+                if last && !is_term {
+                    self.fail_inst(inst, format!("{block} does not end with a terminator"));
+                } else if !last && is_term {
+                    self.fail_inst(inst, "terminator in the middle of a block");
+                }
+                self.check_inst(inst, &in_layout, entry);
+            }
+        }
+        if self.errors.is_empty() {
+            self.check_dominance(entry);
+        }
+        self.check_phase();
+    }
+
+    fn check_signature(&mut self, entry: Block) {
+        let func = self.func;
+        let params: Vec<Type> = func.blocks[entry]
+            .params
+            .iter()
+            .map(|&p| self.ty(p))
+            .collect();
+        if params != func.signature.params {
+            self.fail(
+                format!("{entry}"),
+                "entry block parameters do not match the function signature",
+            );
+        }
+        if let Some(info) = &func.kernel {
+            if func.signature.ret.is_some() {
+                self.fail(String::new(), "a kernel cannot return a value");
+            }
+            if info.args.len() != func.signature.params.len() {
+                self.fail(
+                    String::new(),
+                    format!(
+                        "kernel has {} parameters but {} argument descriptions",
+                        params.len(),
+                        info.args.len()
+                    ),
+                );
+            }
+            for (i, arg) in info.args.iter().enumerate() {
+                if arg.byval.is_some()
+                    && func.signature.params.get(i) != Some(&Type::Ptr(AddrSpace::Private))
+                {
+                    self.fail(
+                        String::new(),
+                        format!("byval argument {i} must be a ptr.private"),
+                    );
+                }
+            }
+            for dims in [info.reqd_work_group_size, info.work_group_size_hint]
+                .into_iter()
+                .flatten()
+            {
+                if dims.contains(&0) {
+                    self.fail(String::new(), "work-group size attributes must be positive");
+                }
+            }
+        }
+    }
+
+    /// Where each value is defined (block, and position for results), for reachable blocks.
+    fn check_dominance(&mut self, entry: Block) {
+        let func = self.func;
+        let idom = dominators(func, entry);
+        let reachable = |b: Block| b == entry || idom[b].is_some();
+        let dominates = |a: Block, mut b: Block| loop {
+            if a == b {
+                return true;
+            }
+            match idom[b] {
+                Some(p) if p != b => b = p,
+                _ => return false,
+            }
+        };
+        let mut position: SecondaryMap<Inst, usize> = SecondaryMap::new();
+        for &block in &func.layout {
+            for (i, &inst) in func.blocks[block].insts.iter().enumerate() {
+                position[inst] = i;
+            }
+        }
+        for &block in &func.layout {
+            if !reachable(block) {
+                continue;
+            }
+            for &inst in &func.blocks[block].insts {
+                for arg in func.insts[inst].args() {
+                    let ok = match func.values[arg].def {
+                        ValueDef::Unused => false,
+                        ValueDef::Param(def_block, _) => {
+                            reachable(def_block) && dominates(def_block, block)
+                        }
+                        ValueDef::Result(def_inst) => match func.inst_block[def_inst] {
+                            Some(def_block) if def_block == block => {
+                                position[def_inst] < position[inst]
+                            }
+                            Some(def_block) => reachable(def_block) && dominates(def_block, block),
+                            None => false,
+                        },
+                    };
+                    if !ok {
+                        self.fail_inst(
+                            inst,
+                            format!("use of {arg} is not dominated by its definition"),
+                        );
+                    }
+                }
+            }
+        }
+    }
+
+    fn check_phase(&mut self) {
+        let func = self.func;
+        if func.phase == Phase::Imported {
+            return;
+        }
+        let mut returns = 0;
+        for (_, inst) in func.insts_in_layout() {
+            match &func.insts[inst] {
+                InstData::Call { .. } => self.fail_inst(
+                    inst,
+                    format!("calls are not allowed in the {} phase", func.phase.name()),
+                ),
+                InstData::Switch { .. } => self.fail_inst(
+                    inst,
+                    format!("switch is not allowed in the {} phase", func.phase.name()),
+                ),
+                InstData::Return { .. } => returns += 1,
+                _ => {}
+            }
+        }
+        if returns > 1 {
+            self.fail(
+                String::new(),
+                format!(
+                    "{returns} returns; the {} phase allows one",
+                    func.phase.name()
+                ),
+            );
+        }
+    }
+
+    fn check_block_call(
+        &mut self,
+        inst: Inst,
+        call: &BlockCall,
+        in_layout: &HashSet<Block>,
+        entry: Block,
+    ) {
+        if !in_layout.contains(&call.block) {
+            self.fail_inst(
+                inst,
+                format!("branch to {}, which is not in the layout", call.block),
+            );
+            return;
+        }
+        if call.block == entry {
+            self.fail_inst(inst, "branch to the entry block");
+        }
+        let params = &self.func.blocks[call.block].params;
+        if params.len() != call.args.len() {
+            self.fail_inst(
+                inst,
+                format!(
+                    "{} takes {} arguments, {} given",
+                    call.block,
+                    params.len(),
+                    call.args.len()
+                ),
+            );
+            return;
+        }
+        for (&p, &a) in params.iter().zip(&call.args) {
+            if self.ty(p) != self.ty(a) {
+                self.fail_inst(
+                    inst,
+                    format!(
+                        "argument {a} is {}, parameter {p} of {} is {}",
+                        self.ty(a),
+                        call.block,
+                        self.ty(p)
+                    ),
+                );
+            }
+        }
+    }
+
+    fn check_inst(&mut self, inst: Inst, in_layout: &HashSet<Block>, entry: Block) {
+        let func = self.func;
+        let data = &func.insts[inst];
+        for arg in data.args() {
+            if arg.index() >= func.values.len() || func.values[arg].def == ValueDef::Unused {
+                self.fail_inst(inst, format!("use of undefined value {arg}"));
+                return;
+            }
+        }
+        let result = func.results[inst].map(|v| self.ty(v));
+        let wants_result = !matches!(
+            data,
+            InstData::Store { .. }
+                | InstData::MemCopy { .. }
+                | InstData::MemSet { .. }
+                | InstData::AtomicStore { .. }
+                | InstData::Fence { .. }
+                | InstData::Barrier { .. }
+                | InstData::Call { .. }
+        ) && !data.is_terminator();
+        if let InstData::Call { func: callee, .. } = data {
+            if let Some(callee) = self.module.and_then(|m| m.functions.get(*callee)) {
+                if result != callee.signature.ret {
+                    self.fail_inst(
+                        inst,
+                        format!("call result must match @{}'s return type", callee.name),
+                    );
+                    return;
+                }
+            }
+        } else if wants_result != result.is_some() {
+            let what = if wants_result {
+                "needs a result"
+            } else {
+                "has no result"
+            };
+            self.fail_inst(inst, format!("'{}' {what}", data.mnemonic()));
+            return;
+        }
+        let rt = result.unwrap_or(Type::I1);
+        if let Err(message) = self.check_types(data, rt) {
+            self.fail_inst(inst, message);
+        }
+        if let InstData::Call { func: callee, args } = data {
+            match self.module.map(|m| m.functions.get(*callee)) {
+                Some(None) => self.fail_inst(inst, format!("call to unknown function {callee}")),
+                Some(Some(f)) => {
+                    let tys: Vec<Type> = args.iter().map(|&a| self.ty(a)).collect();
+                    if tys != f.signature.params {
+                        self.fail_inst(
+                            inst,
+                            format!("arguments do not match @{}'s parameters", f.name),
+                        );
+                    }
+                }
+                None => {}
+            }
+        }
+        for dest in data.branch_dests() {
+            self.check_block_call(inst, dest, in_layout, entry);
+        }
+    }
+
+    /// Operand and result typing of one instruction; `rt` is the result type.
+    fn check_types(&self, data: &InstData, rt: Type) -> Result<(), String> {
+        let ty = |v: Value| self.ty(v);
+        let same = |vs: &[Value], t: Type| -> Result<(), String> {
+            match vs.iter().find(|&&v| ty(v) != t) {
+                Some(v) => Err(format!("operand {v} is {}, expected {t}", ty(*v))),
+                None => Ok(()),
+            }
+        };
+        let need = |ok: bool, msg: &str| if ok { Ok(()) } else { Err(msg.to_string()) };
+        let memory_ptr = |p: Value, what: &str| match ty(p) {
+            Type::Ptr(_) => Ok(()),
+            t => Err(format!("{what} address {p} is {t}, not a pointer")),
+        };
+        let writable = |p: Value| match ty(p) {
+            Type::Ptr(AddrSpace::Constant) => Err(format!(
+                "cannot write through {p}: constant memory is read-only"
+            )),
+            _ => Ok(()),
+        };
+        let align_ok =
+            |align: u32| need(align.is_power_of_two(), "alignment must be a power of two");
+        let atomic_space = |p: Value| match ty(p) {
+            Type::Ptr(AddrSpace::Global | AddrSpace::Local | AddrSpace::Generic) => Ok(()),
+            t => Err(format!(
+                "atomic on {t}: atomics need global, local or generic memory"
+            )),
+        };
+        let atomic_int = |t: Type| {
+            need(
+                matches!(t, Type::I32 | Type::I64),
+                "atomics operate on i32 or i64",
+            )
+        };
+        match data {
+            InstData::Iconst { imm } => {
+                need(
+                    rt.is_int() || rt.is_ptr(),
+                    "iconst makes an integer or pointer",
+                )?;
+                need(imm & !rt.int_mask() == 0, "constant does not fit its type")
+            }
+            InstData::Fconst { bits } => {
+                need(rt.is_float(), "fconst makes a float")?;
+                need(bits & !rt.int_mask() == 0, "constant does not fit its type")
+            }
+            InstData::Unary { op, arg } => {
+                same(&[*arg], rt)?;
+                if unary_is_int(*op) {
+                    need(
+                        rt.is_int() && (rt != Type::I1 || *op == UnaryOp::Bnot),
+                        "integer operation on a non-integer",
+                    )?;
+                    need(
+                        *op != UnaryOp::Bswap || rt.bits() % 16 == 0,
+                        "bswap needs a width that is a multiple of 16",
+                    )
+                } else {
+                    need(rt.is_float(), "float operation on a non-float")
+                }
+            }
+            InstData::Binary { op, args } => {
+                same(args, rt)?;
+                if binary_is_int(*op) {
+                    let bitwise = matches!(op, BinaryOp::Band | BinaryOp::Bor | BinaryOp::Bxor);
+                    need(
+                        rt.is_int() && (rt != Type::I1 || bitwise),
+                        "integer operation on a non-integer (i1 allows band, bor, bxor)",
+                    )
+                } else {
+                    need(rt.is_float(), "float operation on a non-float")
+                }
+            }
+            InstData::Ternary { op, args } => {
+                same(args, rt)?;
+                match op {
+                    TernaryOp::Fma => need(rt.is_float(), "fma needs floats"),
+                    TernaryOp::Fshl | TernaryOp::Fshr => {
+                        need(rt.is_int() && rt != Type::I1, "funnel shifts need integers")
+                    }
+                }
+            }
+            InstData::Icmp { args, .. } => {
+                need(rt == Type::I1, "icmp gives i1")?;
+                same(&args[1..], ty(args[0]))?;
+                need(
+                    ty(args[0]).is_int() || ty(args[0]).is_ptr(),
+                    "icmp compares integers or pointers",
+                )
+            }
+            InstData::Fcmp { args, .. } => {
+                need(rt == Type::I1, "fcmp gives i1")?;
+                same(&args[1..], ty(args[0]))?;
+                need(ty(args[0]).is_float(), "fcmp compares floats")
+            }
+            InstData::Select { args } => {
+                same(&args[..1], Type::I1)?;
+                same(&args[1..], rt)
+            }
+            InstData::Convert {
+                op,
+                arg,
+                rounding,
+                saturate,
+            } => {
+                let from = ty(*arg);
+                check_convert(*op, from, rt)?;
+                let float_rounding = rt.is_float() || from.is_float();
+                need(
+                    float_rounding || *rounding == op.default_rounding(),
+                    "rounding modes apply to conversions involving floats",
+                )?;
+                need(
+                    !saturate || matches!(op, ConvertOp::FpToSi | ConvertOp::FpToUi),
+                    "only fptosi and fptoui saturate",
+                )
+            }
+            InstData::PtrAdd { args } => {
+                need(
+                    ty(args[0]).is_ptr() && ty(args[0]) == rt,
+                    "ptradd takes and gives a pointer of one address space",
+                )?;
+                same(&args[1..], Type::I64)
+            }
+            InstData::Load { ptr, align, .. } => {
+                memory_ptr(*ptr, "load")?;
+                align_ok(*align)
+            }
+            InstData::Store {
+                args: [_, p],
+                align,
+                ..
+            } => {
+                memory_ptr(*p, "store")?;
+                writable(*p)?;
+                align_ok(*align)
+            }
+            InstData::StackAddr { slot } => {
+                need(
+                    slot.index() < self.func.stack_slots.len(),
+                    "unknown stack slot",
+                )?;
+                need(
+                    rt == Type::Ptr(AddrSpace::Private),
+                    "stack_addr gives a ptr.private",
+                )
+            }
+            InstData::GlobalAddr { global } => match self.module {
+                Some(m) => match m.globals.get(*global) {
+                    Some(g) => need(
+                        rt == Type::Ptr(g.space),
+                        "global_addr must give a pointer in the variable's address space",
+                    ),
+                    None => Err(format!("unknown variable {global}")),
+                },
+                None => need(rt.is_ptr(), "global_addr gives a pointer"),
+            },
+            InstData::MemCopy { args: [d, s, n] } => {
+                memory_ptr(*d, "memcpy destination")?;
+                writable(*d)?;
+                memory_ptr(*s, "memcpy source")?;
+                same(&[*n], Type::I64)
+            }
+            InstData::MemSet { args: [d, b, n] } => {
+                memory_ptr(*d, "memset destination")?;
+                writable(*d)?;
+                same(&[*b], Type::I8)?;
+                same(&[*n], Type::I64)
+            }
+            InstData::AtomicRmw {
+                op, args: [p, v], ..
+            } => {
+                atomic_space(*p)?;
+                same(&[*v], rt)?;
+                match op {
+                    AtomicRmwOp::Fadd | AtomicRmwOp::Fmin | AtomicRmwOp::Fmax => need(
+                        matches!(rt, Type::F32 | Type::F64),
+                        "float atomics operate on f32 or f64",
+                    ),
+                    _ => atomic_int(rt),
+                }
+            }
+            InstData::AtomicCas {
+                args: [p, e, n], ..
+            } => {
+                atomic_space(*p)?;
+                same(&[*e, *n], rt)?;
+                atomic_int(rt)
+            }
+            InstData::AtomicLoad { ptr, .. } => {
+                atomic_space(*ptr)?;
+                need(
+                    matches!(rt, Type::I32 | Type::I64 | Type::F32 | Type::F64),
+                    "atomic loads give i32, i64, f32 or f64",
+                )
+            }
+            InstData::AtomicStore { args: [v, p], .. } => {
+                atomic_space(*p)?;
+                need(
+                    matches!(ty(*v), Type::I32 | Type::I64 | Type::F32 | Type::F64),
+                    "atomic stores take i32, i64, f32 or f64",
+                )
+            }
+            InstData::Fence { .. } | InstData::Barrier { .. } => Ok(()),
+            InstData::WorkItem { query, dim } => {
+                need(*dim <= 2, "dimension must be 0, 1 or 2")?;
+                let want = if *query == WorkItemQuery::WorkDim {
+                    Type::I32
+                } else {
+                    Type::I64
+                };
+                need(
+                    rt == want,
+                    "work_dim gives i32; the other work-item queries give i64",
+                )
+            }
+            InstData::Call { .. } => Ok(()),
+            InstData::Printf { .. } => need(rt == Type::I32, "printf gives i32"),
+            InstData::Jump { .. } | InstData::Unreachable => Ok(()),
+            InstData::Brif { cond, .. } => same(&[*cond], Type::I1),
+            InstData::Switch { arg, cases, .. } => {
+                need(ty(*arg).is_int(), "switch on a non-integer")?;
+                let mut seen = HashSet::new();
+                need(
+                    cases.iter().all(|(v, _)| seen.insert(*v)),
+                    "duplicate switch case value",
+                )
+            }
+            InstData::Return { arg } => {
+                let got = arg.map(ty);
+                need(
+                    got == self.func.signature.ret,
+                    "return value does not match the function's return type",
+                )
+            }
+        }
+    }
+}
+
+fn unary_is_int(op: UnaryOp) -> bool {
+    use UnaryOp::*;
+    matches!(
+        op,
+        Ineg | Bnot | Clz | Ctz | Popcount | Bswap | Bitreverse | Iabs
+    )
+}
+
+fn binary_is_int(op: BinaryOp) -> bool {
+    use BinaryOp::*;
+    !matches!(
+        op,
+        Fadd | Fsub | Fmul | Fdiv | Frem | Fmin | Fmax | Copysign | Pow | Atan2 | Hypot | Remainder
+    )
+}
+
+fn check_convert(op: ConvertOp, from: Type, to: Type) -> Result<(), String> {
+    use ConvertOp::*;
+    let ok = match op {
+        Zext | Sext => from.is_int() && to.is_int() && to.bits() > from.bits(),
+        Trunc => from.is_int() && to.is_int() && to.bits() < from.bits(),
+        FpExt => from.is_float() && to.is_float() && to.bits() > from.bits(),
+        FpTrunc => from.is_float() && to.is_float() && to.bits() < from.bits(),
+        FpToSi | FpToUi => from.is_float() && to.is_int(),
+        SiToFp | UiToFp => from.is_int() && to.is_float(),
+        Bitcast => !from.is_ptr() && !to.is_ptr() && from.bits() == to.bits() && from != Type::I1,
+        PtrToInt => from.is_ptr() && to.is_int() && to != Type::I1,
+        IntToPtr => from.is_int() && to.is_ptr() && from != Type::I1,
+        AddrSpaceCast => match (from, to) {
+            (Type::Ptr(a), Type::Ptr(b)) => a != b,
+            _ => false,
+        },
+    };
+    if ok {
+        Ok(())
+    } else {
+        Err(format!("cannot {op} from {from} to {to}"))
+    }
+}
+
+/// Immediate dominators of the blocks reachable from `entry` (the entry maps
+/// to itself, unreachable blocks to `None`), by the Cooper–Harvey–Kennedy
+/// iteration. The passes crate has the full dominator-tree analysis; this
+/// is the verifier's own, so the IR crate stands alone.
+fn dominators(func: &Function, entry: Block) -> SecondaryMap<Block, Option<Block>> {
+    // Reverse postorder by iterative DFS.
+    let mut post = Vec::new();
+    let mut visited: SecondaryMap<Block, bool> = SecondaryMap::new();
+    let mut stack = vec![(entry, 0usize)];
+    visited[entry] = true;
+    while let Some((block, i)) = stack.pop() {
+        let succs = func.successors(block);
+        if i < succs.len() {
+            stack.push((block, i + 1));
+            let s = succs[i];
+            if !visited[s] {
+                visited[s] = true;
+                stack.push((s, 0));
+            }
+        } else {
+            post.push(block);
+        }
+    }
+    let mut order: SecondaryMap<Block, usize> = SecondaryMap::new();
+    for (i, &b) in post.iter().enumerate() {
+        order[b] = i;
+    }
+    let mut preds: SecondaryMap<Block, Vec<Block>> = SecondaryMap::new();
+    for &b in &post {
+        for s in func.successors(b) {
+            preds[s].push(b);
+        }
+    }
+    let mut idom: SecondaryMap<Block, Option<Block>> = SecondaryMap::new();
+    idom[entry] = Some(entry);
+    let intersect = |idom: &SecondaryMap<Block, Option<Block>>, mut a: Block, mut b: Block| {
+        while a != b {
+            while order[a] < order[b] {
+                a = idom[a].expect("processed");
+            }
+            while order[b] < order[a] {
+                b = idom[b].expect("processed");
+            }
+        }
+        a
+    };
+    let mut changed = true;
+    while changed {
+        changed = false;
+        for &b in post.iter().rev() {
+            if b == entry {
+                continue;
+            }
+            let mut new = None;
+            for &p in &preds[b] {
+                if idom[p].is_some() {
+                    new = Some(match new {
+                        None => p,
+                        Some(n) => intersect(&idom, p, n),
+                    });
+                }
+            }
+            if new.is_some() && idom[b] != new {
+                idom[b] = new;
+                changed = true;
+            }
+        }
+    }
+    idom
+}
