@@ -185,8 +185,9 @@ pub fn parse_module(src: &str) -> ParseResult<Module> {
         pos: 0,
         module: Module::new(),
         func_ids: HashMap::new(),
+        global_ids: HashMap::new(),
     };
-    p.declare_functions();
+    p.declare_names();
     p.module_body()?;
     Ok(p.module)
 }
@@ -209,6 +210,7 @@ struct Parser {
     pos: usize,
     module: Module,
     func_ids: HashMap<String, FuncId>,
+    global_ids: HashMap<String, GlobalId>,
 }
 
 /// Per-function parsing state.
@@ -239,25 +241,29 @@ impl FuncState {
 }
 
 impl Parser {
-    /// Assigns function ids in textual order (the order the printer uses), so
-    /// calls can name functions defined later.
-    fn declare_functions(&mut self) {
+    /// Assigns function and variable ids in textual order (the order the
+    /// printer uses), so calls can name functions defined later and
+    /// relocations can name variables defined later.
+    fn declare_names(&mut self) {
         let mut depth = 0;
-        let mut next = 0;
         for (i, t) in self.tokens.iter().enumerate() {
             match &t.tok {
                 Tok::Punct('{') => depth += 1,
                 Tok::Punct('}') => depth -= 1,
-                Tok::Word(w) if depth == 0 && (w == "kernel" || w == "function") => {
-                    if let Some(Token {
+                Tok::Word(w) if depth == 0 => {
+                    let Some(Token {
                         tok: Tok::Global(name),
                         ..
                     }) = self.tokens.get(i + 1)
-                    {
-                        self.func_ids.entry(name.clone()).or_insert_with(|| {
-                            next += 1;
-                            FuncId::new(next - 1)
-                        });
+                    else {
+                        continue;
+                    };
+                    if w == "kernel" || w == "function" {
+                        let next = FuncId::new(self.func_ids.len());
+                        self.func_ids.entry(name.clone()).or_insert(next);
+                    } else if w == "global" {
+                        let next = GlobalId::new(self.global_ids.len());
+                        self.global_ids.entry(name.clone()).or_insert(next);
                     }
                 }
                 _ => {}
@@ -460,13 +466,13 @@ impl Parser {
 
     fn global_ref(&mut self) -> ParseResult<GlobalId> {
         let name = self.global_name()?;
-        match self.module.global_by_name(&name) {
-            Some(id) => Ok(id),
+        match self.global_ids.get(&name) {
+            Some(&id) => Ok(id),
             None => match name
                 .strip_prefix("gv")
                 .and_then(|n| n.parse::<usize>().ok())
             {
-                Some(n) if n < self.module.globals.len() => Ok(GlobalId::new(n)),
+                Some(n) if n < self.global_ids.len() => Ok(GlobalId::new(n)),
                 _ => {
                     self.pos -= 1;
                     self.err(format!("unknown variable '@{name}'"))
@@ -535,6 +541,10 @@ impl Parser {
     fn function(&mut self) -> ParseResult<Function> {
         let is_kernel = self.word("'kernel' or 'function'")? == "kernel";
         let name = self.global_name()?;
+        if self.module.function_by_name(&name).is_some() {
+            self.pos -= 1;
+            return self.err(format!("function '@{name}' is defined twice"));
+        }
         self.punct('(')?;
         let mut signature = Signature::default();
         if !self.eat_punct(')') {
