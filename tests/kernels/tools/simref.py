@@ -81,13 +81,13 @@ def fmt_value(v, tname, hexmode=False):
     return str(iv)
 
 
-def robust(v, tname):
-    """True if v prints the same %g string when perturbed by +-ULPS ulp."""
+def robust(v, tname, ulps=ULPS):
+    """True if v prints the same %g string when perturbed by +-ulps ulp."""
     dt = BY_NAME[tname]
     v = dt(v)
     s = fmt_g(v)
     lo = hi = v
-    for _ in range(ULPS):
+    for _ in range(ulps):
         lo = np.nextafter(lo, dt(-np.inf))
         hi = np.nextafter(hi, dt(np.inf))
         if fmt_g(lo) != s or fmt_g(hi) != s:
@@ -124,7 +124,8 @@ class Arg:
 
     def __init__(self, name, kind, tname=None, data=None, init="values",
                  size=None, range_=None, fill=None, expect=None, hexmode=False,
-                 explicit_type=False, flags=(), exact=False, per_line=8):
+                 explicit_type=False, flags=(), exact=False, per_line=8,
+                 ulps=ULPS):
         self.name = name
         self.kind = kind
         self.tname = tname
@@ -139,6 +140,7 @@ class Arg:
         self.flags = list(flags)
         self.exact = exact
         self.per_line = per_line
+        self.ulps = ulps
 
     def header(self):
         if self.kind == "null":
@@ -223,12 +225,12 @@ def null(name):
 
 
 def out(name, tname, expect, init="noinit", fill_value=0, explicit_type=False,
-        hexmode=False, exact=False, flags=()):
+        hexmode=False, exact=False, flags=(), ulps=ULPS):
     """Dumped output buffer with its expected final contents."""
     e = _np(expect, tname).ravel()
     a = Arg(name, "buf", tname, None, init, size=e.nbytes, expect=e,
             explicit_type=explicit_type, hexmode=hexmode, exact=exact,
-            flags=flags)
+            flags=flags, ulps=ulps)
     if init == "fill":
         a.fill = fmt_input(fill_value, tname)
     return a
@@ -277,16 +279,16 @@ class Kernel:
             exact = np.broadcast_to(np.asarray(a.exact, bool), a.expect.shape)
             for i, v in enumerate(a.expect):
                 if a.tname in ("float", "double") and not exact[i]:
-                    assert robust(v, a.tname), \
+                    assert robust(v, a.tname, a.ulps), \
                         "%s: %s[%d] = %r is not robust to +-%d ulp (%s)" % (
-                            self.name, a.name, i, v, ULPS, fmt_g(v))
+                            self.name, a.name, i, v, a.ulps, fmt_g(v))
                 lines.append("EXACT   %s[%d] = %s" % (
                     a.name, i, fmt_value(v, a.tname, a.hexmode)))
         return lines
 
 
-def all_robust(values, tname="float"):
-    return all(robust(v, tname) for v in values)
+def all_robust(values, tname="float", ulps=ULPS):
+    return all(robust(v, tname, ulps) for v in values)
 
 
 def search(make, check, tries=200):
