@@ -327,18 +327,20 @@ def reference_dumps(sim, module):
             continue
         if arg.name not in res:
             raise ValueError("%s: reference did not return dumped buffer %s" % (sim.path, arg.name))
-        arr = np.asarray(res[arg.name])
-        if arr.size * np.dtype(arg.dtype).itemsize != arg.size:
-            raise ValueError("%s: %s has %d elements, expected %d bytes" % (sim.path, arg.name, arr.size, arg.size))
-        # convert with explicit wraparound checks
+        r = res[arg.name]
+        # never let numpy guess a dtype for Python ints (it falls back to float64)
+        vals = r.reshape(-1).tolist() if isinstance(r, np.ndarray) else list(r)
+        if len(vals) * np.dtype(arg.dtype).itemsize != arg.size:
+            raise ValueError("%s: %s has %d elements, expected %d bytes" % (sim.path, arg.name, len(vals), arg.size))
+        # convert with explicit range checks (references wrap explicitly)
         if np.dtype(arg.dtype).kind in "iu":
             info = np.iinfo(arg.dtype)
-            for x in arr.reshape(-1):
-                if not (info.min <= int(x) <= info.max):
-                    raise ValueError("%s: %s value %d does not fit %s" % (sim.path, arg.name, int(x), np.dtype(arg.dtype)))
-            arr = np.array([int(x) for x in arr.reshape(-1)], dtype=arg.dtype)
+            for x in vals:
+                if isinstance(x, float) or not (info.min <= int(x) <= info.max):
+                    raise ValueError("%s: %s value %r is not an integer of %s" % (sim.path, arg.name, x, np.dtype(arg.dtype)))
+            arr = np.array([int(x) for x in vals], dtype=arg.dtype)
         else:
-            arr = np.asarray(arr, dtype=arg.dtype).reshape(-1)
+            arr = np.array(vals, dtype=arg.dtype)
             for x in arr:
                 if not float_is_robust(x, arg.dtype):
                     raise ValueError("%s: %s value %r is not robust under +-4 ulp" % (sim.path, arg.name, x))

@@ -209,3 +209,24 @@ def barrier_in_function(a, nd):
             acc = [i32(acc[l] * 7 + buf[l]) for l in range(n)]
         out[base:base + n] = acc
     return {"out": out}
+
+
+def barrier_dyn_uniform_loop(a, nd):
+    out, rounds = [], []
+    for grp, n, base in _groups1d(nd):
+        x = [int(v) for v in a["in"][base:base + n]]
+        done = 0
+        while True:
+            swaps = 0
+            for p in (0, 1):
+                for l in range(p, n - 1, 2):
+                    if x[l] > x[l + 1]:
+                        x[l], x[l + 1] = x[l + 1], x[l]
+                        swaps += 1
+            done += 1
+            if not swaps:
+                break
+        assert x == sorted(x)
+        out.extend(x)
+        rounds.append(done)
+    return {"out": out, "rounds": rounds}
