@@ -218,6 +218,9 @@ struct FuncState {
     func: Function,
     /// Blocks named so far, and whether they were defined (laid out).
     defined_blocks: Vec<bool>,
+    /// The line each block was first branched to on, for the error if it
+    /// is never defined.
+    first_branch_line: Vec<Option<u32>>,
 }
 
 impl FuncState {
@@ -225,6 +228,7 @@ impl FuncState {
         while self.func.blocks.len() <= n {
             self.func.blocks.push(Default::default());
             self.defined_blocks.push(false);
+            self.first_branch_line.push(None);
         }
         Block::new(n)
     }
@@ -276,6 +280,18 @@ impl Parser {
             .get(self.pos)
             .or_else(|| self.tokens.last())
             .map_or(1, |t| t.line)
+    }
+
+    /// An error about the token just consumed, on that token's line (the
+    /// next token, which [`Parser::err`] reports, may be on a later line).
+    fn err_prev<T>(&self, message: impl Into<String>) -> ParseResult<T> {
+        Err(ParseError {
+            line: self
+                .tokens
+                .get(self.pos.wrapping_sub(1))
+                .map_or(1, |t| t.line),
+            message: message.into(),
+        })
     }
 
     fn err<T>(&self, message: impl Into<String>) -> ParseResult<T> {
@@ -563,6 +579,7 @@ impl Parser {
         let mut st = FuncState {
             func: Function::new(name, signature),
             defined_blocks: Vec::new(),
+            first_branch_line: Vec::new(),
         };
         if is_kernel {
             st.func.kernel = Some(KernelInfo::default());
@@ -581,16 +598,17 @@ impl Parser {
                 cases.iter_mut().for_each(|(value, _)| *value &= mask);
             }
         }
-        for (n, defined) in st.defined_blocks.iter().enumerate() {
-            if !defined
-                && st
-                    .func
-                    .insts
-                    .values()
-                    .any(|d| d.successors().contains(&Block::new(n)))
-            {
-                return self.err(format!("block{n} is branched to but never defined"));
-            }
+        let undefined = st
+            .first_branch_line
+            .iter()
+            .enumerate()
+            .filter_map(|(n, line)| line.filter(|_| !st.defined_blocks[n]).map(|line| (n, line)))
+            .min_by_key(|&(_, line)| line);
+        if let Some((n, line)) = undefined {
+            return Err(ParseError {
+                line,
+                message: format!("block{n} is branched to but never defined"),
+            });
         }
         Ok(st.func)
     }
@@ -801,8 +819,10 @@ impl Parser {
     }
 
     fn block_call(&mut self, st: &mut FuncState) -> ParseResult<BlockCall> {
+        let line = self.line();
         let n = self.entity("block", "a block like 'block1'")?;
         let block = st.block(n);
+        st.first_branch_line[n].get_or_insert(line);
         let args = self.paren_values(st)?;
         Ok(BlockCall { block, args })
     }
@@ -846,20 +866,12 @@ impl Parser {
             }
             _ => None,
         };
-        let mnemonic_line = self.line();
         let word = self.word("an instruction")?;
         let mut parts = word.split('.');
         let base = parts.next().unwrap_or_default();
         let suffixes: Vec<&str> = parts.collect();
         let result_ty = result.map(|(_, ty)| ty);
-        let data = self
-            .inst_data(st, base, &suffixes, result_ty)
-            .map_err(|mut e| {
-                if e.message.starts_with("unknown instruction") {
-                    e.line = mnemonic_line;
-                }
-                e
-            })?;
+        let data = self.inst_data(st, base, &suffixes, result_ty)?;
         let srcloc = if self.eat_punct('!') {
             let line = self.uint("line")?;
             self.punct(':')?;
@@ -885,7 +897,7 @@ impl Parser {
 
     fn no_suffix(&self, base: &str, suffixes: &[&str]) -> ParseResult<()> {
         match suffixes.first() {
-            Some(s) => self.err(format!("'{base}' takes no suffix, found '.{s}'")),
+            Some(s) => self.err_prev(format!("'{base}' takes no suffix, found '.{s}'")),
             None => Ok(()),
         }
     }
@@ -904,7 +916,7 @@ impl Parser {
                 match Rounding::from_name(s) {
                     Some(r) => rounding = r,
                     None if *s == "sat" => saturate = true,
-                    None => return self.err(format!("unknown conversion suffix '.{s}'")),
+                    None => return self.err_prev(format!("unknown conversion suffix '.{s}'")),
                 }
             }
             let arg = self.use_value(st)?;
@@ -919,7 +931,7 @@ impl Parser {
             let volatile = match suffixes {
                 [] => false,
                 ["volatile"] => true,
-                _ => return self.err(format!("'{base}' only takes the suffix '.volatile'")),
+                _ => return self.err_prev(format!("'{base}' only takes the suffix '.volatile'")),
             };
             let data = if base == "load" {
                 let ptr = self.use_value(st)?;
@@ -948,7 +960,8 @@ impl Parser {
                 _ => None,
             };
             let Some(op) = op else {
-                return self.err("'atomic_rmw' needs an operation suffix, like 'atomic_rmw.add'");
+                return self
+                    .err_prev("'atomic_rmw' needs an operation suffix, like 'atomic_rmw.add'");
             };
             let args = self.two(st)?;
             self.punct(',')?;
@@ -1156,7 +1169,7 @@ impl Parser {
                 InstData::Return { arg }
             }
             "unreachable" => InstData::Unreachable,
-            other => return self.err(format!("unknown instruction '{other}'")),
+            other => return self.err_prev(format!("unknown instruction '{other}'")),
         })
     }
 }

@@ -18,16 +18,17 @@ use thiserror::Error;
 use crate::entities::{Block, Inst, Value};
 use crate::function::{Function, Phase, ValueDef};
 use crate::instructions::{
-    AtomicRmwOp, BinaryOp, BlockCall, ConvertOp, InstData, TernaryOp, UnaryOp, WorkItemQuery,
+    AtomicRmwOp, BinaryOp, BlockCall, ConvertOp, FenceFlags, InstData, TernaryOp, UnaryOp,
+    WorkItemQuery,
 };
 use crate::module::Module;
-use crate::print::inst_to_string;
+use crate::print::{format_int, inst_to_string};
 use crate::types::{AddrSpace, Type};
 
 /// One problem found by the verifier.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct VerifierError {
-    /// The function it was found in.
+    /// The function it was found in (empty for errors about variables).
     pub function: String,
     /// The offending instruction or block, as printed.
     pub location: String,
@@ -36,15 +37,13 @@ pub struct VerifierError {
 
 impl fmt::Display for VerifierError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if self.location.is_empty() {
-            write!(f, "@{}: {}", self.function, self.message)
-        } else {
-            write!(
-                f,
-                "@{}: `{}`: {}",
-                self.function, self.location, self.message
-            )
+        if !self.function.is_empty() {
+            write!(f, "@{}: ", self.function)?;
         }
+        if !self.location.is_empty() {
+            write!(f, "`{}`: ", self.location)?;
+        }
+        f.write_str(&self.message)
     }
 }
 
@@ -91,7 +90,8 @@ pub fn verify_module(module: &Module) -> VerifierResult {
             errors.push(fail(format!("alignment {} is not a power of two", g.align)));
         }
         for r in &g.relocs {
-            if r.offset + 8 > g.size || module.globals.get(r.target).is_none() {
+            let in_range = matches!(r.offset.checked_add(8), Some(end) if end <= g.size);
+            if !in_range || module.globals.get(r.target).is_none() {
                 errors.push(fail(format!(
                     "relocation at offset {} is out of range",
                     r.offset
@@ -222,7 +222,7 @@ impl<'a> Verifier<'a> {
                     String::new(),
                     format!(
                         "kernel has {} parameters but {} argument descriptions",
-                        params.len(),
+                        func.signature.params.len(),
                         info.args.len()
                     ),
                 );
@@ -237,12 +237,12 @@ impl<'a> Verifier<'a> {
                     );
                 }
             }
-            for dims in [info.reqd_work_group_size, info.work_group_size_hint]
-                .into_iter()
-                .flatten()
-            {
-                if dims.contains(&0) {
-                    self.fail(String::new(), "work-group size attributes must be positive");
+            for (attr, dims) in [
+                ("reqd_work_group_size", info.reqd_work_group_size),
+                ("work_group_size_hint", info.work_group_size_hint),
+            ] {
+                if dims.is_some_and(|d| d.contains(&0)) {
+                    self.fail(String::new(), format!("{attr} must be positive"));
                 }
             }
         }
@@ -486,9 +486,10 @@ impl<'a> Verifier<'a> {
             InstData::Unary { op, arg } => {
                 same(&[*arg], rt)?;
                 if unary_is_int(*op) {
+                    need(rt.is_int(), "integer operation on a non-integer")?;
                     need(
-                        rt.is_int() && (rt != Type::I1 || *op == UnaryOp::Bnot),
-                        "integer operation on a non-integer",
+                        rt != Type::I1 || *op == UnaryOp::Bnot,
+                        "of the one-operand integer operations, i1 allows only bnot",
                     )?;
                     need(
                         *op != UnaryOp::Bswap || rt.bits() % 16 == 0,
@@ -502,9 +503,10 @@ impl<'a> Verifier<'a> {
                 same(args, rt)?;
                 if binary_is_int(*op) {
                     let bitwise = matches!(op, BinaryOp::Band | BinaryOp::Bor | BinaryOp::Bxor);
+                    need(rt.is_int(), "integer operation on a non-integer")?;
                     need(
-                        rt.is_int() && (rt != Type::I1 || bitwise),
-                        "integer operation on a non-integer (i1 allows band, bor, bxor)",
+                        rt != Type::I1 || bitwise,
+                        "of the two-operand integer operations, i1 allows only band, bor and bxor",
                     )
                 } else {
                     need(rt.is_float(), "float operation on a non-float")
@@ -640,9 +642,15 @@ impl<'a> Verifier<'a> {
                     "atomic stores take i32, i64, f32 or f64",
                 )
             }
-            InstData::Fence { .. } | InstData::Barrier { .. } => Ok(()),
+            InstData::Fence { flags, .. } | InstData::Barrier { flags, .. } => {
+                let known = FenceFlags::NAMED.iter().fold(0, |all, (f, _)| all | f.0);
+                need(flags.0 & !known == 0, "unknown fence flag bits")
+            }
             InstData::WorkItem { query, dim } => {
                 need(*dim <= 2, "dimension must be 0, 1 or 2")?;
+                if !query.takes_dim() && *dim != 0 {
+                    return Err(format!("{query} takes no dimension"));
+                }
                 let want = if *query == WorkItemQuery::WorkDim {
                     Type::I32
                 } else {
@@ -658,12 +666,22 @@ impl<'a> Verifier<'a> {
             InstData::Jump { .. } | InstData::Unreachable => Ok(()),
             InstData::Brif { cond, .. } => same(&[*cond], Type::I1),
             InstData::Switch { arg, cases, .. } => {
-                need(ty(*arg).is_int(), "switch on a non-integer")?;
+                let t = ty(*arg);
+                need(t.is_int(), "switch on a non-integer")?;
                 let mut seen = HashSet::new();
-                need(
-                    cases.iter().all(|(v, _)| seen.insert(*v)),
-                    "duplicate switch case value",
-                )
+                for &(value, _) in cases {
+                    need(
+                        value & !t.int_mask() == 0,
+                        "switch case value does not fit the argument's type",
+                    )?;
+                    if !seen.insert(value) {
+                        return Err(format!(
+                            "duplicate switch case value {}",
+                            format_int(value, t)
+                        ));
+                    }
+                }
+                Ok(())
             }
             InstData::Return { arg } => {
                 let got = arg.map(ty);
