@@ -1,6 +1,9 @@
 //! `lockstep`: the command line. Wires the stages together; all the work is
 //! in the library crates.
 
+mod compile;
+
+use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
@@ -19,13 +22,10 @@ enum Command {
     /// Run a kernel described by a .sim file (oclgrind-kernel format) and print the dumped buffers.
     Run {
         /// The .sim file.
-        file: std::path::PathBuf,
+        file: PathBuf,
     },
     /// Compile an OpenCL C file and show what the compiler did.
-    Compile {
-        /// The .cl file.
-        file: std::path::PathBuf,
-    },
+    Compile(compile::CompileArgs),
     /// Describe the device: CPU, SIMD width, cores, features.
     Info,
     /// Run the bundled example kernels on built-in inputs.
@@ -34,12 +34,23 @@ enum Command {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    let (name, issue) = match cli.command {
-        Command::Run { .. } => ("run", "#4"),
-        Command::Compile { .. } => ("compile", "#3"),
-        Command::Info => ("info", "#6"),
-        Command::Demo => ("demo", "#4"),
+    let result = match cli.command {
+        Command::Compile(args) => compile::run(args),
+        Command::Run { .. } => Err(anyhow::anyhow!(
+            "'lockstep run' is not available yet in this build (issue #4)"
+        )),
+        Command::Info => Err(anyhow::anyhow!(
+            "'lockstep info' is not available yet in this build (issue #6)"
+        )),
+        Command::Demo => Err(anyhow::anyhow!(
+            "'lockstep demo' is not available yet in this build (issue #4)"
+        )),
     };
-    eprintln!("lockstep {name}: not available yet in this build (planned in issue {issue})");
-    ExitCode::FAILURE
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("lockstep: {e:#}");
+            ExitCode::FAILURE
+        }
+    }
 }

@@ -1,0 +1,692 @@
+//! Calls in the optimized module: LLVM intrinsics, C math library functions
+//! (what clang emits for math builtins without an intrinsic), and the core
+//! OpenCL builtins the builtin library leaves undefined (work-item queries,
+//! barriers and fences, `printf`, rounding-mode conversions). Everything else
+//! was defined by the builtin library and inlined before import.
+
+use llvm_sys::LLVMTypeKind;
+
+use lockstep_ir::{
+    self as ir, BinaryOp, ConvertOp, FenceFlags, FloatCC, InstData, IntCC, MemOrder, MemScope,
+    Rounding, TernaryOp, Type, UnaryOp, WorkItemQuery,
+};
+
+use super::function::FnImp;
+use crate::error::{CompileError, CompileResult};
+use crate::llvm::Val;
+
+pub(super) fn call(fi: &mut FnImp, inst: Val) -> CompileResult<Vec<ir::Value>> {
+    let callee = inst.called_value();
+    if !callee.is_function() {
+        return Err(fi.imp.unsupported(
+            "an indirect call (function pointers are not OpenCL C)",
+            fi.loc,
+        ));
+    }
+    let name = callee.name();
+    let args: Vec<Val> = (0..inst.num_arg_operands())
+        .map(|i| inst.operand(i))
+        .collect();
+    if let Some(intrinsic) = name.strip_prefix("llvm.") {
+        return self::intrinsic(fi, inst, intrinsic, &args);
+    }
+    if !callee.is_declaration() {
+        return Err(fi.imp.unsupported(
+            format!("a call to '{name}' that could not be inlined (recursion is not allowed in OpenCL C)"),
+            fi.loc,
+        ));
+    }
+    if let Some(op) = libm(&name, args.first().map(|a| a.ty())) {
+        return elementwise(fi, inst, &args, |fi, xs| match op {
+            Libm::Unary(op) => fi.unary(op, xs[0]),
+            Libm::Binary(op) => fi.binary(op, xs[0], xs[1]),
+            Libm::Fma => ternary(fi, TernaryOp::Fma, xs),
+        });
+    }
+    if name == "printf" {
+        return printf(fi, &args);
+    }
+    let Some((base, params)) = demangle(&name) else {
+        return Err(undefined(fi, &name));
+    };
+    if let Some(query) = work_item_query(base) {
+        return work_item(fi, query, args.first().copied());
+    }
+    match base {
+        "barrier" | "work_group_barrier" => {
+            let flags = fence_flags(args.first());
+            let scope = args
+                .get(1)
+                .map_or(MemScope::WorkGroup, |s| mem_scope(s.const_int()));
+            fi.emit(InstData::Barrier { flags, scope }, None);
+            Ok(vec![])
+        }
+        "mem_fence" | "read_mem_fence" | "write_mem_fence" => {
+            let flags = fence_flags(args.first());
+            fi.emit(
+                InstData::Fence {
+                    flags,
+                    order: MemOrder::AcqRel,
+                    scope: MemScope::WorkGroup,
+                },
+                None,
+            );
+            Ok(vec![])
+        }
+        "atomic_work_item_fence" => {
+            let flags = fence_flags(args.first());
+            let order = mem_order_arg(args.get(1).and_then(|a| a.const_int()));
+            let scope = mem_scope(args.get(2).and_then(|a| a.const_int()));
+            fi.emit(
+                InstData::Fence {
+                    flags,
+                    order,
+                    scope,
+                },
+                None,
+            );
+            Ok(vec![])
+        }
+        _ if base.starts_with("__lockstep_convert_") => convert_hook(fi, inst, base, params, &args),
+        _ => Err(undefined(fi, &name)),
+    }
+}
+
+fn undefined(fi: &FnImp, name: &str) -> CompileError {
+    let shown = demangle(name).map_or(name, |(base, _)| base);
+    fi.imp.unsupported(
+        format!("the builtin function '{shown}' (not implemented by Lockstep's builtin library)"),
+        fi.loc,
+    )
+}
+
+/// Applies `f` to each component of the call's (scalarized) arguments.
+fn elementwise(
+    fi: &mut FnImp,
+    inst: Val,
+    args: &[Val],
+    f: impl Fn(&mut FnImp, &[ir::Value]) -> ir::Value,
+) -> CompileResult<Vec<ir::Value>> {
+    let ops: Vec<Vec<ir::Value>> = args
+        .iter()
+        .map(|&a| fi.operand(a))
+        .collect::<Result<_, _>>()?;
+    let n = match inst.ty().kind() {
+        LLVMTypeKind::LLVMVectorTypeKind => inst.ty().vector_len() as usize,
+        _ => 1,
+    };
+    let mut out = Vec::with_capacity(n);
+    for i in 0..n {
+        let xs: Vec<ir::Value> = ops
+            .iter()
+            .map(|o| if o.len() == 1 { o[0] } else { o[i] })
+            .collect();
+        out.push(f(fi, &xs));
+    }
+    Ok(out)
+}
+
+fn ternary(fi: &mut FnImp, op: TernaryOp, xs: &[ir::Value]) -> ir::Value {
+    let ty = fi.ty(xs[0]);
+    fi.val(
+        InstData::Ternary {
+            op,
+            args: [xs[0], xs[1], xs[2]],
+        },
+        ty,
+    )
+}
+
+fn intrinsic(fi: &mut FnImp, inst: Val, name: &str, args: &[Val]) -> CompileResult<Vec<ir::Value>> {
+    let family = name.split('.').next().unwrap_or(name);
+    let unary = |op: UnaryOp| move |fi: &mut FnImp, xs: &[ir::Value]| fi.unary(op, xs[0]);
+    let binary = |op: BinaryOp| move |fi: &mut FnImp, xs: &[ir::Value]| fi.binary(op, xs[0], xs[1]);
+    match family {
+        // No effect on the computation.
+        "lifetime" | "assume" | "dbg" | "invariant" | "sideeffect" | "donothing" | "var"
+        | "pseudoprobe" => Ok(vec![]),
+        "experimental" if name.starts_with("experimental.noalias.scope.decl") => Ok(vec![]),
+        "expect" | "ptr" | "canonicalize" | "launder" | "strip" | "arithmetic" => {
+            fi.operand(args[0])
+        }
+        "memcpy" | "memmove" | "memset" => {
+            let dst = fi.scalar(args[0])?;
+            let second = fi.scalar(args[1])?;
+            let len = fi.scalar(args[2])?;
+            let len = if fi.ty(len) == Type::I64 {
+                len
+            } else {
+                fi.convert(ConvertOp::Zext, Type::I64, len)
+            };
+            let data = if family == "memset" {
+                InstData::MemSet {
+                    args: [dst, second, len],
+                }
+            } else {
+                InstData::MemCopy {
+                    args: [dst, second, len],
+                }
+            };
+            fi.emit(data, None);
+            Ok(vec![])
+        }
+        "fabs" => elementwise(fi, inst, args, unary(UnaryOp::Fabs)),
+        "sqrt" => elementwise(fi, inst, args, unary(UnaryOp::Sqrt)),
+        "floor" => elementwise(fi, inst, args, unary(UnaryOp::Floor)),
+        "ceil" => elementwise(fi, inst, args, unary(UnaryOp::Ceil)),
+        "trunc" => elementwise(fi, inst, args, unary(UnaryOp::Ftrunc)),
+        "round" => elementwise(fi, inst, args, unary(UnaryOp::Round)),
+        "rint" | "nearbyint" | "roundeven" => elementwise(fi, inst, args, unary(UnaryOp::Rint)),
+        "exp" => elementwise(fi, inst, args, unary(UnaryOp::Exp)),
+        "exp2" => elementwise(fi, inst, args, unary(UnaryOp::Exp2)),
+        "exp10" => elementwise(fi, inst, args, unary(UnaryOp::Exp10)),
+        "log" => elementwise(fi, inst, args, unary(UnaryOp::Log)),
+        "log2" => elementwise(fi, inst, args, unary(UnaryOp::Log2)),
+        "log10" => elementwise(fi, inst, args, unary(UnaryOp::Log10)),
+        "sin" => elementwise(fi, inst, args, unary(UnaryOp::Sin)),
+        "cos" => elementwise(fi, inst, args, unary(UnaryOp::Cos)),
+        "tan" => elementwise(fi, inst, args, unary(UnaryOp::Tan)),
+        "asin" => elementwise(fi, inst, args, unary(UnaryOp::Asin)),
+        "acos" => elementwise(fi, inst, args, unary(UnaryOp::Acos)),
+        "atan" => elementwise(fi, inst, args, unary(UnaryOp::Atan)),
+        "sinh" => elementwise(fi, inst, args, unary(UnaryOp::Sinh)),
+        "cosh" => elementwise(fi, inst, args, unary(UnaryOp::Cosh)),
+        "tanh" => elementwise(fi, inst, args, unary(UnaryOp::Tanh)),
+        "atan2" => elementwise(fi, inst, args, binary(BinaryOp::Atan2)),
+        "pow" => elementwise(fi, inst, args, binary(BinaryOp::Pow)),
+        "powi" => elementwise(fi, inst, args, |fi, xs| {
+            let ty = fi.ty(xs[0]);
+            let e = fi.convert(ConvertOp::SiToFp, ty, xs[1]);
+            fi.binary(BinaryOp::Pow, xs[0], e)
+        }),
+        "minnum" => elementwise(fi, inst, args, binary(BinaryOp::Fmin)),
+        "maxnum" => elementwise(fi, inst, args, binary(BinaryOp::Fmax)),
+        "minimum" | "maximum" => elementwise(fi, inst, args, move |fi, xs| {
+            // NaN-propagating min/max: a NaN operand gives NaN.
+            let op = if family == "minimum" {
+                BinaryOp::Fmin
+            } else {
+                BinaryOp::Fmax
+            };
+            let r = fi.binary(op, xs[0], xs[1]);
+            let nan = fi.val(
+                InstData::Fcmp {
+                    cond: FloatCC::Uno,
+                    args: [xs[0], xs[1]],
+                },
+                Type::I1,
+            );
+            let sum = fi.binary(BinaryOp::Fadd, xs[0], xs[1]);
+            fi.select(nan, sum, r)
+        }),
+        "copysign" => elementwise(fi, inst, args, binary(BinaryOp::Copysign)),
+        "fma" | "fmuladd" => elementwise(fi, inst, args, |fi, xs| ternary(fi, TernaryOp::Fma, xs)),
+        "smin" => elementwise(fi, inst, args, binary(BinaryOp::Smin)),
+        "smax" => elementwise(fi, inst, args, binary(BinaryOp::Smax)),
+        "umin" => elementwise(fi, inst, args, binary(BinaryOp::Umin)),
+        "umax" => elementwise(fi, inst, args, binary(BinaryOp::Umax)),
+        "uadd" if name.starts_with("uadd.sat") => {
+            elementwise(fi, inst, args, binary(BinaryOp::UaddSat))
+        }
+        "sadd" if name.starts_with("sadd.sat") => {
+            elementwise(fi, inst, args, binary(BinaryOp::SaddSat))
+        }
+        "usub" if name.starts_with("usub.sat") => {
+            elementwise(fi, inst, args, binary(BinaryOp::UsubSat))
+        }
+        "ssub" if name.starts_with("ssub.sat") => {
+            elementwise(fi, inst, args, binary(BinaryOp::SsubSat))
+        }
+        "uadd" | "sadd" | "usub" | "ssub" | "umul" | "smul" if name.contains("with.overflow") => {
+            with_overflow(fi, family, args)
+        }
+        "abs" => elementwise(fi, inst, &args[..1], unary(UnaryOp::Iabs)),
+        "ctpop" => elementwise(fi, inst, args, unary(UnaryOp::Popcount)),
+        "ctlz" => elementwise(fi, inst, &args[..1], unary(UnaryOp::Clz)),
+        "cttz" => elementwise(fi, inst, &args[..1], unary(UnaryOp::Ctz)),
+        "bswap" => elementwise(fi, inst, args, unary(UnaryOp::Bswap)),
+        "bitreverse" => elementwise(fi, inst, args, unary(UnaryOp::Bitreverse)),
+        "fshl" | "fshr" => {
+            let op = if family == "fshl" {
+                TernaryOp::Fshl
+            } else {
+                TernaryOp::Fshr
+            };
+            elementwise(fi, inst, args, move |fi, xs| ternary(fi, op, xs))
+        }
+        "fptosi" | "fptoui" if name.contains(".sat.") => {
+            let op = if family == "fptosi" {
+                ConvertOp::FpToSi
+            } else {
+                ConvertOp::FpToUi
+            };
+            let to = super::types::leaf_types(inst.ty()).unwrap_or_default();
+            let xs = fi.operand(args[0])?;
+            Ok(xs
+                .into_iter()
+                .zip(to)
+                .map(|(x, t)| {
+                    fi.val(
+                        InstData::Convert {
+                            op,
+                            arg: x,
+                            rounding: Rounding::Rtz,
+                            saturate: true,
+                        },
+                        t,
+                    )
+                })
+                .collect())
+        }
+        "is" if name.starts_with("is.fpclass") => {
+            let mask = args[1].const_int().unwrap_or(0) as u32;
+            elementwise(fi, inst, &args[..1], move |fi, xs| {
+                fp_class(fi, xs[0], mask)
+            })
+        }
+        "vector" if name.starts_with("vector.reduce.") => reduce(fi, name, args),
+        _ => Err(fi
+            .imp
+            .unsupported(format!("the LLVM intrinsic 'llvm.{name}'"), fi.loc)),
+    }
+}
+
+/// `llvm.*.with.overflow`: `{result, overflowed}`.
+fn with_overflow(fi: &mut FnImp, family: &str, args: &[Val]) -> CompileResult<Vec<ir::Value>> {
+    let a = fi.scalar(args[0])?;
+    let b = fi.scalar(args[1])?;
+    let ty = fi.ty(a);
+    let zero = fi.iconst(ty, 0);
+    let (r, ov) = match family {
+        "uadd" => {
+            let r = fi.binary(BinaryOp::Iadd, a, b);
+            (r, fi.icmp(IntCC::Ult, r, a))
+        }
+        "usub" => (fi.binary(BinaryOp::Isub, a, b), fi.icmp(IntCC::Ult, a, b)),
+        "sadd" | "ssub" => {
+            let op = if family == "sadd" {
+                BinaryOp::Iadd
+            } else {
+                BinaryOp::Isub
+            };
+            let r = fi.binary(op, a, b);
+            // Overflow iff the operands' signs allow it and the result's sign differs from a's.
+            let ar = fi.binary(BinaryOp::Bxor, a, r);
+            let other = if family == "sadd" {
+                fi.binary(BinaryOp::Bxor, b, r)
+            } else {
+                fi.binary(BinaryOp::Bxor, a, b)
+            };
+            let both = fi.binary(BinaryOp::Band, ar, other);
+            (r, fi.icmp(IntCC::Slt, both, zero))
+        }
+        "umul" => {
+            let r = fi.binary(BinaryOp::Imul, a, b);
+            let hi = fi.binary(BinaryOp::Umulhi, a, b);
+            (r, fi.icmp(IntCC::Ne, hi, zero))
+        }
+        _ => {
+            let r = fi.binary(BinaryOp::Imul, a, b);
+            let hi = fi.binary(BinaryOp::Smulhi, a, b);
+            let shift = fi.iconst(ty, (ty.bits() - 1) as u64);
+            let sign = fi.binary(BinaryOp::Sshr, r, shift);
+            (r, fi.icmp(IntCC::Ne, hi, sign))
+        }
+    };
+    Ok(vec![r, ov])
+}
+
+/// `llvm.is.fpclass(x, mask)` from integer tests on the bits.
+fn fp_class(fi: &mut FnImp, x: ir::Value, mask: u32) -> ir::Value {
+    let ty = fi.ty(x);
+    let int = Type::int_of_bits(ty.bits()).expect("float widths have int twins");
+    let bits = fi.convert(ConvertOp::Bitcast, int, x);
+    let (exp_bits, man_bits) = match ty {
+        Type::F16 => (5u32, 10u32),
+        Type::F32 => (8, 23),
+        _ => (11, 52),
+    };
+    let sign_mask = 1u64 << (exp_bits + man_bits);
+    let abs_mask = sign_mask - 1;
+    let inf = ((1u64 << exp_bits) - 1) << man_bits;
+    let quiet = 1u64 << (man_bits - 1);
+    let min_normal = 1u64 << man_bits;
+    let k = |fi: &mut FnImp, v: u64| fi.iconst(int, v);
+    let am = k(fi, abs_mask);
+    let abs = fi.binary(BinaryOp::Band, bits, am);
+    let sm = k(fi, sign_mask);
+    let sign_bit = fi.binary(BinaryOp::Band, bits, sm);
+    let zero = k(fi, 0);
+    let neg = fi.icmp(IntCC::Ne, sign_bit, zero);
+    let pos = fi.icmp(IntCC::Eq, sign_bit, zero);
+    let infc = k(fi, inf);
+    let is_inf = fi.icmp(IntCC::Eq, abs, infc);
+    let is_nan = fi.icmp(IntCC::Ugt, abs, infc);
+    let qc = k(fi, inf | quiet);
+    let is_qnan = fi.icmp(IntCC::Uge, abs, qc);
+    let not_q = fi.icmp(IntCC::Ult, abs, qc);
+    let is_snan = fi.binary(BinaryOp::Band, is_nan, not_q);
+    let is_zero = fi.icmp(IntCC::Eq, abs, zero);
+    let mn = k(fi, min_normal);
+    let below_normal = fi.icmp(IntCC::Ult, abs, mn);
+    let nonzero = fi.icmp(IntCC::Ne, abs, zero);
+    let is_sub = fi.binary(BinaryOp::Band, below_normal, nonzero);
+    let ge_normal = fi.icmp(IntCC::Uge, abs, mn);
+    let lt_inf = fi.icmp(IntCC::Ult, abs, infc);
+    let is_norm = fi.binary(BinaryOp::Band, ge_normal, lt_inf);
+    // Bits: 0 snan, 1 qnan, 2 -inf, 3 -normal, 4 -subnormal, 5 -zero,
+    // 6 +zero, 7 +subnormal, 8 +normal, 9 +inf.
+    let tests: [(u32, ir::Value, Option<ir::Value>); 10] = [
+        (0, is_snan, None),
+        (1, is_qnan, None),
+        (2, is_inf, Some(neg)),
+        (3, is_norm, Some(neg)),
+        (4, is_sub, Some(neg)),
+        (5, is_zero, Some(neg)),
+        (6, is_zero, Some(pos)),
+        (7, is_sub, Some(pos)),
+        (8, is_norm, Some(pos)),
+        (9, is_inf, Some(pos)),
+    ];
+    let mut acc = fi.iconst(Type::I1, 0);
+    for (bit, class, sign) in tests {
+        if mask & (1 << bit) == 0 {
+            continue;
+        }
+        let t = match sign {
+            Some(s) => fi.binary(BinaryOp::Band, class, s),
+            None => class,
+        };
+        acc = fi.binary(BinaryOp::Bor, acc, t);
+    }
+    acc
+}
+
+/// `llvm.vector.reduce.*`: a fold over the components.
+fn reduce(fi: &mut FnImp, name: &str, args: &[Val]) -> CompileResult<Vec<ir::Value>> {
+    let kind = name
+        .trim_start_matches("vector.reduce.")
+        .split('.')
+        .next()
+        .unwrap_or("");
+    let (start, vec) = match kind {
+        "fadd" | "fmul" => (Some(fi.scalar(args[0])?), fi.operand(args[1])?),
+        _ => (None, fi.operand(args[0])?),
+    };
+    let op = match kind {
+        "add" => BinaryOp::Iadd,
+        "mul" => BinaryOp::Imul,
+        "and" => BinaryOp::Band,
+        "or" => BinaryOp::Bor,
+        "xor" => BinaryOp::Bxor,
+        "smin" => BinaryOp::Smin,
+        "smax" => BinaryOp::Smax,
+        "umin" => BinaryOp::Umin,
+        "umax" => BinaryOp::Umax,
+        "fadd" => BinaryOp::Fadd,
+        "fmul" => BinaryOp::Fmul,
+        "fmin" => BinaryOp::Fmin,
+        "fmax" => BinaryOp::Fmax,
+        _ => {
+            return Err(fi
+                .imp
+                .unsupported(format!("the LLVM intrinsic 'llvm.{name}'"), fi.loc))
+        }
+    };
+    let mut acc = start.unwrap_or(vec[0]);
+    let rest = if start.is_some() { &vec[..] } else { &vec[1..] };
+    for &x in rest {
+        acc = fi.binary(op, acc, x);
+    }
+    Ok(vec![acc])
+}
+
+enum Libm {
+    Unary(UnaryOp),
+    Binary(BinaryOp),
+    Fma,
+}
+
+/// A C math library function (`sinf`, `erf`, …) as an IR operation.
+fn libm(name: &str, arg: Option<crate::llvm::Ty>) -> Option<Libm> {
+    let base = match arg?.kind() {
+        LLVMTypeKind::LLVMFloatTypeKind => name.strip_suffix('f')?,
+        LLVMTypeKind::LLVMDoubleTypeKind => name,
+        _ => return None,
+    };
+    use UnaryOp::*;
+    Some(Libm::Unary(match base {
+        "sqrt" => Sqrt,
+        "fabs" => Fabs,
+        "floor" => Floor,
+        "ceil" => Ceil,
+        "trunc" => Ftrunc,
+        "round" => Round,
+        "rint" | "nearbyint" => Rint,
+        "exp" => Exp,
+        "exp2" => Exp2,
+        "exp10" => Exp10,
+        "expm1" => Expm1,
+        "log" => Log,
+        "log2" => Log2,
+        "log10" => Log10,
+        "log1p" => Log1p,
+        "sin" => Sin,
+        "cos" => Cos,
+        "tan" => Tan,
+        "asin" => Asin,
+        "acos" => Acos,
+        "atan" => Atan,
+        "sinh" => Sinh,
+        "cosh" => Cosh,
+        "tanh" => Tanh,
+        "asinh" => Asinh,
+        "acosh" => Acosh,
+        "atanh" => Atanh,
+        "cbrt" => Cbrt,
+        "erf" => Erf,
+        "erfc" => Erfc,
+        "tgamma" => Tgamma,
+        "lgamma" => Lgamma,
+        "fma" => return Some(Libm::Fma),
+        _ => {
+            return Some(Libm::Binary(match base {
+                "pow" => BinaryOp::Pow,
+                "atan2" => BinaryOp::Atan2,
+                "hypot" => BinaryOp::Hypot,
+                "remainder" => BinaryOp::Remainder,
+                "fmod" => BinaryOp::Frem,
+                "fmin" => BinaryOp::Fmin,
+                "fmax" => BinaryOp::Fmax,
+                "copysign" => BinaryOp::Copysign,
+                _ => return None,
+            }))
+        }
+    }))
+}
+
+fn work_item_query(base: &str) -> Option<WorkItemQuery> {
+    Some(match base {
+        "get_global_id" => WorkItemQuery::GlobalId,
+        "get_local_id" => WorkItemQuery::LocalId,
+        "get_group_id" => WorkItemQuery::GroupId,
+        "get_global_size" => WorkItemQuery::GlobalSize,
+        "get_local_size" => WorkItemQuery::LocalSize,
+        "get_enqueued_local_size" => WorkItemQuery::EnqueuedLocalSize,
+        "get_num_groups" => WorkItemQuery::NumGroups,
+        "get_global_offset" => WorkItemQuery::GlobalOffset,
+        "get_work_dim" => WorkItemQuery::WorkDim,
+        "get_global_linear_id" => WorkItemQuery::GlobalLinearId,
+        "get_local_linear_id" => WorkItemQuery::LocalLinearId,
+        _ => return None,
+    })
+}
+
+/// A work-item query; a non-constant dimension selects among the three
+/// (out of range: 0 for ids and offsets, 1 for sizes, as OpenCL specifies).
+fn work_item(
+    fi: &mut FnImp,
+    query: WorkItemQuery,
+    dim: Option<Val>,
+) -> CompileResult<Vec<ir::Value>> {
+    let ty = if query == WorkItemQuery::WorkDim {
+        Type::I32
+    } else {
+        Type::I64
+    };
+    if !query.takes_dim() {
+        return Ok(vec![fi.val(InstData::WorkItem { query, dim: 0 }, ty)]);
+    }
+    let dim =
+        dim.ok_or_else(|| CompileError::Internal("work-item query without a dimension".into()))?;
+    let out_of_range = match query {
+        WorkItemQuery::GlobalSize
+        | WorkItemQuery::LocalSize
+        | WorkItemQuery::EnqueuedLocalSize
+        | WorkItemQuery::NumGroups => 1,
+        _ => 0,
+    };
+    if let Some(d) = dim.const_int() {
+        return Ok(vec![if d <= 2 {
+            fi.val(
+                InstData::WorkItem {
+                    query,
+                    dim: d as u8,
+                },
+                ty,
+            )
+        } else {
+            fi.iconst(ty, out_of_range)
+        }]);
+    }
+    let d = fi.scalar(dim)?;
+    let d_ty = fi.ty(d);
+    let mut r = fi.iconst(ty, out_of_range);
+    for k in (0..3u8).rev() {
+        let q = fi.val(InstData::WorkItem { query, dim: k }, ty);
+        let kc = fi.iconst(d_ty, k as u64);
+        let hit = fi.icmp(IntCC::Eq, d, kc);
+        r = fi.select(hit, q, r);
+    }
+    Ok(vec![r])
+}
+
+fn fence_flags(arg: Option<&Val>) -> FenceFlags {
+    match arg.and_then(|a| a.const_int()) {
+        Some(bits) => FenceFlags(bits as u8 & 7),
+        None => FenceFlags(FenceFlags::LOCAL.0 | FenceFlags::GLOBAL.0),
+    }
+}
+
+/// OpenCL's `memory_scope` enum values.
+fn mem_scope(v: Option<u64>) -> MemScope {
+    match v {
+        Some(0) => MemScope::WorkItem,
+        Some(1) => MemScope::WorkGroup,
+        Some(3) => MemScope::AllDevices,
+        Some(4) => MemScope::SubGroup,
+        _ => MemScope::Device,
+    }
+}
+
+/// OpenCL's `memory_order` enum values.
+fn mem_order_arg(v: Option<u64>) -> MemOrder {
+    match v {
+        Some(0) => MemOrder::Relaxed,
+        Some(2) => MemOrder::Acquire,
+        Some(3) => MemOrder::Release,
+        Some(4) => MemOrder::AcqRel,
+        _ => MemOrder::SeqCst,
+    }
+}
+
+/// `printf(format, ...)`: the format string must be a constant.
+fn printf(fi: &mut FnImp, args: &[Val]) -> CompileResult<Vec<ir::Value>> {
+    let format = constant_string(fi, args[0]).ok_or_else(|| {
+        fi.imp.unsupported(
+            "printf with a format string that is not a string literal",
+            fi.loc,
+        )
+    })?;
+    let mut values = Vec::new();
+    for &a in &args[1..] {
+        values.extend(fi.operand(a)?);
+    }
+    Ok(vec![fi.val(
+        InstData::Printf {
+            format,
+            args: values,
+        },
+        Type::I32,
+    )])
+}
+
+/// The string a constant pointer points to (up to its NUL).
+fn constant_string(fi: &FnImp, ptr: Val) -> Option<String> {
+    let (global, offset) = fi.imp.constant_address(ptr).ok()?;
+    let data = fi.imp.module.globals[global].init.as_ref()?;
+    let bytes = data.get(offset as usize..)?;
+    let end = bytes.iter().position(|&b| b == 0).unwrap_or(bytes.len());
+    Some(String::from_utf8_lossy(&bytes[..end]).into_owned())
+}
+
+/// `__lockstep_convert_{s,u,f}_{rte,rtz,rtp,rtn}[_sat](x)`: a conversion
+/// with an explicit rounding mode (and saturation), destination kind in the
+/// name, source signedness from the mangled parameter type.
+fn convert_hook(
+    fi: &mut FnImp,
+    inst: Val,
+    base: &str,
+    params: &str,
+    args: &[Val],
+) -> CompileResult<Vec<ir::Value>> {
+    let rest = &base["__lockstep_convert_".len()..];
+    let mut parts = rest.split('_');
+    let dst_kind = parts.next().unwrap_or("");
+    let rounding = parts.next().and_then(Rounding::from_name);
+    let saturate = parts.next() == Some("sat");
+    let (Some(rounding), Some(&arg)) = (rounding, args.first()) else {
+        return Err(undefined(fi, base));
+    };
+    let src_signed = matches!(
+        params.as_bytes().first(),
+        Some(b'c' | b'a' | b's' | b'i' | b'l' | b'x')
+    );
+    let x = fi.scalar(arg)?;
+    let from = fi.ty(x);
+    let to = super::types::scalar_type(inst.ty()).ok_or_else(|| undefined(fi, base))?;
+    let op = match (from.is_float(), dst_kind) {
+        (true, "f") if to.bits() < from.bits() => ConvertOp::FpTrunc,
+        (true, "f") if to.bits() > from.bits() => ConvertOp::FpExt,
+        (true, "f") => return Ok(vec![x]),
+        (true, "s") => ConvertOp::FpToSi,
+        (true, "u") => ConvertOp::FpToUi,
+        (false, "f") if src_signed => ConvertOp::SiToFp,
+        (false, "f") => ConvertOp::UiToFp,
+        _ => {
+            return Err(fi.imp.unsupported(
+                format!("the conversion hook '{base}' between integers"),
+                fi.loc,
+            ))
+        }
+    };
+    Ok(vec![fi.val(
+        InstData::Convert {
+            op,
+            arg: x,
+            rounding,
+            saturate,
+        },
+        to,
+    )])
+}
+
+/// Splits an Itanium-mangled OpenCL builtin name `_Z<len><name><params>`
+/// into its name and the mangled parameter list.
+pub fn demangle(name: &str) -> Option<(&str, &str)> {
+    let rest = name.strip_prefix("_Z")?;
+    let digits = rest.bytes().take_while(u8::is_ascii_digit).count();
+    let len: usize = rest[..digits].parse().ok()?;
+    let body = &rest[digits..];
+    Some((body.get(..len)?, body.get(len..)?))
+}

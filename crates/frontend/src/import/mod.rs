@@ -1,0 +1,303 @@
+//! Imports an optimized LLVM module (spir64) into Lockstep IR: program-scope
+//! variables with their initial bytes, kernels with their argument metadata,
+//! and function bodies (see `function.rs`), scalarizing vectors and aggregates.
+
+mod calls;
+mod function;
+mod kernel_info;
+mod types;
+
+use std::collections::HashMap;
+
+use llvm_sys::prelude::LLVMModuleRef;
+use llvm_sys::LLVMOpcode;
+
+use lockstep_ir as ir;
+
+use crate::error::{CompileError, CompileResult, Location};
+use crate::llvm::{Layout, Ty, Val};
+pub use types::addr_space;
+
+/// LLVM's calling convention number for `spir_kernel`.
+const SPIR_KERNEL_CC: u32 = 76;
+
+/// Module-wide import state.
+pub(crate) struct Importer {
+    pub layout: Layout,
+    pub module: ir::Module,
+    pub globals: HashMap<Val, ir::GlobalId>,
+    /// The user's source file name, for error locations.
+    pub file_name: String,
+}
+
+/// Imports every kernel of `llvm_module` (whose non-kernel functions have
+/// been inlined into the kernels).
+pub(crate) fn import_module(
+    llvm_module: LLVMModuleRef,
+    file_name: &str,
+) -> CompileResult<ir::Module> {
+    let mut imp = Importer {
+        layout: Layout::of_module(llvm_module),
+        module: ir::Module::new(),
+        globals: HashMap::new(),
+        file_name: file_name.to_string(),
+    };
+    for global in module_globals(llvm_module) {
+        imp.declare_global(global)?;
+    }
+    for global in module_globals(llvm_module) {
+        imp.define_global(global)?;
+    }
+    for func in module_functions(llvm_module) {
+        if func.is_declaration() || func.calling_conv() != SPIR_KERNEL_CC {
+            continue;
+        }
+        let f = function::import_kernel(&mut imp, func)?;
+        imp.module.functions.push(f);
+    }
+    Ok(imp.module)
+}
+
+fn module_globals(m: LLVMModuleRef) -> Vec<Val> {
+    let mut out = Vec::new();
+    // SAFETY: iterating the globals of a live module.
+    let mut g = unsafe { llvm_sys::core::LLVMGetFirstGlobal(m) };
+    while !g.is_null() {
+        out.push(Val(g));
+        g = unsafe { llvm_sys::core::LLVMGetNextGlobal(g) };
+    }
+    out
+}
+
+fn module_functions(m: LLVMModuleRef) -> Vec<Val> {
+    let mut out = Vec::new();
+    // SAFETY: iterating the functions of a live module.
+    let mut f = unsafe { llvm_sys::core::LLVMGetFirstFunction(m) };
+    while !f.is_null() {
+        out.push(Val(f));
+        f = unsafe { llvm_sys::core::LLVMGetNextFunction(f) };
+    }
+    out
+}
+
+impl Importer {
+    pub fn unsupported(
+        &self,
+        construct: impl Into<String>,
+        loc: Option<(u32, u32)>,
+    ) -> CompileError {
+        CompileError::Unsupported {
+            construct: construct.into(),
+            location: loc.map(|(line, col)| Location {
+                file: self.file_name.clone(),
+                line,
+                col,
+            }),
+            in_function: None,
+        }
+    }
+
+    fn declare_global(&mut self, g: Val) -> CompileResult<()> {
+        let value_ty = global_value_type(g);
+        let space = match addr_space(g.ty().pointer_addr_space()) {
+            Some(s) => s,
+            None => {
+                return Err(self.unsupported(
+                    format!("variable '{}' in an unknown address space", g.name()),
+                    None,
+                ))
+            }
+        };
+        let size = self.layout.alloc_size(value_ty);
+        let align = g.alignment().max(self.layout.abi_align(value_ty)).max(1);
+        let name = unique_name(&self.module, &g.name());
+        let id = self.module.globals.push(ir::GlobalData {
+            name,
+            space,
+            size,
+            align,
+            init: None,
+            relocs: Vec::new(),
+        });
+        self.globals.insert(g, id);
+        Ok(())
+    }
+
+    fn define_global(&mut self, g: Val) -> CompileResult<()> {
+        let id = self.globals[&g];
+        let space = self.module.globals[id].space;
+        if space == ir::AddrSpace::Local {
+            return Ok(());
+        }
+        let Some(init) = g.initializer() else {
+            return Ok(());
+        };
+        let size = self.module.globals[id].size as usize;
+        let mut bytes = vec![0u8; size];
+        let mut relocs = Vec::new();
+        self.write_constant(init, global_value_type(g), &mut bytes, 0, &mut relocs)?;
+        let data = &mut self.module.globals[id];
+        data.init = Some(bytes);
+        data.relocs = relocs;
+        Ok(())
+    }
+
+    /// Lays out the constant `c` of type `ty` at `offset` in `buf`.
+    fn write_constant(
+        &self,
+        c: Val,
+        ty: Ty,
+        buf: &mut [u8],
+        offset: usize,
+        relocs: &mut Vec<ir::Reloc>,
+    ) -> CompileResult<()> {
+        use llvm_sys::LLVMTypeKind::*;
+        if c.is_undef_or_poison() {
+            return Ok(());
+        }
+        match ty.kind() {
+            LLVMIntegerTypeKind => {
+                let Some(v) = c.const_int() else {
+                    return self.write_constant_expr(c, buf, offset, relocs);
+                };
+                let n = ty.int_width().div_ceil(8) as usize;
+                buf[offset..offset + n].copy_from_slice(&v.to_le_bytes()[..n]);
+            }
+            LLVMHalfTypeKind | LLVMFloatTypeKind | LLVMDoubleTypeKind => {
+                let x = c.const_fp().unwrap_or(0.0);
+                let scalar = types::scalar_type(ty).expect("float kinds map to IR floats");
+                let bits = types::float_bits(x, scalar);
+                let n = scalar.bytes() as usize;
+                buf[offset..offset + n].copy_from_slice(&bits.to_le_bytes()[..n]);
+            }
+            LLVMPointerTypeKind => {
+                if c.is_null_value() {
+                    return Ok(());
+                }
+                self.write_constant_expr(c, buf, offset, relocs)?;
+            }
+            LLVMVectorTypeKind | LLVMArrayTypeKind => {
+                let n = if ty.kind() == LLVMVectorTypeKind {
+                    ty.vector_len() as u64
+                } else {
+                    ty.array_len()
+                };
+                let elem = ty.element();
+                let stride = if ty.kind() == LLVMVectorTypeKind {
+                    types::scalar_type(elem).map_or(1, |t| t.bytes() as u64)
+                } else {
+                    self.layout.alloc_size(elem)
+                };
+                if c.is_null_value() {
+                    return Ok(());
+                }
+                for i in 0..n {
+                    let e = c.const_element(i as u32).ok_or_else(|| {
+                        self.unsupported("a constant initializer of this form", None)
+                    })?;
+                    self.write_constant(e, elem, buf, offset + (i * stride) as usize, relocs)?;
+                }
+            }
+            LLVMStructTypeKind => {
+                if c.is_null_value() {
+                    return Ok(());
+                }
+                for (i, field) in ty.struct_fields().into_iter().enumerate() {
+                    let e = c.const_element(i as u32).ok_or_else(|| {
+                        self.unsupported("a constant initializer of this form", None)
+                    })?;
+                    let at = offset + self.layout.field_offset(ty, i as u32) as usize;
+                    self.write_constant(e, field, buf, at, relocs)?;
+                }
+            }
+            _ => return Err(self.unsupported(format!("a constant of type {}", ty.print()), None)),
+        }
+        Ok(())
+    }
+
+    /// A pointer-valued constant in an initializer: a variable's address,
+    /// possibly offset by constant GEPs and casts.
+    fn write_constant_expr(
+        &self,
+        c: Val,
+        buf: &mut [u8],
+        offset: usize,
+        relocs: &mut Vec<ir::Reloc>,
+    ) -> CompileResult<()> {
+        let (target, addend) = self.constant_address(c)?;
+        relocs.push(ir::Reloc {
+            offset: offset as u64,
+            target,
+            addend,
+        });
+        let _ = buf;
+        Ok(())
+    }
+
+    /// The variable and byte offset a constant pointer expression denotes.
+    pub fn constant_address(&self, c: Val) -> CompileResult<(ir::GlobalId, i64)> {
+        if let Some(&id) = self.globals.get(&c) {
+            return Ok((id, 0));
+        }
+        if c.is_instruction() || !c.is_constant() {
+            return Err(self.unsupported(format!("initializer {}", c.print()), None));
+        }
+        match c.const_opcode() {
+            LLVMOpcode::LLVMGetElementPtr => {
+                let (id, base) = self.constant_address(c.operand(0))?;
+                let mut offset = base;
+                let source = c.gep_source_type();
+                let indices: Vec<i64> = c.operands()[1..]
+                    .iter()
+                    .map(|i| i.const_int().map(|v| sign_extend(v, i.ty().int_width())))
+                    .collect::<Option<_>>()
+                    .ok_or_else(|| self.unsupported(format!("initializer {}", c.print()), None))?;
+                offset += types::constant_gep_offset(&self.layout, source, &indices);
+                Ok((id, offset))
+            }
+            LLVMOpcode::LLVMBitCast | LLVMOpcode::LLVMAddrSpaceCast => {
+                self.constant_address(c.operand(0))
+            }
+            _ => Err(self.unsupported(format!("initializer {}", c.print()), None)),
+        }
+    }
+}
+
+/// The type of a global variable's contents.
+fn global_value_type(g: Val) -> Ty {
+    // SAFETY: `g` is a global variable.
+    Ty(unsafe { llvm_sys::core::LLVMGlobalGetValueType(g.0) })
+}
+
+fn unique_name(module: &ir::Module, name: &str) -> String {
+    let base: String = if name.is_empty() {
+        "anon".to_string()
+    } else {
+        name.chars()
+            .map(|c| {
+                if c.is_ascii_alphanumeric() || "_.$".contains(c) {
+                    c
+                } else {
+                    '_'
+                }
+            })
+            .collect()
+    };
+    let mut candidate = base.clone();
+    let mut n = 1;
+    while module.global_by_name(&candidate).is_some()
+        || module.function_by_name(&candidate).is_some()
+    {
+        candidate = format!("{base}.{n}");
+        n += 1;
+    }
+    candidate
+}
+
+pub(crate) fn sign_extend(v: u64, bits: u32) -> i64 {
+    if bits == 0 || bits >= 64 {
+        return v as i64;
+    }
+    let shift = 64 - bits;
+    ((v << shift) as i64) >> shift
+}

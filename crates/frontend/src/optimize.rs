@@ -1,0 +1,122 @@
+//! Prepares clang's module for import: links the builtin library, makes
+//! every non-kernel function internal and always-inlined (so kernels arrive
+//! as single functions, barriers in helpers included), and runs LLVM's
+//! optimization pipeline without its vectorizers (Lockstep vectorizes across
+//! work-items itself; LLVM's vectors would only be scalarized again).
+
+use std::ffi::CString;
+
+use inkwell::attributes::AttributeLoc;
+use inkwell::context::Context;
+use inkwell::memory_buffer::MemoryBuffer;
+use inkwell::module::{Linkage, Module};
+
+use crate::error::{CompileError, CompileResult};
+
+/// LLVM's calling convention number for `spir_kernel`.
+const SPIR_KERNEL_CC: u32 = 76;
+
+/// Parses bitcode into a module of `context`.
+pub fn parse_bitcode<'c>(
+    context: &'c Context,
+    bitcode: &[u8],
+    name: &str,
+) -> CompileResult<Module<'c>> {
+    let buffer = MemoryBuffer::create_from_memory_range_copy(bitcode, name);
+    Module::parse_bitcode_from_buffer(&buffer, context)
+        .map_err(|e| CompileError::Internal(format!("reading {name} bitcode: {e}")))
+}
+
+/// Links `library` into `module`, internalizes and inlines, then optimizes
+/// (LLVM's `-O<opt_level>` pipeline; at 0 only inlining).
+pub fn prepare<'c>(
+    module: &Module<'c>,
+    library: Option<Module<'c>>,
+    opt_level: u8,
+) -> CompileResult<()> {
+    if let Some(library) = library {
+        // The library's data layout string may differ trivially; use the user's.
+        library.set_triple(&module.get_triple());
+        if let Some(layout) = Some(module.get_data_layout()) {
+            library.set_data_layout(&layout);
+        }
+        module
+            .link_in_module(library)
+            .map_err(|e| CompileError::Internal(format!("linking the builtin library: {e}")))?;
+    }
+    let context = module.get_context();
+    let always_inline = context.create_enum_attribute(
+        inkwell::attributes::Attribute::get_named_enum_kind_id("alwaysinline"),
+        0,
+    );
+    let kinds_to_remove = ["noinline", "optnone"];
+    for f in module.get_functions() {
+        if f.count_basic_blocks() == 0 {
+            continue;
+        }
+        if f.get_call_conventions() != SPIR_KERNEL_CC {
+            f.set_linkage(Linkage::Internal);
+            for kind in kinds_to_remove {
+                f.remove_enum_attribute(
+                    AttributeLoc::Function,
+                    inkwell::attributes::Attribute::get_named_enum_kind_id(kind),
+                );
+            }
+            f.add_attribute(AttributeLoc::Function, always_inline);
+        } else {
+            f.remove_enum_attribute(
+                AttributeLoc::Function,
+                inkwell::attributes::Attribute::get_named_enum_kind_id("optnone"),
+            );
+            f.remove_enum_attribute(
+                AttributeLoc::Function,
+                inkwell::attributes::Attribute::get_named_enum_kind_id("noinline"),
+            );
+        }
+    }
+    for g in module.get_globals() {
+        if g.get_initializer().is_some()
+            && g.get_linkage() != Linkage::Internal
+            && g.get_linkage() != Linkage::Private
+        {
+            // Program-scope variables stay visible; library ones become internal.
+            if g.get_name().to_string_lossy().starts_with("__lockstep") {
+                g.set_linkage(Linkage::Internal);
+            }
+        }
+    }
+    let pipeline = match opt_level {
+        0 => "always-inline,globaldce".to_string(),
+        n => format!("always-inline,default<O{}>,globaldce", n.min(3)),
+    };
+    run_passes(module, &pipeline)
+}
+
+fn run_passes(module: &Module, pipeline: &str) -> CompileResult<()> {
+    use llvm_sys::transforms::pass_builder::*;
+    let passes = CString::new(pipeline).expect("pipeline has no NUL");
+    // SAFETY: the module is live; a null target machine gives LLVM's generic
+    // target information, which is what an abstract spir64 module wants.
+    unsafe {
+        let options = LLVMCreatePassBuilderOptions();
+        LLVMPassBuilderOptionsSetLoopVectorization(options, 0);
+        LLVMPassBuilderOptionsSetSLPVectorization(options, 0);
+        LLVMPassBuilderOptionsSetLoopUnrolling(options, 1);
+        let err = LLVMRunPasses(
+            module.as_mut_ptr(),
+            passes.as_ptr(),
+            std::ptr::null_mut(),
+            options,
+        );
+        LLVMDisposePassBuilderOptions(options);
+        if !err.is_null() {
+            let msg = llvm_sys::error::LLVMGetErrorMessage(err);
+            let text = std::ffi::CStr::from_ptr(msg).to_string_lossy().into_owned();
+            llvm_sys::error::LLVMDisposeErrorMessage(msg);
+            return Err(CompileError::Internal(format!(
+                "LLVM pass pipeline: {text}"
+            )));
+        }
+    }
+    Ok(())
+}
