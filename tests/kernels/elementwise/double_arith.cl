@@ -1,5 +1,9 @@
 // Double precision elementwise arithmetic: mixed operations, int to double
 // conversion, a Horner polynomial and a short accumulation loop.
+#ifdef cl_khr_fp64
+#pragma OPENCL EXTENSION cl_khr_fp64 : enable
+#endif
+
 __kernel void double_arith(__global const double* a, __global const double* b,
                            __global const int* k, __global double* res)
 {

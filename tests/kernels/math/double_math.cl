@@ -1,5 +1,9 @@
 // Double precision math: sqrt, cbrt, exp, log, sin, cos, atan2, pow, fma,
 // hypot, fmod.
+#ifdef cl_khr_fp64
+#pragma OPENCL EXTENSION cl_khr_fp64 : enable
+#endif
+
 __kernel void double_math(__global const double* x, __global const double* y,
                           __global double* res)
 {

@@ -251,7 +251,7 @@ def k_printf_loop():
     total = np.float32(0.0)
     for k in range(6):
         total = np.float32(total + np.float32(data[k]))
-        lines.append("%d %s in=%.2f total=%.3f" % (k, names[k & 3], data[k], float(total)))
+        lines.append("%d %s in=%.2f total=%.3f" % (k, names[k & 3][:3], data[k], float(total)))
     if total > 10.0:
         lines.append("big total %g" % float(total))
     else:

@@ -1,5 +1,9 @@
 // as_<type> reinterpretation between floats, integers and vectors of the same
 // total size (little-endian byte order).
+#ifdef cl_khr_fp64
+#pragma OPENCL EXTENSION cl_khr_fp64 : enable
+#endif
+
 __kernel void as_type(__global const float4* f, __global const uint* u,
                       __global const double* d, __global uint* bits,
                       __global uchar* bytes, __global float* fl,

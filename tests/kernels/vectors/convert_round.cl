@@ -1,6 +1,10 @@
 // Rounding-mode conversions: float->int with _rte/_rtz/_rtp/_rtn (ties to
 // even for rte), int->float and double->float with every rounding mode
 // (results dumped as raw bits).
+#ifdef cl_khr_fp64
+#pragma OPENCL EXTENSION cl_khr_fp64 : enable
+#endif
+
 __kernel void convert_round(__global const float4* f, __global const int* big,
                             __global const double* d, __global int4* ir,
                             __global uint* fbits)

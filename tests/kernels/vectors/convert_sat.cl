@@ -1,6 +1,10 @@
 // Saturating conversions: int->uchar/uint, float->char/short/int/uint (float
 // to integer rounds toward zero unless a rounding suffix is given, NaN
 // converts to 0), double->long.
+#ifdef cl_khr_fp64
+#pragma OPENCL EXTENSION cl_khr_fp64 : enable
+#endif
+
 __kernel void convert_sat(__global const int4* a, __global const float4* f,
                           __global const double* d, __global uchar4* uc,
                           __global char4* sc, __global short4* ss,

@@ -1,5 +1,9 @@
 // double2 arithmetic, sqrt/fabs/dot/length on double2 and comparisons that
 // produce long2 -1/0 components.
+#ifdef cl_khr_fp64
+#pragma OPENCL EXTENSION cl_khr_fp64 : enable
+#endif
+
 __kernel void double2_math(__global const double2* a, __global const double2* b,
                            __global double2* out, __global long2* cmp)
 {
