@@ -1,1 +1,145 @@
-//! The reference interpreter: runs Lockstep IR one work-item at a time with exact OpenCL semantics; the oracle the SIMD engine is tested against.
+//! The reference interpreter: runs Lockstep IR one work-item at a time with
+//! exact OpenCL semantics; the oracle the SIMD engine is tested against.
+//!
+//! # Use
+//!
+//! ```
+//! use lockstep_interp::{run_kernel, KernelArg, NdRange, Options};
+//!
+//! let module = lockstep_ir::parse_module(r#"
+//! kernel @fill(ptr.global, i32) {
+//! block0(v0: ptr.global, v1: i32):
+//!     v2: i64 = global_id 0
+//!     v3: i64 = iconst 4
+//!     v4: i64 = imul v2, v3
+//!     v5: ptr.global = ptradd v0, v4
+//!     store v1, v5, align 4
+//!     return
+//! }
+//! "#).unwrap();
+//! let kernel = module.function_by_name("fill").unwrap();
+//! let mut out = vec![0u8; 16];
+//! let mut args = [KernelArg::Buffer(&mut out), KernelArg::Scalar(7i32.to_le_bytes().to_vec())];
+//! run_kernel(&module, kernel, &mut args, &NdRange::new_1d(4, 2), &Options::default()).unwrap();
+//! assert_eq!(out[12..16], 7i32.to_le_bytes());
+//! ```
+//!
+//! # Model
+//!
+//! * **Memory** ([`memory`]): tagged 64-bit addresses (region in the high
+//!   24 bits, offset in the low 40); every access is bounds-checked, in
+//!   checked and unchecked mode, and an out-of-bounds access is an
+//!   [`InterpError`] naming the region, offset, size, instruction, source
+//!   location and work-item. Writes to `__constant` memory are errors.
+//! * **Scheduling**: work-groups run one after another in linear order;
+//!   inside a group, each work-item runs until it reaches a barrier or
+//!   returns, then the next; when all are at the same barrier (same call
+//!   stack) they all continue. Anything else is barrier divergence.
+//!   Calls use a call stack per work-item, so barriers in helpers work.
+//! * **Values** ([`arith`], [`convert`]): integers wrap, shift amounts are
+//!   taken modulo the width, division by zero and `MIN / -1` give 0; float
+//!   conversions honour every rounding mode exactly; float-to-int always
+//!   saturates (NaN gives 0), which is what `.sat` asks for and a valid
+//!   choice for the unspecified unsaturated case. Atomics run sequentially
+//!   and return the old value.
+//! * **Checked mode** ([`Options::checked`]): data races on `__local` and
+//!   `__global` memory within a barrier interval (and on `__global` memory
+//!   between work-groups), and reads of uninitialized `__local` memory, are
+//!   reported as [`Diagnostic`]s (see the `check` module).
+//! * **printf** ([`printf`]) output is collected in execution order.
+//!
+//! Program-scope variables are created fresh for each launch (their
+//! values do not persist from one launch to the next), and `__local` memory
+//! is zeroed for each work-group (checked mode reports reads before writes).
+
+pub mod arith;
+mod check;
+pub mod convert;
+mod decode;
+mod error;
+mod exec;
+pub mod memory;
+pub mod printf;
+
+pub use error::{AccessKind, Diagnostic, DiagnosticKind, InterpError, Site, WorkItemId};
+
+use lockstep_ir::{FuncId, Module};
+
+/// The index space of a launch.
+///
+/// `local_size` need not divide `global_size`: the last group in each
+/// dimension is then smaller (OpenCL 2.0 non-uniform work-groups), and
+/// `enqueued_local_size` stays the requested size. Dimensions from
+/// `work_dim` on are ignored (they have size 1 and offset 0).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct NdRange {
+    pub work_dim: u32,
+    pub global_size: [u64; 3],
+    pub local_size: [u64; 3],
+    pub global_offset: [u64; 3],
+}
+
+impl NdRange {
+    /// A one-dimensional range without offset.
+    pub fn new_1d(global: u64, local: u64) -> NdRange {
+        NdRange {
+            work_dim: 1,
+            global_size: [global, 1, 1],
+            local_size: [local, 1, 1],
+            global_offset: [0; 3],
+        }
+    }
+}
+
+/// One kernel argument, in parameter order.
+#[derive(Debug)]
+pub enum KernelArg<'a> {
+    /// A `__global` or `__constant` buffer the runtime owns; the kernel
+    /// reads and writes it in place.
+    Buffer(&'a mut [u8]),
+    /// A NULL buffer pointer.
+    Null,
+    /// A `__local` pointer argument: its size in bytes, per work-group.
+    Local(usize),
+    /// The little-endian bytes of a by-value scalar of the parameter's type.
+    Scalar(Vec<u8>),
+    /// The bytes of a struct passed by value: the parameter is a
+    /// `ptr.private` to a per-work-item copy.
+    ByVal(Vec<u8>),
+}
+
+/// How to run.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub struct Options {
+    /// Report data races and uninitialized `__local` reads as diagnostics
+    /// (several times slower).
+    pub checked: bool,
+    /// Stop with [`InterpError::StepLimit`] after this many instructions
+    /// (over the whole launch): a guard against infinite loops in tests.
+    pub max_steps: Option<u64>,
+}
+
+/// What a successful launch produced besides its memory effects.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Report {
+    /// Everything the kernel printed, in execution order.
+    pub printf_output: String,
+    /// Checked-mode findings (empty unless `Options::checked`), each
+    /// reported once per instruction (or instruction pair, for races).
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+/// Runs `kernel` of `module` over `range` with `args`.
+///
+/// Buffers are modified in place. Errors stop the launch at the first
+/// fault (memory already written stays written); the interpreter never
+/// panics on account of the kernel, its arguments or the range.
+pub fn run_kernel(
+    module: &Module,
+    kernel: FuncId,
+    args: &mut [KernelArg],
+    range: &NdRange,
+    opts: &Options,
+) -> Result<Report, InterpError> {
+    exec::launch(module, kernel, args, range, opts)
+}

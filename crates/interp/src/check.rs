@@ -1,0 +1,276 @@
+//! Checked mode: data races and uninitialized `__local` reads.
+//!
+//! Every byte of tracked memory (`__global` buffers and variables,
+//! `__local` arguments and variables) has a shadow cell recording the last
+//! write and the last read(s): which work-item, in which *epoch*, at which
+//! instruction. Epochs number the barrier intervals of the whole launch:
+//! a new one starts with each work-group and at each barrier release, so
+//! two accesses of one group are ordered iff they are by the same
+//! work-item or in different epochs, and accesses of different groups are
+//! never ordered (groups may run concurrently on a device). A write and
+//! another access that are not ordered is a data race. Atomic accesses are
+//! left out of race detection (they are the sanctioned way to share).
+//! Every barrier is taken to order all memory, whatever its fence flags.
+//!
+//! `__local` memory is also tracked for initialization: a read of a byte no
+//! work-item of the group has written is reported. The shadows of `__local`
+//! memory are reset with each work-group.
+
+use std::collections::HashSet;
+
+use crate::memory::Space;
+
+/// One access as recorded in a shadow cell; `epoch == 0` means none.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub struct Access {
+    pub epoch: u32,
+    /// Local linear id of the work-item.
+    pub item: u32,
+    /// Launch-wide instruction id (see `Exec::site_id`).
+    pub site: u32,
+}
+
+#[derive(Copy, Clone, Debug, Default)]
+struct Cell {
+    write: Access,
+    read: Access,
+    /// 0: `read` is the only unordered reader; 1: several readers of
+    /// `read`'s group in `read`'s epoch; 2: readers in several groups.
+    many: u8,
+}
+
+struct Tracked {
+    space: Space,
+    len: usize,
+    cells: Vec<Cell>,
+    init: Vec<bool>,
+}
+
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum FindingKind {
+    Race { write: bool, other_write: bool },
+    Uninit,
+}
+
+/// A raw finding; the interpreter turns it into a `Diagnostic`.
+#[derive(Clone, Debug)]
+pub struct Finding {
+    pub kind: FindingKind,
+    pub region: u32,
+    pub offset: u64,
+    pub site: u32,
+    pub other: Access,
+    /// The other access was by a work-item of another group.
+    pub other_group: Option<[u64; 3]>,
+}
+
+pub struct Checker {
+    tracked: Vec<Option<Tracked>>,
+    epoch: u32,
+    group_first_epoch: u32,
+    /// First epoch of each group with its id, for messages.
+    groups: Vec<(u32, [u64; 3])>,
+    seen: HashSet<(u8, u32, u32)>,
+    pub findings: Vec<Finding>,
+}
+
+/// One memory access to record: `len` bytes at `offset` of `region`, by
+/// the work-item with local linear id `item` at instruction `site`.
+pub struct AccessRecord {
+    pub region: u32,
+    pub offset: u64,
+    pub len: u64,
+    pub read: bool,
+    pub write: bool,
+    pub atomic: bool,
+    pub site: u32,
+    pub item: u32,
+}
+
+/// At most this many findings are kept.
+const MAX_FINDINGS: usize = 1000;
+
+impl Checker {
+    pub fn new() -> Checker {
+        Checker {
+            tracked: Vec::new(),
+            epoch: 0,
+            group_first_epoch: 0,
+            groups: Vec::new(),
+            seen: HashSet::new(),
+            findings: Vec::new(),
+        }
+    }
+
+    /// Tracks a region of `len` bytes (shadow allocated on first access).
+    pub fn track(&mut self, region: u32, space: Space, len: u64) {
+        let i = region as usize;
+        if self.tracked.len() <= i {
+            self.tracked.resize_with(i + 1, || None);
+        }
+        self.tracked[i] = Some(Tracked {
+            space,
+            len: len as usize,
+            cells: Vec::new(),
+            init: Vec::new(),
+        });
+    }
+
+    /// A new work-group starts: a new epoch, and fresh `__local` shadows.
+    pub fn begin_group(&mut self, group: [u64; 3]) {
+        self.epoch += 1;
+        self.group_first_epoch = self.epoch;
+        self.groups.push((self.epoch, group));
+        for t in self.tracked.iter_mut().flatten() {
+            if t.space == Space::Local {
+                t.cells.clear();
+                t.init.clear();
+            }
+        }
+    }
+
+    /// All work-items of the group passed a barrier.
+    pub fn barrier(&mut self) {
+        self.epoch += 1;
+    }
+
+    /// The group of an epoch.
+    pub fn group_of(&self, epoch: u32) -> [u64; 3] {
+        let i = self.groups.partition_point(|&(e, _)| e <= epoch);
+        self.groups.get(i.wrapping_sub(1)).map_or([0; 3], |g| g.1)
+    }
+
+    /// Whether the earlier access `prev` and an access by `item` now are
+    /// unordered.
+    fn unordered(&self, prev: Access, item: u32) -> bool {
+        if prev.epoch == 0 {
+            return false;
+        }
+        if prev.epoch < self.group_first_epoch {
+            return true;
+        }
+        prev.epoch == self.epoch && prev.item != item
+    }
+
+    fn report(&mut self, f: Finding) {
+        let key = match f.kind {
+            FindingKind::Race { write, other_write } => (
+                1 + write as u8 * 2 + other_write as u8,
+                f.site,
+                f.other.site,
+            ),
+            FindingKind::Uninit => (0, f.site, 0),
+        };
+        if self.findings.len() < MAX_FINDINGS && self.seen.insert(key) {
+            self.findings.push(f);
+        }
+    }
+
+    /// Records an access, reporting what it conflicts with.
+    pub fn access(&mut self, a: AccessRecord) {
+        let AccessRecord {
+            region,
+            offset,
+            len,
+            read,
+            write,
+            atomic,
+            site,
+            item,
+        } = a;
+        let Some(Some(t)) = self.tracked.get_mut(region as usize) else {
+            return;
+        };
+        let start = offset as usize;
+        let end = start + len as usize;
+        if end > t.len {
+            return;
+        }
+        if t.space == Space::Local {
+            if t.init.is_empty() {
+                t.init = vec![false; t.len];
+            }
+            let uninit = read && t.init[start..end].iter().any(|&b| !b);
+            if write {
+                t.init[start..end].fill(true);
+            }
+            if uninit {
+                let at = start + t.init[start..end].iter().position(|&b| !b).unwrap_or(0);
+                self.report(Finding {
+                    kind: FindingKind::Uninit,
+                    region,
+                    offset: at as u64,
+                    site,
+                    other: Access::default(),
+                    other_group: None,
+                });
+            }
+        }
+        if atomic {
+            return;
+        }
+        let Some(Some(t)) = self.tracked.get_mut(region as usize) else {
+            return;
+        };
+        if t.cells.is_empty() {
+            t.cells = vec![Cell::default(); t.len];
+        }
+        let mut cells = std::mem::take(&mut t.cells);
+        let now = Access {
+            epoch: self.epoch,
+            item,
+            site,
+        };
+        let mut found: Option<(Access, bool, u64)> = None;
+        for (i, cell) in cells[start..end].iter_mut().enumerate() {
+            let at = (start + i) as u64;
+            if self.unordered(cell.write, item) && found.is_none() {
+                found = Some((cell.write, true, at));
+            }
+            if write {
+                let readers_race = match cell.many {
+                    0 => self.unordered(cell.read, item),
+                    1 => cell.read.epoch < self.group_first_epoch || cell.read.epoch == self.epoch,
+                    _ => true,
+                };
+                if readers_race && found.is_none() {
+                    found = Some((cell.read, false, at));
+                }
+                cell.write = now;
+                cell.read = Access::default();
+                cell.many = 0;
+            } else {
+                let r = cell.read;
+                cell.many = if r.epoch == 0 {
+                    0
+                } else if cell.many == 2 || r.epoch < self.group_first_epoch {
+                    // A reader of an earlier group stays unordered for good.
+                    2
+                } else if r.epoch < self.epoch {
+                    // Earlier readers of this group are ordered by a barrier.
+                    0
+                } else if cell.many == 0 && r.item == item {
+                    0
+                } else {
+                    1
+                };
+                cell.read = now;
+            }
+        }
+        if let Some(Some(t)) = self.tracked.get_mut(region as usize) {
+            t.cells = cells;
+        }
+        if let Some((other, other_write, at)) = found {
+            let other_group =
+                (other.epoch < self.group_first_epoch).then(|| self.group_of(other.epoch));
+            self.report(Finding {
+                kind: FindingKind::Race { write, other_write },
+                region,
+                offset: at,
+                site,
+                other,
+                other_group,
+            });
+        }
+    }
+}

@@ -1,0 +1,1242 @@
+//! Execution: work-groups one after another, work-items of a group
+//! interleaved at barriers, one decoded instruction at a time.
+//!
+//! A work-item's state is its register file (a stack of per-frame windows
+//! in one `Vec<u64>`), its call stack of frames (function, resume point,
+//! register base, stack slots), and its stack-slot regions. Without a
+//! reachable barrier, one state is reused for every work-item in turn. With
+//! one, the group gets a state per work-item; each runs until it reaches a
+//! barrier or returns, then the next; when all have stopped, they must all
+//! be at the same barrier (same call stack of resume points), or all have
+//! returned, else the group diverged.
+
+use lockstep_ir::print::inst_to_string;
+use lockstep_ir::{
+    AddrSpace, AtomicRmwOp, BinaryOp, ConvertOp, FuncId, Module, Type, WorkItemQuery,
+};
+
+use cranelift_entity::EntityRef;
+
+use crate::arith::{
+    fcmp_bits, float_binary_bits, float_unary_bits, fma_bits, icmp, int_binary, int_ternary,
+    int_unary, mask, sext,
+};
+use crate::check::{AccessRecord, Checker, FindingKind};
+use crate::convert::{float_to_float, float_to_int, int_to_float, Format};
+use crate::decode::{DecodedFunc, Edge, Op, Program, Reg, NO_REG};
+use crate::error::{AccessKind, Diagnostic, DiagnosticKind, InterpError, Site, WorkItemId};
+use crate::memory::{
+    addr, offset_of, region_of, signed_offset, Fault, Memory, RegionName, Space, OFFSET_MASK,
+};
+use crate::{KernelArg, NdRange, Options, Report};
+
+/// Calls nest at most this deep (OpenCL C has no recursion).
+const MAX_CALL_DEPTH: usize = 1024;
+
+#[derive(Copy, Clone, Debug)]
+struct Frame {
+    func: u32,
+    pc: u32,
+    base: u32,
+    /// Index of this frame's first stack slot in `Item::slots`.
+    slots: u32,
+    /// Where the caller wants the result.
+    ret: Reg,
+}
+
+/// The state of one work-item.
+#[derive(Default)]
+struct Item {
+    id: WorkItemId,
+    linear: u32,
+    regs: Vec<u64>,
+    frames: Vec<Frame>,
+    slots: Vec<u32>,
+    /// This state's by-value argument copies, one region per byval argument.
+    byval: Vec<u32>,
+    scratch: Vec<u64>,
+    done: bool,
+}
+
+enum Stop {
+    Done,
+    Barrier,
+}
+
+/// The NDRange with every dimension filled in (unused ones are 1-sized).
+struct Range {
+    dim: u32,
+    global: [u64; 3],
+    local: [u64; 3],
+    offset: [u64; 3],
+    groups: [u64; 3],
+}
+
+struct Exec<'p, 'm, 'a> {
+    module: &'m Module,
+    prog: &'p Program,
+    mem: Memory<'a>,
+    range: Range,
+    group_id: [u64; 3],
+    group_size: [u64; 3],
+    steps: u64,
+    max_steps: u64,
+    out: String,
+    check: Option<Checker>,
+    diagnostics: Vec<Diagnostic>,
+    /// Launch-wide instruction ids: function `i`'s code starts at `site_base[i]`.
+    site_base: Vec<u32>,
+    kernel: usize,
+    /// `(parameter register, bytes)` of each by-value argument.
+    byval: Vec<(Reg, Vec<u8>)>,
+    template: Vec<u64>,
+    /// Regions that are per work-group (`__local`), reset for each group.
+    local_regions: Vec<u32>,
+}
+
+fn normalize_range(r: &NdRange) -> Result<Range, InterpError> {
+    if !(1..=3).contains(&r.work_dim) {
+        return Err(InterpError::InvalidRange(format!(
+            "work_dim is {}, not 1, 2 or 3",
+            r.work_dim
+        )));
+    }
+    let mut out = Range {
+        dim: r.work_dim,
+        global: [1; 3],
+        local: [1; 3],
+        offset: [0; 3],
+        groups: [1; 3],
+    };
+    for d in 0..r.work_dim as usize {
+        if r.local_size[d] == 0 {
+            return Err(InterpError::InvalidRange(format!("local size {d} is 0")));
+        }
+        out.global[d] = r.global_size[d];
+        out.local[d] = r.local_size[d];
+        out.offset[d] = r.global_offset[d];
+        out.groups[d] = r.global_size[d].div_ceil(r.local_size[d]);
+    }
+    let items = out
+        .local
+        .iter()
+        .try_fold(1u64, |acc, &l| acc.checked_mul(l));
+    if items.is_none_or(|n| n > u32::MAX as u64) {
+        return Err(InterpError::InvalidRange(
+            "the work-group is too large".into(),
+        ));
+    }
+    Ok(out)
+}
+
+/// Runs `kernel` over `range`; see [`crate::run_kernel`].
+pub fn launch(
+    module: &Module,
+    kernel: FuncId,
+    args: &mut [KernelArg],
+    range: &NdRange,
+    opts: &Options,
+) -> Result<Report, InterpError> {
+    let Some(func) = module.functions.get(kernel) else {
+        return Err(InterpError::BadKernel(format!(
+            "no function {kernel} in the module"
+        )));
+    };
+    let Some(info) = &func.kernel else {
+        return Err(InterpError::BadKernel(format!(
+            "@{} is not a kernel",
+            func.name
+        )));
+    };
+    let range = normalize_range(range)?;
+    let params = &func.signature.params;
+    if params.len() != args.len() {
+        return Err(InterpError::BadKernel(format!(
+            "kernel @{} takes {} arguments, {} given",
+            func.name,
+            params.len(),
+            args.len()
+        )));
+    }
+    let mismatch = |index: usize, message: String| InterpError::ArgMismatch {
+        kernel: func.name.clone(),
+        index,
+        message,
+    };
+    let arg_name = |i: usize| {
+        info.args
+            .get(i)
+            .map(|a| format!(" '{}'", a.name))
+            .unwrap_or_default()
+    };
+    let mut mem = Memory::new();
+    let mut checker = opts.checked.then(Checker::new);
+    let mut local_regions = Vec::new();
+    let too_many = || InterpError::Unsupported {
+        what: "too many memory regions".into(),
+        site: None,
+    };
+
+    // Program-scope variables first, so that relocations can refer to any.
+    let mut global_addrs = Vec::with_capacity(module.globals.len());
+    let mut global_regions = Vec::with_capacity(module.globals.len());
+    for (_, g) in module.globals.iter() {
+        let space = Space::of(g.space);
+        let kind = match g.space {
+            AddrSpace::Constant => "__constant",
+            AddrSpace::Local => "__local",
+            AddrSpace::Private => "__private",
+            _ => "__global",
+        };
+        let name = RegionName::Text(format!("{kind} variable @{}", g.name));
+        let id = mem.alloc(g.size, name, space).ok_or_else(too_many)?;
+        if let Some(init) = &g.init {
+            let dst = mem.contents_mut(id);
+            let n = dst.len().min(init.len());
+            dst[..n].copy_from_slice(&init[..n]);
+        }
+        match space {
+            Space::Local => local_regions.push(id),
+            Space::Constant => mem.set_read_only(id),
+            _ => {}
+        }
+        if let Some(ck) = &mut checker {
+            if matches!(space, Space::Local | Space::Global) {
+                ck.track(id, space, g.size);
+            }
+        }
+        global_addrs.push(addr(id, 0));
+        global_regions.push(id);
+    }
+    for (gi, (_, g)) in module.globals.iter().enumerate() {
+        for r in &g.relocs {
+            let Some(&target) = global_addrs.get(r.target.index()) else {
+                return Err(InterpError::InvalidIr {
+                    function: format!("(variable @{})", g.name),
+                    message: format!("relocation to unknown variable {}", r.target),
+                });
+            };
+            let value =
+                (target & !OFFSET_MASK) | (target.wrapping_add(r.addend as u64) & OFFSET_MASK);
+            let dst = mem.contents_mut(global_regions[gi]);
+            let off = r.offset as usize;
+            if off.checked_add(8).is_none_or(|end| end > dst.len()) {
+                return Err(InterpError::InvalidIr {
+                    function: format!("(variable @{})", g.name),
+                    message: format!("relocation at offset {} is outside the variable", r.offset),
+                });
+            }
+            dst[off..off + 8].copy_from_slice(&value.to_le_bytes());
+        }
+    }
+
+    // Arguments.
+    let mut param_values = vec![0u64; params.len()];
+    let mut byval_args = Vec::new();
+    for (i, (arg, &ty)) in args.iter_mut().zip(params.iter()).enumerate() {
+        let got = match arg {
+            KernelArg::Buffer(b) => format!("a buffer of {} bytes", b.len()),
+            KernelArg::Null => "a null buffer".to_string(),
+            KernelArg::Local(n) => format!("a __local size of {n} bytes"),
+            KernelArg::Scalar(b) => format!("a scalar of {} bytes", b.len()),
+            KernelArg::ByVal(b) => format!("a by-value struct of {} bytes", b.len()),
+        };
+        match (ty, arg) {
+            (
+                Type::Ptr(AddrSpace::Global | AddrSpace::Constant | AddrSpace::Generic),
+                KernelArg::Buffer(b),
+            ) => {
+                let space = Space::of(ty.addr_space().unwrap_or(AddrSpace::Global));
+                let read_only = space == Space::Constant;
+                let len = b.len() as u64;
+                let name = RegionName::Text(format!("argument {i}{}", arg_name(i)));
+                let id = mem.add_borrowed(b, name, space, read_only).ok_or_else(|| {
+                    mismatch(i, "the buffer is too large (2^40 bytes at most)".into())
+                })?;
+                if let Some(ck) = &mut checker {
+                    if !read_only {
+                        ck.track(id, Space::Global, len);
+                    }
+                }
+                param_values[i] = addr(id, 0);
+            }
+            (
+                Type::Ptr(AddrSpace::Global | AddrSpace::Constant | AddrSpace::Generic),
+                KernelArg::Null,
+            ) => {}
+            (Type::Ptr(AddrSpace::Local), KernelArg::Local(n)) => {
+                let name = RegionName::Text(format!("__local argument {i}{}", arg_name(i)));
+                let id = mem
+                    .alloc(*n as u64, name, Space::Local)
+                    .ok_or_else(too_many)?;
+                if let Some(ck) = &mut checker {
+                    ck.track(id, Space::Local, *n as u64);
+                }
+                local_regions.push(id);
+                param_values[i] = addr(id, 0);
+            }
+            (Type::Ptr(AddrSpace::Private), KernelArg::ByVal(bytes)) => {
+                if let Some(bv) = info.args.get(i).and_then(|a| a.byval) {
+                    if bytes.len() != bv.size as usize {
+                        return Err(mismatch(
+                            i,
+                            format!("the struct has {} bytes, {} given", bv.size, bytes.len()),
+                        ));
+                    }
+                }
+                byval_args.push((i, bytes.clone()));
+            }
+            (t, KernelArg::Scalar(bytes)) if !t.is_ptr() => {
+                if bytes.len() != t.bytes() as usize {
+                    return Err(mismatch(
+                        i,
+                        format!(
+                            "expected {} bytes for a {t}, got {}",
+                            t.bytes(),
+                            bytes.len()
+                        ),
+                    ));
+                }
+                let mut w = [0u8; 8];
+                w[..bytes.len()].copy_from_slice(bytes);
+                param_values[i] = u64::from_le_bytes(w) & t.int_mask();
+            }
+            (t, _) => {
+                let want = match t {
+                    Type::Ptr(AddrSpace::Local) => "a __local size",
+                    Type::Ptr(AddrSpace::Private) => "a by-value struct",
+                    Type::Ptr(_) => "a buffer or null",
+                    _ => "a scalar",
+                };
+                return Err(mismatch(
+                    i,
+                    format!("parameter of type {t} needs {want}, got {got}"),
+                ));
+            }
+        }
+    }
+
+    let prog = Program::decode(module, kernel, &global_addrs)?;
+    let kf = prog.funcs[kernel.index()]
+        .as_ref()
+        .ok_or_else(|| InterpError::BadKernel("the kernel was not decoded".into()))?;
+    let mut template = kf.template.clone();
+    for (i, &reg) in kf.params.iter().enumerate() {
+        template[reg as usize] = param_values[i];
+    }
+    let byval = byval_args
+        .into_iter()
+        .map(|(i, bytes)| (kf.params[i], bytes))
+        .collect();
+    let mut site_base = Vec::with_capacity(prog.funcs.len());
+    let mut next = 0u32;
+    for f in &prog.funcs {
+        site_base.push(next);
+        next += f.as_ref().map_or(0, |f| f.code.len() as u32);
+    }
+    let mut exec = Exec {
+        module,
+        prog: &prog,
+        mem,
+        range,
+        group_id: [0; 3],
+        group_size: [1; 3],
+        steps: 0,
+        max_steps: opts.max_steps.unwrap_or(u64::MAX),
+        out: String::new(),
+        check: checker,
+        diagnostics: Vec::new(),
+        site_base,
+        kernel: kernel.index(),
+        byval,
+        template,
+        local_regions,
+    };
+    exec.run_all()?;
+    Ok(Report {
+        printf_output: exec.out,
+        diagnostics: exec.diagnostics,
+    })
+}
+
+#[inline]
+fn take_edge(regs: &mut [u64], copies: &[(Reg, Reg)], e: &Edge, scratch: &mut Vec<u64>) -> usize {
+    let pairs = &copies[e.start as usize..(e.start + e.len) as usize];
+    if e.parallel {
+        scratch.clear();
+        scratch.extend(pairs.iter().map(|&(src, _)| regs[src as usize]));
+        for (k, &(_, dst)) in pairs.iter().enumerate() {
+            regs[dst as usize] = scratch[k];
+        }
+    } else {
+        for &(src, dst) in pairs {
+            regs[dst as usize] = regs[src as usize];
+        }
+    }
+    e.pc as usize
+}
+
+fn convert(op: ConvertOp, from: Type, to: Type, rounding: lockstep_ir::Rounding, x: u64) -> u64 {
+    use lockstep_ir::Rounding::*;
+    let m = to.int_mask();
+    match op {
+        ConvertOp::Zext
+        | ConvertOp::Bitcast
+        | ConvertOp::Trunc
+        | ConvertOp::PtrToInt
+        | ConvertOp::IntToPtr
+        | ConvertOp::AddrSpaceCast => x & m,
+        ConvertOp::Sext => sext(x, from.bits()) as u64 & m,
+        ConvertOp::FpExt | ConvertOp::FpTrunc => match (from, to, rounding) {
+            (Type::F32, Type::F64, _) => (f32::from_bits(x as u32) as f64).to_bits(),
+            (Type::F64, Type::F32, Rte) => (f64::from_bits(x) as f32).to_bits() as u64,
+            _ => float_to_float(x, Format::of(from), Format::of(to), rounding),
+        },
+        ConvertOp::SiToFp | ConvertOp::UiToFp => {
+            let v = if op == ConvertOp::SiToFp {
+                sext(x, from.bits()) as i128
+            } else {
+                (x & from.int_mask()) as i128
+            };
+            int_to_float(v, Format::of(to), rounding)
+        }
+        ConvertOp::FpToSi | ConvertOp::FpToUi => {
+            // Out-of-range values saturate and NaN gives 0 whether or not
+            // `saturate` is set (OpenCL leaves the unsaturated case
+            // unspecified).
+            let bits = to.bits();
+            let (lo, hi) = if op == ConvertOp::FpToSi {
+                let lo = if bits >= 64 {
+                    i64::MIN as i128
+                } else {
+                    -(1i128 << (bits - 1))
+                };
+                (lo, -lo - 1)
+            } else {
+                (0, mask(bits) as i128)
+            };
+            let v = match float_to_int(x, Format::of(from), rounding) {
+                None => 0,
+                Some(Err(neg)) => {
+                    if neg {
+                        lo
+                    } else {
+                        hi
+                    }
+                }
+                Some(Ok(v)) => v.clamp(lo, hi),
+            };
+            v as u64 & m
+        }
+    }
+}
+
+fn atomic_op(op: AtomicRmwOp, ty: Type, old: u64, v: u64) -> u64 {
+    let bits = ty.bits();
+    let m = mask(bits);
+    let r = match op {
+        AtomicRmwOp::Xchg => v,
+        AtomicRmwOp::Add => old.wrapping_add(v),
+        AtomicRmwOp::Sub => old.wrapping_sub(v),
+        AtomicRmwOp::And => old & v,
+        AtomicRmwOp::Or => old | v,
+        AtomicRmwOp::Xor => old ^ v,
+        AtomicRmwOp::Smin => int_binary(BinaryOp::Smin, bits, old, v),
+        AtomicRmwOp::Smax => int_binary(BinaryOp::Smax, bits, old, v),
+        AtomicRmwOp::Umin => old.min(v),
+        AtomicRmwOp::Umax => old.max(v),
+        AtomicRmwOp::Fadd => float_binary_bits(BinaryOp::Fadd, ty, old, v),
+        AtomicRmwOp::Fmin => float_binary_bits(BinaryOp::Fmin, ty, old, v),
+        AtomicRmwOp::Fmax => float_binary_bits(BinaryOp::Fmax, ty, old, v),
+    };
+    r & m
+}
+
+impl<'p, 'a> Exec<'p, '_, 'a> {
+    fn func(&self, index: usize) -> Option<&'p DecodedFunc> {
+        self.prog.funcs.get(index).and_then(|f| f.as_ref())
+    }
+
+    fn site(&self, func: usize, pc: usize, id: &WorkItemId) -> Site {
+        let f = &self.module.functions[FuncId::new(func)];
+        let inst = self.func(func).and_then(|d| d.insts.get(pc).copied());
+        let (text, loc) = match inst {
+            Some(i) if i.index() < f.insts.len() => {
+                (inst_to_string(Some(self.module), f, i), f.srclocs[i])
+            }
+            _ => ("<end of block>".to_string(), None),
+        };
+        Site {
+            function: f.name.clone(),
+            inst: text,
+            loc,
+            work_item: *id,
+        }
+    }
+
+    fn region_name(&self, name: &RegionName) -> String {
+        match name {
+            RegionName::Text(s) => s.clone(),
+            RegionName::StackSlot { func, slot } => {
+                let f = &self.module.functions[FuncId::new(*func as usize)];
+                format!("stack slot ss{slot} of @{}", f.name)
+            }
+        }
+    }
+
+    fn describe(&self, region: u32) -> (String, Option<u64>) {
+        self.mem.describe(region, &|n| self.region_name(n))
+    }
+
+    fn fault(
+        &self,
+        fault: Fault,
+        access: AccessKind,
+        func: usize,
+        pc: usize,
+        id: &WorkItemId,
+    ) -> InterpError {
+        let site = Box::new(self.site(func, pc, id));
+        match fault {
+            Fault::OutOfBounds {
+                region,
+                offset,
+                size,
+            } => {
+                let (region, region_size) = self.describe(region);
+                InterpError::OutOfBounds {
+                    access,
+                    region,
+                    region_size,
+                    offset: signed_offset(offset),
+                    size,
+                    site,
+                }
+            }
+            Fault::ReadOnly { region } => InterpError::ReadOnly {
+                access,
+                region: self.describe(region).0,
+                site,
+            },
+        }
+    }
+
+    /// Records an access (read, write, atomic) by an instruction (function,
+    /// code index) of a work-item (id, local linear id) for checked mode, and
+    /// turns new findings into diagnostics.
+    fn record(
+        &mut self,
+        p: u64,
+        len: u64,
+        (read, write, atomic): (bool, bool, bool),
+        (func, pc): (usize, usize),
+        (id, linear): (&WorkItemId, u32),
+    ) {
+        let Some(ck) = &mut self.check else {
+            return;
+        };
+        let before = ck.findings.len();
+        let site = self.site_base[func] + pc as u32;
+        ck.access(AccessRecord {
+            region: region_of(p),
+            offset: offset_of(p),
+            len,
+            read,
+            write,
+            atomic,
+            site,
+            item: linear,
+        });
+        if ck.findings.len() == before {
+            return;
+        }
+        let new: Vec<_> = ck.findings[before..].to_vec();
+        for f in new {
+            let here = self.site(func, pc, id);
+            let region = self.describe(f.region).0;
+            let (kind, message) = match f.kind {
+                FindingKind::Uninit => (
+                    DiagnosticKind::UninitializedLocal,
+                    format!(
+                        "read of uninitialized __local memory: {region}, byte offset {}",
+                        f.offset
+                    ),
+                ),
+                FindingKind::Race { write, other_write } => {
+                    let (of, opc) = self.site_of(f.other.site);
+                    let other_group = f.other_group.unwrap_or(self.group_id);
+                    let other_local = self.local_id_of(other_group, f.other.item as u64);
+                    let other_site = self.site(of, opc, &WorkItemId::default());
+                    let loc = other_site
+                        .loc
+                        .map(|l| format!(" at {}:{}", l.line, l.col))
+                        .unwrap_or_default();
+                    let when = if f.other_group.is_some() {
+                        "in another work-group"
+                    } else {
+                        "in the same barrier interval"
+                    };
+                    let rw = |w: bool| if w { "write" } else { "read" };
+                    (
+                        DiagnosticKind::DataRace,
+                        format!(
+                            "data race on {region}, byte offset {}: {} here conflicts with {} by work-item local ({}, {}, {}) of group ({}, {}, {}){loc} (`{}`) {when}",
+                            f.offset,
+                            rw(write),
+                            rw(other_write),
+                            other_local[0],
+                            other_local[1],
+                            other_local[2],
+                            other_group[0],
+                            other_group[1],
+                            other_group[2],
+                            other_site.inst
+                        ),
+                    )
+                }
+            };
+            self.diagnostics.push(Diagnostic {
+                kind,
+                message,
+                site: here,
+            });
+        }
+    }
+
+    /// The function and code index of a launch-wide instruction id.
+    fn site_of(&self, site: u32) -> (usize, usize) {
+        let i = self
+            .site_base
+            .partition_point(|&b| b <= site)
+            .saturating_sub(1);
+        // Skip functions without code that share the base.
+        let mut f = i;
+        while f > 0 && self.func(f).is_none_or(|d| d.code.is_empty()) {
+            f -= 1;
+        }
+        (f, (site - self.site_base[f]) as usize)
+    }
+
+    fn group_size_of(&self, group: [u64; 3]) -> [u64; 3] {
+        let mut s = [1; 3];
+        for d in 0..3 {
+            let start = group[d] * self.range.local[d];
+            s[d] = self.range.local[d].min(self.range.global[d].saturating_sub(start));
+        }
+        s
+    }
+
+    fn local_id_of(&self, group: [u64; 3], linear: u64) -> [u64; 3] {
+        let s = self.group_size_of(group);
+        let (s0, s1) = (s[0].max(1), s[1].max(1));
+        [linear % s0, (linear / s0) % s1, linear / (s0 * s1)]
+    }
+
+    fn run_all(&mut self) -> Result<(), InterpError> {
+        let mut items: Vec<Item> = vec![Item::default()];
+        let g = self.range.groups;
+        for gz in 0..g[2] {
+            for gy in 0..g[1] {
+                for gx in 0..g[0] {
+                    self.group_id = [gx, gy, gz];
+                    self.group_size = self.group_size_of(self.group_id);
+                    if self.group_size.contains(&0) {
+                        continue;
+                    }
+                    for &r in &self.local_regions {
+                        self.mem.contents_mut(r).fill(0);
+                    }
+                    if let Some(ck) = &mut self.check {
+                        ck.begin_group(self.group_id);
+                    }
+                    self.run_group(&mut items)?;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn start_item(&mut self, it: &mut Item, linear: u64) -> Result<(), InterpError> {
+        let local = self.local_id_of(self.group_id, linear);
+        let mut global = [0; 3];
+        for d in 0..3 {
+            global[d] = self.group_id[d] * self.range.local[d] + local[d] + self.range.offset[d];
+        }
+        it.id = WorkItemId {
+            global_id: global,
+            local_id: local,
+            group_id: self.group_id,
+        };
+        it.linear = linear as u32;
+        it.done = false;
+        for r in it.slots.drain(..) {
+            self.mem.free(r);
+        }
+        it.frames.clear();
+        let n = self.template.len();
+        if it.regs.len() < n {
+            it.regs.resize(n, 0);
+        }
+        it.regs[..n].copy_from_slice(&self.template);
+        for (k, (reg, bytes)) in self.byval.iter().enumerate() {
+            if it.byval.len() <= k {
+                let name = RegionName::Text(format!("by-value argument copy {k}"));
+                let r = self
+                    .mem
+                    .alloc(bytes.len() as u64, name, Space::Private)
+                    .ok_or_else(|| InterpError::Unsupported {
+                        what: "too many memory regions".into(),
+                        site: None,
+                    })?;
+                it.byval.push(r);
+            }
+            let r = it.byval[k];
+            self.mem.contents_mut(r).copy_from_slice(bytes);
+            it.regs[*reg as usize] = addr(r, 0);
+        }
+        self.push_frame(it, self.kernel, 0, NO_REG, 0)
+    }
+
+    fn push_frame(
+        &mut self,
+        it: &mut Item,
+        func: usize,
+        base: usize,
+        ret: Reg,
+        caller_pc: usize,
+    ) -> Result<(), InterpError> {
+        let slots = it.slots.len() as u32;
+        let sizes = match self.func(func) {
+            Some(f) => &f.slot_sizes,
+            None => {
+                return Err(InterpError::InvalidIr {
+                    function: self.module.functions[FuncId::new(func)].name.clone(),
+                    message: "function was not decoded".into(),
+                })
+            }
+        };
+        for (k, &size) in sizes.iter().enumerate() {
+            let name = RegionName::StackSlot {
+                func: func as u32,
+                slot: k as u32,
+            };
+            match self.mem.alloc(size as u64, name, Space::Private) {
+                Some(r) => it.slots.push(r),
+                None => {
+                    let caller = it.frames.last().map_or(func, |f| f.func as usize);
+                    return Err(InterpError::Unsupported {
+                        what: "too many live stack slots".into(),
+                        site: Some(Box::new(self.site(caller, caller_pc, &it.id))),
+                    });
+                }
+            }
+        }
+        it.frames.push(Frame {
+            func: func as u32,
+            pc: 0,
+            base: base as u32,
+            slots,
+            ret,
+        });
+        Ok(())
+    }
+
+    fn run_group(&mut self, items: &mut Vec<Item>) -> Result<(), InterpError> {
+        let s = self.group_size;
+        let n = (s[0] * s[1] * s[2]) as usize;
+        if !self.prog.has_barrier {
+            let it = &mut items[0];
+            for lin in 0..n {
+                self.start_item(it, lin as u64)?;
+                while let Stop::Barrier = self.run(it)? {
+                    // Only reachable with a barrier-free program... which
+                    // this is: treat as a barrier of a one-item group.
+                }
+            }
+            return Ok(());
+        }
+        while items.len() < n {
+            items.push(Item::default());
+        }
+        for (lin, it) in items[..n].iter_mut().enumerate() {
+            self.start_item(it, lin as u64)?;
+        }
+        loop {
+            for it in items[..n].iter_mut() {
+                it.done = matches!(self.run(it)?, Stop::Done);
+            }
+            let done = items[..n].iter().filter(|it| it.done).count();
+            if done == n {
+                return Ok(());
+            }
+            let waiting = items[..n].iter().position(|it| !it.done).unwrap_or(0);
+            let w = &items[waiting];
+            let describe_barrier = |it: &Item| {
+                let f = it.frames.last().map_or(self.kernel, |f| f.func as usize);
+                let pc = it
+                    .frames
+                    .last()
+                    .map_or(0, |f| f.pc as usize)
+                    .saturating_sub(1);
+                let site = self.site(f, pc, &it.id);
+                let loc = site
+                    .loc
+                    .map(|l| format!(" at {}:{}", l.line, l.col))
+                    .unwrap_or_default();
+                format!("barrier `{}`{loc} in @{}", site.inst, site.function)
+            };
+            let lid = |it: &Item| {
+                let [a, b, c] = it.id.local_id;
+                format!("work-item local ({a}, {b}, {c})")
+            };
+            if done > 0 {
+                let d = items[..n].iter().find(|it| it.done).unwrap_or(w);
+                return Err(InterpError::BarrierDivergence {
+                    group: self.group_id,
+                    message: format!(
+                        "{} waits at {} but {} returned without reaching it",
+                        lid(w),
+                        describe_barrier(w),
+                        lid(d)
+                    ),
+                });
+            }
+            let same = |a: &Item, b: &Item| {
+                a.frames.len() == b.frames.len()
+                    && a.frames
+                        .iter()
+                        .zip(&b.frames)
+                        .all(|(x, y)| x.func == y.func && x.pc == y.pc)
+            };
+            if let Some(other) = items[..n].iter().find(|it| !same(w, it)) {
+                return Err(InterpError::BarrierDivergence {
+                    group: self.group_id,
+                    message: format!(
+                        "{} waits at {} but {} waits at {}",
+                        lid(w),
+                        describe_barrier(w),
+                        lid(other),
+                        describe_barrier(other)
+                    ),
+                });
+            }
+            if let Some(ck) = &mut self.check {
+                ck.barrier();
+            }
+        }
+    }
+
+    fn query(&self, q: WorkItemQuery, dim: u8, id: &WorkItemId, linear: u32) -> u64 {
+        let d = dim as usize;
+        if d > 2 {
+            return match q {
+                WorkItemQuery::GlobalSize
+                | WorkItemQuery::LocalSize
+                | WorkItemQuery::EnqueuedLocalSize
+                | WorkItemQuery::NumGroups => 1,
+                WorkItemQuery::WorkDim => self.range.dim as u64,
+                _ => 0,
+            };
+        }
+        let r = &self.range;
+        match q {
+            WorkItemQuery::GlobalId => id.global_id[d],
+            WorkItemQuery::LocalId => id.local_id[d],
+            WorkItemQuery::GroupId => self.group_id[d],
+            WorkItemQuery::GlobalSize => r.global[d],
+            WorkItemQuery::LocalSize => self.group_size[d],
+            WorkItemQuery::EnqueuedLocalSize => r.local[d],
+            WorkItemQuery::NumGroups => r.groups[d],
+            WorkItemQuery::GlobalOffset => r.offset[d],
+            WorkItemQuery::WorkDim => r.dim as u64,
+            WorkItemQuery::GlobalLinearId => {
+                let g = |k: usize| id.global_id[k].wrapping_sub(r.offset[k]);
+                g(2).wrapping_mul(r.global[1])
+                    .wrapping_mul(r.global[0])
+                    .wrapping_add(g(1).wrapping_mul(r.global[0]))
+                    .wrapping_add(g(0))
+            }
+            WorkItemQuery::LocalLinearId => linear as u64,
+        }
+    }
+
+    /// Runs `it` until it returns from the kernel or reaches a barrier.
+    fn run(&mut self, it: &mut Item) -> Result<Stop, InterpError> {
+        let prog = self.prog;
+        'frames: loop {
+            let Some(frame) = it.frames.last().copied() else {
+                return Ok(Stop::Done);
+            };
+            let fidx = frame.func as usize;
+            let base = frame.base as usize;
+            let slot_base = frame.slots as usize;
+            let mut pc = frame.pc as usize;
+            let Some(f) = prog.funcs.get(fidx).and_then(|f| f.as_ref()) else {
+                return Err(InterpError::InvalidIr {
+                    function: self.module.functions[FuncId::new(fidx)].name.clone(),
+                    message: "function was not decoded".into(),
+                });
+            };
+            let code = &f.code[..];
+            let regs = &mut it.regs[base..base + f.nregs];
+            let id = &it.id;
+            let linear = it.linear;
+            let checked = self.check.is_some();
+            loop {
+                let at = pc;
+                let op = &code[pc];
+                pc += 1;
+                self.steps += 1;
+                if self.steps > self.max_steps {
+                    return Err(InterpError::StepLimit {
+                        limit: self.max_steps,
+                        site: Box::new(self.site(fidx, at, id)),
+                    });
+                }
+                let r = |x: Reg| x as usize;
+                match *op {
+                    Op::IntUnary { op, bits, dst, a } => {
+                        regs[r(dst)] = int_unary(op, bits, regs[r(a)]);
+                    }
+                    Op::FloatUnary { op, ty, dst, a } => {
+                        regs[r(dst)] = float_unary_bits(op, ty, regs[r(a)]);
+                    }
+                    Op::IntBinary {
+                        op,
+                        bits,
+                        dst,
+                        a,
+                        b,
+                    } => {
+                        regs[r(dst)] = int_binary(op, bits, regs[r(a)], regs[r(b)]);
+                    }
+                    Op::FloatBinary { op, ty, dst, a, b } => {
+                        regs[r(dst)] = float_binary_bits(op, ty, regs[r(a)], regs[r(b)]);
+                    }
+                    Op::IntTernary {
+                        op,
+                        bits,
+                        dst,
+                        a,
+                        b,
+                        c,
+                    } => {
+                        regs[r(dst)] = int_ternary(op, bits, regs[r(a)], regs[r(b)], regs[r(c)]);
+                    }
+                    Op::Fma { ty, dst, a, b, c } => {
+                        regs[r(dst)] = fma_bits(ty, regs[r(a)], regs[r(b)], regs[r(c)]);
+                    }
+                    Op::Icmp {
+                        cond,
+                        bits,
+                        dst,
+                        a,
+                        b,
+                    } => {
+                        regs[r(dst)] = icmp(cond, bits, regs[r(a)], regs[r(b)]) as u64;
+                    }
+                    Op::Fcmp {
+                        cond,
+                        ty,
+                        dst,
+                        a,
+                        b,
+                    } => {
+                        regs[r(dst)] = fcmp_bits(cond, ty, regs[r(a)], regs[r(b)]) as u64;
+                    }
+                    Op::Select { dst, c, a, b } => {
+                        regs[r(dst)] = if regs[r(c)] & 1 != 0 {
+                            regs[r(a)]
+                        } else {
+                            regs[r(b)]
+                        };
+                    }
+                    Op::Convert {
+                        op,
+                        from,
+                        to,
+                        rounding,
+                        dst,
+                        a,
+                    } => {
+                        regs[r(dst)] = convert(op, from, to, rounding, regs[r(a)]);
+                    }
+                    Op::PtrAdd { dst, a, b } => {
+                        let p = regs[r(a)];
+                        regs[r(dst)] =
+                            (p & !OFFSET_MASK) | (p.wrapping_add(regs[r(b)]) & OFFSET_MASK);
+                    }
+                    Op::Load { ty, dst, ptr } => {
+                        let p = regs[r(ptr)];
+                        let n = ty.bytes();
+                        let v = self
+                            .mem
+                            .load(p, n)
+                            .map_err(|e| self.fault(e, AccessKind::Load, fidx, at, id))?;
+                        regs[r(dst)] = if ty == Type::I1 { v & 1 } else { v };
+                        if checked {
+                            let flags = (true, false, false);
+                            self.record(p, n as u64, flags, (fidx, at), (id, linear));
+                        }
+                    }
+                    Op::Store { ty, val, ptr } => {
+                        let p = regs[r(ptr)];
+                        let n = ty.bytes();
+                        self.mem
+                            .store(p, n, regs[r(val)])
+                            .map_err(|e| self.fault(e, AccessKind::Store, fidx, at, id))?;
+                        if checked {
+                            let flags = (false, true, false);
+                            self.record(p, n as u64, flags, (fidx, at), (id, linear));
+                        }
+                    }
+                    Op::StackAddr { dst, slot } => {
+                        let region = it.slots[slot_base + slot as usize];
+                        regs[r(dst)] = addr(region, 0);
+                    }
+                    Op::MemCopy { dst, src, len } => {
+                        let (d, s, n) = (regs[r(dst)], regs[r(src)], regs[r(len)]);
+                        if n != 0 {
+                            if let Err(e) = self.mem.bytes(s, n) {
+                                return Err(self.fault(e, AccessKind::Read, fidx, at, id));
+                            }
+                            if let Err(e) = self.mem.bytes_mut(d, n) {
+                                return Err(self.fault(e, AccessKind::Write, fidx, at, id));
+                            }
+                            self.mem
+                                .copy(d, s, n)
+                                .map_err(|e| self.fault(e, AccessKind::Write, fidx, at, id))?;
+                            if checked {
+                                self.record(s, n, (true, false, false), (fidx, at), (id, linear));
+                                self.record(d, n, (false, true, false), (fidx, at), (id, linear));
+                            }
+                        }
+                    }
+                    Op::MemSet { dst, byte, len } => {
+                        let (d, b, n) = (regs[r(dst)], regs[r(byte)], regs[r(len)]);
+                        if n != 0 {
+                            match self.mem.bytes_mut(d, n) {
+                                Ok(bytes) => bytes.fill(b as u8),
+                                Err(e) => {
+                                    return Err(self.fault(e, AccessKind::Write, fidx, at, id))
+                                }
+                            }
+                            if checked {
+                                self.record(d, n, (false, true, false), (fidx, at), (id, linear));
+                            }
+                        }
+                    }
+                    Op::AtomicRmw {
+                        op,
+                        ty,
+                        dst,
+                        ptr,
+                        val,
+                    } => {
+                        let p = regs[r(ptr)];
+                        let n = ty.bytes();
+                        let old = self.atomic_load(p, n, (fidx, at), id)?;
+                        let new = atomic_op(op, ty, old, regs[r(val)]);
+                        self.mem
+                            .store(p, n, new)
+                            .map_err(|e| self.fault(e, AccessKind::Atomic, fidx, at, id))?;
+                        regs[r(dst)] = old;
+                        if checked {
+                            self.record(p, n as u64, (true, true, true), (fidx, at), (id, linear));
+                        }
+                    }
+                    Op::AtomicCas {
+                        ty,
+                        dst,
+                        ptr,
+                        expected,
+                        new,
+                    } => {
+                        let p = regs[r(ptr)];
+                        let n = ty.bytes();
+                        let old = self.atomic_load(p, n, (fidx, at), id)?;
+                        if old == regs[r(expected)] & ty.int_mask() {
+                            self.mem
+                                .store(p, n, regs[r(new)])
+                                .map_err(|e| self.fault(e, AccessKind::Atomic, fidx, at, id))?;
+                        }
+                        regs[r(dst)] = old;
+                        if checked {
+                            self.record(p, n as u64, (true, true, true), (fidx, at), (id, linear));
+                        }
+                    }
+                    Op::AtomicLoad { ty, dst, ptr } => {
+                        let p = regs[r(ptr)];
+                        let n = ty.bytes();
+                        regs[r(dst)] = self.atomic_load(p, n, (fidx, at), id)?;
+                        if checked {
+                            self.record(p, n as u64, (true, false, true), (fidx, at), (id, linear));
+                        }
+                    }
+                    Op::AtomicStore { ty, val, ptr } => {
+                        let p = regs[r(ptr)];
+                        let n = ty.bytes();
+                        self.atomic_load(p, n, (fidx, at), id)?;
+                        self.mem
+                            .store(p, n, regs[r(val)])
+                            .map_err(|e| self.fault(e, AccessKind::Atomic, fidx, at, id))?;
+                        if checked {
+                            self.record(p, n as u64, (false, true, true), (fidx, at), (id, linear));
+                        }
+                    }
+                    Op::Nop => {}
+                    Op::Barrier => {
+                        if let Some(fr) = it.frames.last_mut() {
+                            fr.pc = pc as u32;
+                        }
+                        return Ok(Stop::Barrier);
+                    }
+                    Op::WorkItem { query, dim, dst } => {
+                        regs[r(dst)] = self.query(query, dim, id, linear);
+                    }
+                    Op::Printf { index, dst } => {
+                        let call = &f.printfs[index as usize];
+                        let args: Vec<(u64, Type)> =
+                            call.args.iter().map(|&(a, t)| (regs[r(a)], t)).collect();
+                        let mem = &self.mem;
+                        let result =
+                            crate::printf::format(&call.format, &args, &mut |a| mem.c_string(a));
+                        let status = match result {
+                            Ok(text) => {
+                                self.out.push_str(&text);
+                                0
+                            }
+                            Err(crate::printf::PrintfError::Format(_)) => u32::MAX as u64,
+                            Err(crate::printf::PrintfError::Read(e)) => {
+                                return Err(self.fault(e, AccessKind::Read, fidx, at, id));
+                            }
+                        };
+                        if dst != NO_REG {
+                            regs[r(dst)] = status;
+                        }
+                    }
+                    Op::Jump(ref e) => pc = take_edge(regs, &f.copies, e, &mut it.scratch),
+                    Op::Brif {
+                        cond,
+                        ref then_edge,
+                        ref else_edge,
+                    } => {
+                        let e = if regs[r(cond)] & 1 != 0 {
+                            then_edge
+                        } else {
+                            else_edge
+                        };
+                        pc = take_edge(regs, &f.copies, e, &mut it.scratch);
+                    }
+                    Op::Switch { arg, index } => {
+                        let table = &f.switches[index as usize];
+                        let v = regs[r(arg)];
+                        let e = table
+                            .cases
+                            .iter()
+                            .find(|(c, _)| *c == v)
+                            .map_or(&table.default, |(_, e)| e);
+                        pc = take_edge(regs, &f.copies, e, &mut it.scratch);
+                    }
+                    Op::Call {
+                        func: callee,
+                        start,
+                        len,
+                        dst,
+                    } => {
+                        let callee = callee as usize;
+                        let Some(cf) = self.func(callee) else {
+                            return Err(InterpError::InvalidIr {
+                                function: f_name(self.module, callee),
+                                message: "function was not decoded".into(),
+                            });
+                        };
+                        if it.frames.len() >= MAX_CALL_DEPTH {
+                            return Err(InterpError::Unsupported {
+                                what: format!(
+                                    "calls nested more than {MAX_CALL_DEPTH} deep (recursion?)"
+                                ),
+                                site: Some(Box::new(self.site(fidx, at, id))),
+                            });
+                        }
+                        it.scratch.clear();
+                        let arg_regs = &f.call_args[start as usize..(start + len) as usize];
+                        it.scratch.extend(arg_regs.iter().map(|&a| regs[r(a)]));
+                        let new_base = base + f.nregs;
+                        let need = new_base + cf.nregs;
+                        if it.regs.len() < need {
+                            it.regs.resize(need, 0);
+                        }
+                        it.regs[new_base..need].copy_from_slice(&cf.template);
+                        for (k, &p) in cf.params.iter().enumerate() {
+                            it.regs[new_base + r(p)] = it.scratch[k];
+                        }
+                        if let Some(fr) = it.frames.last_mut() {
+                            fr.pc = pc as u32;
+                        }
+                        self.push_frame(it, callee, new_base, dst, at)?;
+                        continue 'frames;
+                    }
+                    Op::Return { arg } => {
+                        let value = if arg == NO_REG { 0 } else { regs[r(arg)] };
+                        it.frames.pop();
+                        for region in it.slots.drain(slot_base..) {
+                            self.mem.free(region);
+                        }
+                        match it.frames.last() {
+                            None => return Ok(Stop::Done),
+                            Some(caller) => {
+                                if frame.ret != NO_REG {
+                                    it.regs[caller.base as usize + r(frame.ret)] = value;
+                                }
+                            }
+                        }
+                        continue 'frames;
+                    }
+                    Op::Unreachable => {
+                        return Err(InterpError::Unreachable {
+                            site: Box::new(self.site(fidx, at, id)),
+                        });
+                    }
+                    Op::FellOff => {
+                        return Err(InterpError::InvalidIr {
+                            function: f_name(self.module, fidx),
+                            message: "control reached the end of a block without a terminator"
+                                .into(),
+                        });
+                    }
+                }
+            }
+        }
+    }
+
+    /// Loads the old value of an atomic access, checking its alignment.
+    fn atomic_load(
+        &self,
+        p: u64,
+        n: u32,
+        (func, pc): (usize, usize),
+        id: &WorkItemId,
+    ) -> Result<u64, InterpError> {
+        let v = self
+            .mem
+            .load(p, n)
+            .map_err(|e| self.fault(e, AccessKind::Atomic, func, pc, id))?;
+        if offset_of(p) & (n as u64 - 1) != 0 {
+            return Err(InterpError::MisalignedAtomic {
+                region: self.describe(region_of(p)).0,
+                offset: offset_of(p) as i64,
+                size: n as u64,
+                site: Box::new(self.site(func, pc, id)),
+            });
+        }
+        Ok(v)
+    }
+}
+
+fn f_name(module: &Module, index: usize) -> String {
+    module
+        .functions
+        .get(FuncId::new(index))
+        .map_or_else(|| format!("fn{index}"), |f| f.name.clone())
+}
