@@ -74,7 +74,7 @@ def k_swizzle():
 
 
 def k_int8_ops():
-    n = 16
+    n = 8
     a = rand_int(102, 8 * n, -2**29, 2**29)
     b = rand_int(103, 8 * n, -2**29, 2**29)
     for j in range(8):       # equal pairs, small values, shift counts >= 32
@@ -91,7 +91,7 @@ def k_int8_ops():
             r2.append((xv >> (yv & 31)) ^ s32(u32(xv) << (u32(yv) & 31)))
             r3.append(max(xv, yv) - cdiv(min(xv, yv), 3) + i * (-1 if xv < 0 else 0))
         res += r0 + r1 + r2 + r3
-    return Kernel("int8_ops", "int8_ops", (n,), (4,), [
+    return Kernel("int8_ops", "int8_ops", (n,), (2,), [
         buf("a", "int", a), buf("b", "int", b), out("out", "int", res)])
 
 
