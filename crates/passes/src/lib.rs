@@ -1,4 +1,18 @@
 //! Lockstep analyses and transforms over Lockstep IR: CFG, dominance, loops, uniformity, liveness, and the passes that linearize divergent control flow.
+//!
+//! [`analysis`] holds the analyses (noun structs with `compute`, results in
+//! dense maps beside the IR); [`present`] prints them for people (annotated
+//! listings, Graphviz).
+
+pub mod analysis;
+mod filetest;
+pub mod present;
+
+pub use analysis::{
+    ControlFlowGraph, DominanceFrontiers, DominatorTree, Liveness, Loop, LoopForest,
+    PostDominatorTree, Shape, SyncDependence, Uniformity, UniformityConfig, ValueSet,
+};
+pub use present::{cfg_dot, uniformity_listing};
 
 /// A filetest check: takes the parsed (and verified) module, returns the
 /// text to compare with the file's expected output, or an error message.
@@ -6,5 +20,15 @@ pub type FiletestCheck = fn(&lockstep_ir::Module) -> Result<String, String>;
 
 /// The filetest checks this crate provides, as `(test kind, check)`.
 pub fn filetest_checks() -> &'static [(&'static str, FiletestCheck)] {
-    &[]
+    &[
+        ("domtree", filetest::domtree),
+        ("postdom", filetest::postdom),
+        ("loops", filetest::loops),
+        ("liveness", filetest::liveness),
+        ("uniformity", filetest::uniformity),
+        ("uniformity-w1", filetest::uniformity_w1),
+        ("uniformity-w4", filetest::uniformity_w4),
+        ("uniformity-w8", filetest::uniformity_w8),
+        ("uniformity-w32", filetest::uniformity_w32),
+    ]
 }

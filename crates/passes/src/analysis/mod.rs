@@ -1,0 +1,25 @@
+//! Analyses of one function: facts computed from the IR and kept beside it.
+//!
+//! Each analysis is a noun struct with a `compute` constructor (Cranelift's
+//! `DominatorTree::compute`); results live outside the IR in dense
+//! `SecondaryMap`s, and are invalid once the function changes. The order of
+//! dependence: [`ControlFlowGraph`] → [`DominatorTree`],
+//! [`PostDominatorTree`], [`LoopForest`] → [`Uniformity`] (with
+//! [`SyncDependence`]) and [`Liveness`].
+
+pub mod cfg;
+pub mod domtree;
+pub(crate) mod graph;
+pub mod liveness;
+pub mod loops;
+pub mod postdom;
+pub mod sync;
+pub mod uniformity;
+
+pub use cfg::ControlFlowGraph;
+pub use domtree::{DominanceFrontiers, DominatorTree};
+pub use liveness::{Liveness, ValueSet};
+pub use loops::{Loop, LoopData, LoopForest};
+pub use postdom::PostDominatorTree;
+pub use sync::SyncDependence;
+pub use uniformity::{local_id_shape, work_item_shape, Shape, Uniformity, UniformityConfig};
