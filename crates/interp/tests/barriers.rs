@@ -184,8 +184,14 @@ block2:
 "#,
     );
     let mut out = vec![0u8; 16];
-    let err = run(&m, "k", &mut [KernelArg::Buffer(&mut out)], &NdRange::new_1d(8, 4), false)
-        .unwrap_err();
+    let err = run(
+        &m,
+        "k",
+        &mut [KernelArg::Buffer(&mut out)],
+        &NdRange::new_1d(8, 4),
+        false,
+    )
+    .unwrap_err();
     match &err {
         InterpError::BarrierDivergence { group, message } => {
             assert_eq!(*group, [0, 0, 0]);
@@ -195,7 +201,14 @@ block2:
         e => panic!("expected barrier divergence, got {e}"),
     }
     // A group of one work-item cannot diverge.
-    run(&m, "k", &mut [KernelArg::Buffer(&mut out)], &NdRange::new_1d(3, 1), false).unwrap();
+    run(
+        &m,
+        "k",
+        &mut [KernelArg::Buffer(&mut out)],
+        &NdRange::new_1d(3, 1),
+        false,
+    )
+    .unwrap();
 }
 
 #[test]
@@ -224,7 +237,10 @@ block3:
     );
     let err = run(&m, "k", &mut [], &NdRange::new_1d(4, 4), false).unwrap_err();
     let text = err.to_string();
-    assert!(matches!(err, InterpError::BarrierDivergence { .. }), "{text}");
+    assert!(
+        matches!(err, InterpError::BarrierDivergence { .. }),
+        "{text}"
+    );
     assert!(text.contains("3:1") && text.contains("4:1"), "{text}");
 }
 
@@ -252,7 +268,10 @@ block3:
 "#,
     );
     let err = run(&m, "k", &mut [], &NdRange::new_1d(4, 4), false).unwrap_err();
-    assert!(matches!(err, InterpError::BarrierDivergence { .. }), "{err}");
+    assert!(
+        matches!(err, InterpError::BarrierDivergence { .. }),
+        "{err}"
+    );
 }
 
 #[test]
@@ -284,5 +303,8 @@ block3:
 "#,
     );
     let err = run(&m, "k", &mut [], &NdRange::new_1d(2, 2), false).unwrap_err();
-    assert!(matches!(err, InterpError::BarrierDivergence { .. }), "{err}");
+    assert!(
+        matches!(err, InterpError::BarrierDivergence { .. }),
+        "{err}"
+    );
 }

@@ -56,7 +56,10 @@ fn out_of_bounds_load_names_argument_offset_and_location() {
         e => panic!("expected an out-of-bounds error, got {e}"),
     }
     let text = err.to_string();
-    assert!(text.contains("12:7") && text.contains("offset 12"), "{text}");
+    assert!(
+        text.contains("12:7") && text.contains("offset 12"),
+        "{text}"
+    );
     // Work-items 0..3 ran before the fault.
     assert_eq!(to_i32s(&dst), [1, 2, 3, 0]);
 }
@@ -156,14 +159,26 @@ block0(v0: i64):
 "#,
     );
     let r = NdRange::new_1d(1, 1);
-    let err = run(&m, "k", &mut [KernelArg::Scalar(16i64.to_le_bytes().to_vec())], &r, false)
-        .unwrap_err();
+    let err = run(
+        &m,
+        "k",
+        &mut [KernelArg::Scalar(16i64.to_le_bytes().to_vec())],
+        &r,
+        false,
+    )
+    .unwrap_err();
     assert!(
         matches!(&err, InterpError::OutOfBounds { region, region_size: Some(16), offset: 16, .. } if region == "stack slot ss0 of @k"),
         "{err}"
     );
-    let err = run(&m, "k", &mut [KernelArg::Scalar(12i64.to_le_bytes().to_vec())], &r, false)
-        .unwrap_err();
+    let err = run(
+        &m,
+        "k",
+        &mut [KernelArg::Scalar(12i64.to_le_bytes().to_vec())],
+        &r,
+        false,
+    )
+    .unwrap_err();
     match &err {
         InterpError::OutOfBounds { region, site, .. } => {
             assert!(region.starts_with("freed memory"), "{region}");
@@ -188,8 +203,14 @@ block0(v0: ptr.constant):
 "#,
     );
     let mut c = vec![0u8; 4];
-    let err = run(&m, "k", &mut [KernelArg::Buffer(&mut c)], &NdRange::new_1d(1, 1), false)
-        .unwrap_err();
+    let err = run(
+        &m,
+        "k",
+        &mut [KernelArg::Buffer(&mut c)],
+        &NdRange::new_1d(1, 1),
+        false,
+    )
+    .unwrap_err();
     assert!(matches!(err, InterpError::ReadOnly { .. }), "{err}");
     assert_eq!(c, [0; 4]);
 }
@@ -210,10 +231,23 @@ block0(v0: ptr.global):
 "#,
     );
     let mut b = vec![0u8; 8];
-    let err = run(&m, "k", &mut [KernelArg::Buffer(&mut b)], &NdRange::new_1d(1, 1), false)
-        .unwrap_err();
+    let err = run(
+        &m,
+        "k",
+        &mut [KernelArg::Buffer(&mut b)],
+        &NdRange::new_1d(1, 1),
+        false,
+    )
+    .unwrap_err();
     assert!(
-        matches!(&err, InterpError::MisalignedAtomic { offset: 2, size: 4, .. }),
+        matches!(
+            &err,
+            InterpError::MisalignedAtomic {
+                offset: 2,
+                size: 4,
+                ..
+            }
+        ),
         "{err}"
     );
 }
@@ -235,9 +269,12 @@ block1:
         checked: false,
         max_steps: Some(10_000),
     };
-    let err = lockstep_interp::run_kernel(&m, k, &mut [], &NdRange::new_1d(1, 1), &opts)
-        .unwrap_err();
-    assert!(matches!(err, InterpError::StepLimit { limit: 10_000, .. }), "{err}");
+    let err =
+        lockstep_interp::run_kernel(&m, k, &mut [], &NdRange::new_1d(1, 1), &opts).unwrap_err();
+    assert!(
+        matches!(err, InterpError::StepLimit { limit: 10_000, .. }),
+        "{err}"
+    );
 }
 
 #[test]
@@ -263,7 +300,10 @@ fn argument_and_range_mismatches() {
         false,
     )
     .unwrap_err();
-    assert!(matches!(err, InterpError::ArgMismatch { index: 0, .. }), "{err}");
+    assert!(
+        matches!(err, InterpError::ArgMismatch { index: 0, .. }),
+        "{err}"
+    );
     let err = run(
         &m,
         "copy",
@@ -272,14 +312,23 @@ fn argument_and_range_mismatches() {
         false,
     )
     .unwrap_err();
-    assert!(matches!(err, InterpError::ArgMismatch { index: 0, .. }), "{err}");
+    assert!(
+        matches!(err, InterpError::ArgMismatch { index: 0, .. }),
+        "{err}"
+    );
     let sax = module(
         "kernel @s(f32) {\n    arg 0 \"a\" \"float\" none none\nblock0(v0: f32):\n    return\n}\n",
     );
     let err = run(&sax, "s", &mut [KernelArg::Scalar(vec![0; 8])], &r, false).unwrap_err();
-    assert!(matches!(err, InterpError::ArgMismatch { index: 0, .. }), "{err}");
+    assert!(
+        matches!(err, InterpError::ArgMismatch { index: 0, .. }),
+        "{err}"
+    );
     let err = run(&sax, "s", &mut [KernelArg::Null], &r, false).unwrap_err();
-    assert!(matches!(err, InterpError::ArgMismatch { index: 0, .. }), "{err}");
+    assert!(
+        matches!(err, InterpError::ArgMismatch { index: 0, .. }),
+        "{err}"
+    );
     for bad in [
         range(0, [1; 3], [1; 3], [0; 3]),
         range(4, [1; 3], [1; 3], [0; 3]),
