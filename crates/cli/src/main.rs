@@ -2,8 +2,8 @@
 //! in the library crates.
 
 mod compile;
+mod run;
 
-use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
@@ -20,10 +20,7 @@ struct Cli {
 #[derive(Subcommand)]
 enum Command {
     /// Run a kernel described by a .sim file (oclgrind-kernel format) and print the dumped buffers.
-    Run {
-        /// The .sim file.
-        file: PathBuf,
-    },
+    Run(run::RunArgs),
     /// Compile an OpenCL C file and show what the compiler did.
     Compile(compile::CompileArgs),
     /// Describe the device: CPU, SIMD width, cores, features.
@@ -36,9 +33,7 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Compile(args) => compile::run(args),
-        Command::Run { .. } => Err(anyhow::anyhow!(
-            "'lockstep run' is not available yet in this build (issue #4)"
-        )),
+        Command::Run(args) => run::run(args),
         Command::Info => Err(anyhow::anyhow!(
             "'lockstep info' is not available yet in this build (issue #6)"
         )),

@@ -1,1 +1,229 @@
-//! The runtime: contexts, programs, kernels, buffers and launches over 1-3D NDRanges, with work-groups spread over all cores.
+//! The runtime: contexts, programs, kernels, buffers and launches over 1-3D
+//! NDRanges.
+//!
+//! ```
+//! use lockstep_runtime::{Buffer, Context, NDRange, Program};
+//!
+//! let ctx = Context::new();
+//! let program = Program::build(&ctx, "
+//!     kernel void saxpy(float a, global const float *x, global float *y) {
+//!         size_t i = get_global_id(0);
+//!         y[i] = a * x[i] + y[i];
+//!     }", "").expect("builds");
+//! let x = Buffer::from_slice(&[1.0f32, 2.0, 3.0, 4.0]);
+//! let y = Buffer::from_slice(&[10.0f32; 4]);
+//! let mut kernel = program.kernel("saxpy").unwrap();
+//! kernel.set_arg(0, 2.0f32).unwrap();
+//! kernel.set_arg(1, &x).unwrap();
+//! kernel.set_arg(2, &y).unwrap();
+//! ctx.launch(&kernel, &NDRange::new_1d(4).local([2, 1, 1])).unwrap();
+//! assert_eq!(y.read(), vec![12.0, 14.0, 16.0, 18.0]);
+//! ```
+
+mod buffer;
+mod error;
+mod kernel;
+mod ndrange;
+pub mod sim;
+
+use std::sync::Arc;
+
+use lockstep_frontend::{compile, BuildOptions, Source};
+use lockstep_interp as interp;
+use lockstep_ir as ir;
+
+pub use buffer::{Buffer, Pod, BUFFER_ALIGN};
+pub use error::{BuildError, LaunchError};
+pub use kernel::{ArgKind, ArgMeta, ArgValue, Bytes, Kernel, LocalMem, ScalarKind};
+pub use ndrange::NDRange;
+
+/// The largest work-group Lockstep runs.
+pub const MAX_WORK_GROUP_SIZE: u64 = 4096;
+
+/// Which engine runs kernels.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub enum Engine {
+    /// The reference interpreter: one work-item at a time, exact semantics.
+    #[default]
+    Interpreter,
+}
+
+/// Where programs are built and kernels launched.
+#[derive(Clone, Debug, Default)]
+pub struct Context {
+    engine: Engine,
+    checked: bool,
+}
+
+/// What a launch produced besides writing its buffers.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct LaunchReport {
+    /// Everything the kernel printed with `printf`, in order.
+    pub printf_output: String,
+    /// Checked-mode findings (data races, uninitialized local reads), with locations.
+    pub diagnostics: Vec<String>,
+}
+
+impl Context {
+    pub fn new() -> Context {
+        Context::default()
+    }
+
+    pub fn with_engine(engine: Engine) -> Context {
+        Context {
+            engine,
+            ..Context::default()
+        }
+    }
+
+    pub fn engine(&self) -> Engine {
+        self.engine
+    }
+
+    /// Checked mode: launches also report data races and uninitialized
+    /// local-memory reads (interpreter engine).
+    pub fn set_checked(&mut self, checked: bool) {
+        self.checked = checked;
+    }
+
+    /// Runs `kernel` over `range` after validating its arguments and the range.
+    pub fn launch(&self, kernel: &Kernel, range: &NDRange) -> Result<LaunchReport, LaunchError> {
+        let local = kernel::validate_range(kernel, range)?;
+        let bound = kernel.bound_args()?;
+        match self.engine {
+            Engine::Interpreter => self.run_interpreter(kernel, range, local, &bound),
+        }
+    }
+
+    fn run_interpreter(
+        &self,
+        kernel: &Kernel,
+        range: &NDRange,
+        local: [u64; 3],
+        bound: &[ArgValue],
+    ) -> Result<LaunchReport, LaunchError> {
+        // Lock every buffer once, then hand the interpreter disjoint slices.
+        let mut seen: Vec<(usize, usize)> = Vec::new();
+        for (i, arg) in bound.iter().enumerate() {
+            if let ArgValue::Buffer(storage) = arg {
+                if let Some(&(_, first)) = seen.iter().find(|(id, _)| *id == storage.id()) {
+                    return Err(LaunchError::AliasedBuffers {
+                        kernel: kernel.name().to_string(),
+                        first,
+                        second: i,
+                    });
+                }
+                seen.push((storage.id(), i));
+            }
+        }
+        let guards: Vec<_> = bound
+            .iter()
+            .filter_map(|a| match a {
+                ArgValue::Buffer(s) => Some(s.write_lock()),
+                _ => None,
+            })
+            .collect();
+        let mut args: Vec<interp::KernelArg> = bound
+            .iter()
+            .map(|a| match a {
+                // SAFETY: the write lock of each (distinct) buffer is held in `guards`.
+                ArgValue::Buffer(s) => interp::KernelArg::Buffer(unsafe { s.bytes_mut() }),
+                ArgValue::Null => interp::KernelArg::Null,
+                ArgValue::Local(n) => interp::KernelArg::Local(*n),
+                ArgValue::Scalar(_, bytes) => interp::KernelArg::Scalar(bytes.clone()),
+                ArgValue::Bytes(bytes) => interp::KernelArg::ByVal(bytes.clone()),
+            })
+            .collect();
+        let nd = interp::NdRange {
+            work_dim: range.dims,
+            global_size: range.global,
+            local_size: local,
+            global_offset: range.offset,
+        };
+        let opts = interp::Options {
+            checked: self.checked,
+            max_steps: None,
+        };
+        let result = interp::run_kernel(&kernel.program.module, kernel.func, &mut args, &nd, &opts);
+        drop(args);
+        drop(guards);
+        let report = result.map_err(|e| LaunchError::Execution {
+            kernel: kernel.name().to_string(),
+            message: e.to_string(),
+        })?;
+        Ok(LaunchReport {
+            printf_output: report.printf_output,
+            diagnostics: report.diagnostics.iter().map(|d| d.to_string()).collect(),
+        })
+    }
+}
+
+/// A built program: its kernels in Lockstep IR, and the build log.
+#[derive(Clone)]
+pub struct Program {
+    pub(crate) inner: Arc<ProgramInner>,
+}
+
+pub(crate) struct ProgramInner {
+    pub module: ir::Module,
+    pub log: String,
+    /// OpenCL 1.x programs (and `-cl-uniform-work-group-size`) need local
+    /// sizes that divide the global size.
+    pub uniform_groups_required: bool,
+}
+
+impl Program {
+    /// Builds OpenCL C source with `clBuildProgram`-style options.
+    pub fn build(_ctx: &Context, source: &str, options: &str) -> Result<Program, BuildError> {
+        Program::build_source(&Source::from_string("program.cl", source), options)
+    }
+
+    /// Builds an OpenCL C file (its directory is on the include path).
+    pub fn from_file(
+        _ctx: &Context,
+        path: &std::path::Path,
+        options: &str,
+    ) -> Result<Program, BuildError> {
+        Program::build_source(&Source::from_file(path)?, options)
+    }
+
+    fn build_source(source: &Source, options: &str) -> Result<Program, BuildError> {
+        let opts = BuildOptions::parse(options)?;
+        let compiled = compile(source, &opts)?;
+        let uniform_groups_required = opts
+            .clang_args
+            .iter()
+            .any(|a| a.starts_with("-cl-std=CL1") || a == "-cl-uniform-work-group-size");
+        Ok(Program {
+            inner: Arc::new(ProgramInner {
+                module: compiled.module,
+                log: compiled.log,
+                uniform_groups_required,
+            }),
+        })
+    }
+
+    /// clang's warnings (empty for a clean build).
+    pub fn build_log(&self) -> &str {
+        &self.inner.log
+    }
+
+    /// The kernels' names, in source order.
+    pub fn kernel_names(&self) -> Vec<String> {
+        self.inner
+            .module
+            .kernels()
+            .map(|(_, f)| f.name.clone())
+            .collect()
+    }
+
+    /// The program's Lockstep IR.
+    pub fn module(&self) -> &ir::Module {
+        &self.inner.module
+    }
+
+    /// A kernel of this program, with no arguments set yet.
+    pub fn kernel(&self, name: &str) -> Result<Kernel, LaunchError> {
+        Kernel::new(self.inner.clone(), name)
+    }
+}

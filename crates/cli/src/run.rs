@@ -1,0 +1,85 @@
+//! `lockstep run FILE.sim`: runs a kernel described by a simulation file and
+//! prints its `printf` output and dumped buffers (oclgrind-kernel's format).
+
+use std::path::PathBuf;
+use std::time::Instant;
+
+use anyhow::{bail, Result};
+use clap::{Args, ValueEnum};
+use lockstep_runtime::sim::Simulation;
+use lockstep_runtime::{Context, Engine};
+
+#[derive(Args)]
+pub struct RunArgs {
+    /// The .sim file.
+    file: PathBuf,
+    /// Which engine runs the kernel.
+    #[arg(long, value_enum, default_value_t = EngineArg::Interp)]
+    engine: EngineArg,
+    /// Build options for the program (as clBuildProgram takes them).
+    #[arg(long = "build-options", default_value = "", allow_hyphen_values = true)]
+    build_options: String,
+    /// Checked mode: report data races and uninitialized local reads.
+    #[arg(long)]
+    check: bool,
+    /// Print the kernel's execution time (no compile) after the output.
+    #[arg(long)]
+    time: bool,
+    /// Run the kernel this many times (with --time: min and median).
+    #[arg(long, default_value_t = 1)]
+    repeat: u32,
+    /// Do not print the dumped buffers.
+    #[arg(long, short)]
+    quiet: bool,
+}
+
+#[derive(Copy, Clone, PartialEq, Eq, ValueEnum)]
+enum EngineArg {
+    /// The reference interpreter.
+    Interp,
+    /// The SIMD engine.
+    Simd,
+}
+
+pub fn run(args: RunArgs) -> Result<()> {
+    let engine = match args.engine {
+        EngineArg::Interp => Engine::Interpreter,
+        EngineArg::Simd => {
+            bail!("the SIMD engine is not part of this build yet (issue #6); use --engine interp")
+        }
+    };
+    let mut ctx = Context::with_engine(engine);
+    ctx.set_checked(args.check);
+    if args.repeat == 0 {
+        bail!("--repeat must be at least 1");
+    }
+    let sim = Simulation::load(&ctx, &args.file, &args.build_options)?;
+    let mut times = Vec::with_capacity(args.repeat as usize);
+    let mut printed = String::new();
+    let mut diagnostics = Vec::new();
+    for i in 0..args.repeat {
+        let start = Instant::now();
+        let report = sim.run(&ctx)?;
+        times.push(start.elapsed().as_secs_f64() * 1e3);
+        if i == 0 {
+            printed = report.printf_output;
+            diagnostics = report.diagnostics;
+        }
+    }
+    print!("{printed}");
+    if !args.quiet {
+        print!("{}", sim.dump());
+    }
+    for d in &diagnostics {
+        eprintln!("{d}");
+    }
+    if args.time {
+        times.sort_by(f64::total_cmp);
+        let median = times[times.len() / 2];
+        println!("time: min={:.3} ms median={:.3} ms", times[0], median);
+    }
+    if args.check && !diagnostics.is_empty() {
+        bail!("checked mode found {} problem(s)", diagnostics.len());
+    }
+    Ok(())
+}

@@ -1,0 +1,192 @@
+//! Buffers: 64-byte aligned host memory that kernels read and write.
+//!
+//! A [`Buffer<T>`] is a cheap handle (clone it freely) to shared storage.
+//! Host access and launches are serialized by a lock per buffer, so a buffer
+//! is never read by the host while a kernel writes it.
+
+use std::alloc::{alloc_zeroed, dealloc, Layout};
+use std::marker::PhantomData;
+use std::ptr::NonNull;
+use std::sync::{Arc, RwLock, RwLockReadGuard, RwLockWriteGuard};
+
+/// Alignment of every buffer: a cache line, and enough for any vector access.
+pub const BUFFER_ALIGN: usize = 64;
+
+/// Plain data that can live in a buffer: any bit pattern is a valid value
+/// and there is no padding.
+///
+/// # Safety
+/// Implementors must be `Copy`, have no padding bytes, and accept every bit
+/// pattern.
+pub unsafe trait Pod: Copy + Send + Sync + 'static {}
+
+macro_rules! pod {
+    ($($t:ty),*) => { $(unsafe impl Pod for $t {})* };
+}
+pod!(u8, i8, u16, i16, u32, i32, u64, i64, f32, f64);
+unsafe impl<T: Pod, const N: usize> Pod for [T; N] {}
+
+/// The storage behind buffers: aligned, zero-initialized bytes.
+/// Opaque: the storage of a buffer (see [`Buffer`]).
+pub struct Storage {
+    ptr: NonNull<u8>,
+    len: usize,
+    /// Host reads take it shared; host writes and launches exclusive.
+    pub(crate) lock: RwLock<()>,
+}
+
+// SAFETY: access to the bytes goes through `lock`.
+unsafe impl Send for Storage {}
+unsafe impl Sync for Storage {}
+
+impl Storage {
+    fn new(len: usize) -> Storage {
+        let layout =
+            Layout::from_size_align(len.max(1), BUFFER_ALIGN).expect("buffer size overflows");
+        // SAFETY: the layout has a nonzero size.
+        let ptr = unsafe { alloc_zeroed(layout) };
+        let ptr = NonNull::new(ptr).unwrap_or_else(|| std::alloc::handle_alloc_error(layout));
+        Storage {
+            ptr,
+            len,
+            lock: RwLock::new(()),
+        }
+    }
+
+    pub(crate) fn len(&self) -> usize {
+        self.len
+    }
+
+    /// The bytes, for a holder of the lock.
+    ///
+    /// # Safety
+    /// The caller holds `lock` (shared for reading, exclusive for writing)
+    /// and does not create overlapping mutable views.
+    pub(crate) unsafe fn bytes_mut(&self) -> &mut [u8] {
+        std::slice::from_raw_parts_mut(self.ptr.as_ptr(), self.len)
+    }
+
+    pub(crate) fn read_lock(&self) -> RwLockReadGuard<'_, ()> {
+        self.lock.read().unwrap_or_else(|e| e.into_inner())
+    }
+
+    pub(crate) fn write_lock(&self) -> RwLockWriteGuard<'_, ()> {
+        self.lock.write().unwrap_or_else(|e| e.into_inner())
+    }
+
+    pub(crate) fn id(&self) -> usize {
+        self.ptr.as_ptr() as usize
+    }
+}
+
+impl Drop for Storage {
+    fn drop(&mut self) {
+        let layout =
+            Layout::from_size_align(self.len.max(1), BUFFER_ALIGN).expect("checked at creation");
+        // SAFETY: allocated in `new` with this layout.
+        unsafe { dealloc(self.ptr.as_ptr(), layout) }
+    }
+}
+
+/// A device buffer of `T` elements in host memory.
+pub struct Buffer<T: Pod> {
+    pub(crate) storage: Arc<Storage>,
+    _elem: PhantomData<T>,
+}
+
+impl<T: Pod> Clone for Buffer<T> {
+    fn clone(&self) -> Self {
+        Buffer {
+            storage: self.storage.clone(),
+            _elem: PhantomData,
+        }
+    }
+}
+
+impl<T: Pod> Buffer<T> {
+    /// A buffer of `len` zeroed elements.
+    pub fn zeroed(len: usize) -> Buffer<T> {
+        let bytes = len
+            .checked_mul(std::mem::size_of::<T>())
+            .expect("buffer size overflows");
+        Buffer {
+            storage: Arc::new(Storage::new(bytes)),
+            _elem: PhantomData,
+        }
+    }
+
+    /// A buffer holding a copy of `data`.
+    pub fn from_slice(data: &[T]) -> Buffer<T> {
+        let buffer = Buffer::zeroed(data.len());
+        buffer.write(data);
+        buffer
+    }
+
+    /// Number of elements.
+    pub fn len(&self) -> usize {
+        self.storage.len() / std::mem::size_of::<T>().max(1)
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Size in bytes.
+    pub fn byte_len(&self) -> usize {
+        self.storage.len()
+    }
+
+    /// Copies the contents out.
+    pub fn read(&self) -> Vec<T> {
+        let _guard = self.storage.read_lock();
+        // SAFETY: shared lock held; `T` is Pod and the storage is aligned to 64.
+        let bytes = unsafe { self.storage.bytes_mut() };
+        let elems = unsafe { std::slice::from_raw_parts(bytes.as_ptr() as *const T, self.len()) };
+        elems.to_vec()
+    }
+
+    /// Overwrites the first `data.len()` elements.
+    ///
+    /// # Panics
+    /// If `data` is longer than the buffer.
+    pub fn write(&self, data: &[T]) {
+        assert!(
+            data.len() <= self.len(),
+            "writing {} elements into a buffer of {}",
+            data.len(),
+            self.len()
+        );
+        let _guard = self.storage.write_lock();
+        // SAFETY: exclusive lock held; sizes checked above.
+        let bytes = unsafe { self.storage.bytes_mut() };
+        let src = unsafe {
+            std::slice::from_raw_parts(data.as_ptr() as *const u8, std::mem::size_of_val(data))
+        };
+        bytes[..src.len()].copy_from_slice(src);
+    }
+
+    /// The raw bytes (a copy).
+    pub fn read_bytes(&self) -> Vec<u8> {
+        let _guard = self.storage.read_lock();
+        // SAFETY: shared lock held.
+        unsafe { self.storage.bytes_mut() }.to_vec()
+    }
+}
+
+impl Buffer<u8> {
+    /// A buffer holding a copy of raw bytes.
+    pub fn from_bytes(data: &[u8]) -> Buffer<u8> {
+        Buffer::from_slice(data)
+    }
+}
+
+impl<T: Pod> std::fmt::Debug for Buffer<T> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "Buffer<{}>({} elements)",
+            std::any::type_name::<T>(),
+            self.len()
+        )
+    }
+}

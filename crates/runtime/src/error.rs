@@ -1,0 +1,97 @@
+//! The runtime's errors: each says what is wrong and what to change.
+
+use thiserror::Error;
+
+/// A program failed to build.
+#[derive(Debug, Error)]
+pub enum BuildError {
+    /// The source has errors (the message is the build log) or uses
+    /// something Lockstep does not support.
+    #[error("{0}")]
+    Compile(#[from] lockstep_frontend::CompileError),
+}
+
+impl BuildError {
+    /// The build log: clang's diagnostics, or the unsupported construct.
+    pub fn build_log(&self) -> String {
+        self.to_string()
+    }
+}
+
+/// A kernel could not be created, an argument not set, or a launch not run.
+#[derive(Debug, Error, PartialEq)]
+pub enum LaunchError {
+    #[error("no kernel named '{name}' in the program (kernels: {available})")]
+    NoSuchKernel { name: String, available: String },
+    #[error("argument index {index} is out of range: kernel '{kernel}' takes {count} arguments")]
+    ArgIndex {
+        kernel: String,
+        index: usize,
+        count: usize,
+    },
+    #[error(
+        "argument {index} ('{name}') of kernel '{kernel}' is {expected}, but {given} was given"
+    )]
+    ArgKind {
+        kernel: String,
+        index: usize,
+        name: String,
+        expected: String,
+        given: String,
+    },
+    #[error("argument {index} ('{name}') of kernel '{kernel}' was not set")]
+    ArgNotSet {
+        kernel: String,
+        index: usize,
+        name: String,
+    },
+    #[error("argument {index} ('{name}') of kernel '{kernel}' is a buffer of {elem_type}, but the buffer given has only {bytes} bytes")]
+    BufferTooSmall {
+        kernel: String,
+        index: usize,
+        name: String,
+        elem_type: String,
+        bytes: usize,
+    },
+    #[error("argument {index} ('{name}') of kernel '{kernel}' is local memory: its size must be more than 0 bytes")]
+    ZeroLocalMemory {
+        kernel: String,
+        index: usize,
+        name: String,
+    },
+    #[error("the work dimension must be 1, 2 or 3, not {0}")]
+    WorkDim(u32),
+    #[error(
+        "the global size in dimension {dim} is 0; every dimension needs at least one work-item"
+    )]
+    ZeroGlobalSize { dim: usize },
+    #[error(
+        "the local size in dimension {dim} is 0; every dimension needs at least one work-item"
+    )]
+    ZeroLocalSize { dim: usize },
+    #[error("a work-group of {total} work-items is larger than the device maximum of {max}")]
+    WorkGroupTooLarge { total: u64, max: u64 },
+    #[error("kernel '{kernel}' requires the work-group size {required:?} (reqd_work_group_size), but {given:?} was given")]
+    ReqdWorkGroupSize {
+        kernel: String,
+        required: [u64; 3],
+        given: [u64; 3],
+    },
+    #[error("local size {local} does not divide global size {global} in dimension {dim}; {why}")]
+    NonUniformWorkGroups {
+        dim: usize,
+        global: u64,
+        local: u64,
+        why: String,
+    },
+    #[error("arguments {first} and {second} of kernel '{kernel}' are the same buffer; the interpreter engine needs distinct buffers")]
+    AliasedBuffers {
+        kernel: String,
+        first: usize,
+        second: usize,
+    },
+    /// The kernel faulted while running (out-of-bounds access, barrier
+    /// divergence…); the message has the source location.
+    #[error("kernel '{kernel}' failed: {message}")]
+    Execution { kernel: String, message: String },
+}

@@ -1,0 +1,402 @@
+//! Kernels: argument metadata, typed argument binding, and the validation
+//! a launch does before anything runs.
+
+use std::sync::Arc;
+
+use lockstep_ir::{self as ir, AddrSpace, FuncId, Type};
+
+use crate::buffer::{Buffer, Pod, Storage};
+use crate::{LaunchError, NDRange, ProgramInner, MAX_WORK_GROUP_SIZE};
+
+/// What kind of value a kernel argument takes.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ArgKind {
+    /// A `__global` buffer (or NULL).
+    GlobalBuffer,
+    /// A `__constant` buffer (or NULL).
+    ConstantBuffer,
+    /// A `__local` pointer: bytes of work-group memory.
+    LocalMemory,
+    /// A scalar of this kind.
+    Scalar(ScalarKind),
+    /// A struct or vector passed by value: exactly `size` bytes.
+    ByValue { size: usize },
+}
+
+/// The kind of a scalar argument, as far as binding can tell (`int` and
+/// `uint` are both `Int(32)`).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum ScalarKind {
+    Int(u32),
+    Float(u32),
+}
+
+impl std::fmt::Display for ScalarKind {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ScalarKind::Int(bits) => write!(f, "a {bits}-bit integer"),
+            ScalarKind::Float(bits) => write!(f, "a {bits}-bit float"),
+        }
+    }
+}
+
+/// A kernel argument as `clGetKernelArgInfo` describes it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ArgMeta {
+    pub name: String,
+    /// The type as written in the source (`float*`, `uint4`).
+    pub type_name: String,
+    pub kind: ArgKind,
+    pub is_const: bool,
+    pub is_restrict: bool,
+    pub is_volatile: bool,
+}
+
+/// A value bound to a kernel argument.
+#[derive(Clone)]
+pub enum ArgValue {
+    Buffer(Arc<Storage>),
+    /// A NULL buffer pointer.
+    Null,
+    /// Bytes of `__local` memory per work-group.
+    Local(usize),
+    /// A scalar: its kind and little-endian bytes.
+    Scalar(ScalarKind, Vec<u8>),
+    /// Raw bytes of a by-value struct or vector.
+    Bytes(Vec<u8>),
+}
+
+impl ArgValue {
+    fn describe(&self) -> String {
+        match self {
+            ArgValue::Buffer(s) => format!("a buffer of {} bytes", s.len()),
+            ArgValue::Null => "NULL".into(),
+            ArgValue::Local(n) => format!("{n} bytes of local memory"),
+            ArgValue::Scalar(k, _) => k.to_string(),
+            ArgValue::Bytes(b) => format!("{} bytes by value", b.len()),
+        }
+    }
+}
+
+impl<T: Pod> From<&Buffer<T>> for ArgValue {
+    fn from(b: &Buffer<T>) -> ArgValue {
+        ArgValue::Buffer(b.storage.clone())
+    }
+}
+
+/// Local memory of a given size in bytes, for a `__local` pointer argument.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct LocalMem(pub usize);
+
+impl From<LocalMem> for ArgValue {
+    fn from(l: LocalMem) -> ArgValue {
+        ArgValue::Local(l.0)
+    }
+}
+
+/// Raw bytes for a by-value struct or vector argument.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Bytes(pub Vec<u8>);
+
+impl From<Bytes> for ArgValue {
+    fn from(b: Bytes) -> ArgValue {
+        ArgValue::Bytes(b.0)
+    }
+}
+
+macro_rules! scalar_arg {
+    ($($t:ty => $kind:expr),*) => {
+        $(impl From<$t> for ArgValue {
+            fn from(x: $t) -> ArgValue {
+                ArgValue::Scalar($kind, x.to_le_bytes().to_vec())
+            }
+        })*
+    };
+}
+scalar_arg!(
+    i8 => ScalarKind::Int(8), u8 => ScalarKind::Int(8),
+    i16 => ScalarKind::Int(16), u16 => ScalarKind::Int(16),
+    i32 => ScalarKind::Int(32), u32 => ScalarKind::Int(32),
+    i64 => ScalarKind::Int(64), u64 => ScalarKind::Int(64),
+    f32 => ScalarKind::Float(32), f64 => ScalarKind::Float(64)
+);
+
+/// Vectors (`float4` as `[f32; 4]`) pass by value as their bytes.
+impl<T: Pod, const N: usize> From<[T; N]> for ArgValue {
+    fn from(v: [T; N]) -> ArgValue {
+        // SAFETY: `T` is Pod, so the array is plain bytes.
+        let bytes = unsafe {
+            std::slice::from_raw_parts(v.as_ptr() as *const u8, std::mem::size_of_val(&v))
+        };
+        ArgValue::Bytes(bytes.to_vec())
+    }
+}
+
+/// A kernel of a built program with its argument bindings.
+#[derive(Clone)]
+pub struct Kernel {
+    pub(crate) program: Arc<ProgramInner>,
+    pub(crate) func: FuncId,
+    args: Vec<ArgMeta>,
+    values: Vec<Option<ArgValue>>,
+}
+
+impl Kernel {
+    pub(crate) fn new(program: Arc<ProgramInner>, name: &str) -> Result<Kernel, LaunchError> {
+        let module = &program.module;
+        let Some((func, f)) = module.kernels().find(|(_, f)| f.name == name) else {
+            let available: Vec<&str> = module.kernels().map(|(_, f)| f.name.as_str()).collect();
+            return Err(LaunchError::NoSuchKernel {
+                name: name.to_string(),
+                available: available.join(", "),
+            });
+        };
+        let info = f.kernel.as_ref().expect("kernels have metadata");
+        let args: Vec<ArgMeta> = info
+            .args
+            .iter()
+            .zip(&f.signature.params)
+            .map(|(a, &ty)| ArgMeta {
+                name: a.name.clone(),
+                type_name: a.type_name.clone(),
+                kind: arg_kind(a, ty),
+                is_const: a.qualifiers.is_const,
+                is_restrict: a.qualifiers.is_restrict,
+                is_volatile: a.qualifiers.is_volatile,
+            })
+            .collect();
+        let values = vec![None; args.len()];
+        Ok(Kernel {
+            program: program.clone(),
+            func,
+            args,
+            values,
+        })
+    }
+
+    pub fn name(&self) -> &str {
+        &self.function().name
+    }
+
+    fn function(&self) -> &ir::Function {
+        &self.program.module.functions[self.func]
+    }
+
+    /// The arguments' metadata, in order.
+    pub fn args(&self) -> &[ArgMeta] {
+        &self.args
+    }
+
+    /// `reqd_work_group_size`, if the kernel has one.
+    pub fn required_work_group_size(&self) -> Option<[u64; 3]> {
+        let info = self.function().kernel.as_ref()?;
+        info.reqd_work_group_size.map(|s| s.map(u64::from))
+    }
+
+    /// Binds argument `index`: a `&Buffer`, a scalar (`2.0f32`, `7i32`), a
+    /// [`LocalMem`] size, [`Bytes`] or an array for a by-value struct or vector.
+    pub fn set_arg(&mut self, index: usize, value: impl Into<ArgValue>) -> Result<(), LaunchError> {
+        let value = value.into();
+        let Some(meta) = self.args.get(index) else {
+            return Err(LaunchError::ArgIndex {
+                kernel: self.name().to_string(),
+                index,
+                count: self.args.len(),
+            });
+        };
+        let mismatch = |expected: String| LaunchError::ArgKind {
+            kernel: self.name().to_string(),
+            index,
+            name: meta.name.clone(),
+            expected,
+            given: value.describe(),
+        };
+        match (&meta.kind, &value) {
+            (ArgKind::GlobalBuffer | ArgKind::ConstantBuffer, ArgValue::Buffer(storage)) => {
+                if let Some(elem) = pointee_size(&meta.type_name) {
+                    if storage.len() < elem {
+                        return Err(LaunchError::BufferTooSmall {
+                            kernel: self.name().to_string(),
+                            index,
+                            name: meta.name.clone(),
+                            elem_type: meta.type_name.trim_end_matches('*').to_string(),
+                            bytes: storage.len(),
+                        });
+                    }
+                }
+            }
+            (ArgKind::GlobalBuffer | ArgKind::ConstantBuffer, ArgValue::Null) => {}
+            (ArgKind::GlobalBuffer, _) => return Err(mismatch("a global buffer".into())),
+            (ArgKind::ConstantBuffer, _) => return Err(mismatch("a constant buffer".into())),
+            (ArgKind::LocalMemory, ArgValue::Local(0)) => {
+                return Err(LaunchError::ZeroLocalMemory {
+                    kernel: self.name().to_string(),
+                    index,
+                    name: meta.name.clone(),
+                })
+            }
+            (ArgKind::LocalMemory, ArgValue::Local(_)) => {}
+            (ArgKind::LocalMemory, _) => {
+                return Err(mismatch(
+                    "local memory (give its size with LocalMem)".into(),
+                ))
+            }
+            (ArgKind::Scalar(want), ArgValue::Scalar(got, _)) if want == got => {}
+            (ArgKind::Scalar(want), ArgValue::Bytes(b)) if b.len() == scalar_bytes(*want) => {}
+            (ArgKind::Scalar(want), _) => {
+                return Err(mismatch(format!("{want} ({})", meta.type_name)))
+            }
+            (ArgKind::ByValue { size }, ArgValue::Bytes(b)) if b.len() == *size => {}
+            (ArgKind::ByValue { size }, _) => {
+                return Err(mismatch(format!(
+                    "{size} bytes by value ({})",
+                    meta.type_name
+                )))
+            }
+        }
+        let value = match (&meta.kind, value) {
+            (ArgKind::Scalar(kind), ArgValue::Bytes(b)) => ArgValue::Scalar(*kind, b),
+            (_, v) => v,
+        };
+        self.values[index] = Some(value);
+        Ok(())
+    }
+
+    /// Every argument's value, or the first one not set.
+    pub(crate) fn bound_args(&self) -> Result<Vec<ArgValue>, LaunchError> {
+        self.values
+            .iter()
+            .enumerate()
+            .map(|(index, v)| {
+                v.clone().ok_or_else(|| LaunchError::ArgNotSet {
+                    kernel: self.name().to_string(),
+                    index,
+                    name: self.args[index].name.clone(),
+                })
+            })
+            .collect()
+    }
+
+    pub(crate) fn uniform_groups_required(&self) -> bool {
+        self.program.uniform_groups_required
+    }
+}
+
+fn scalar_bytes(kind: ScalarKind) -> usize {
+    match kind {
+        ScalarKind::Int(bits) | ScalarKind::Float(bits) => bits as usize / 8,
+    }
+}
+
+fn arg_kind(info: &ir::ArgInfo, ty: Type) -> ArgKind {
+    if let Some(byval) = info.byval {
+        return ArgKind::ByValue {
+            size: byval.size as usize,
+        };
+    }
+    match ty {
+        Type::Ptr(AddrSpace::Local) => ArgKind::LocalMemory,
+        Type::Ptr(AddrSpace::Constant) => ArgKind::ConstantBuffer,
+        Type::Ptr(_) => ArgKind::GlobalBuffer,
+        t if t.is_float() => ArgKind::Scalar(ScalarKind::Float(t.bits())),
+        t => ArgKind::Scalar(ScalarKind::Int(t.bits().max(8))),
+    }
+}
+
+/// The size of the element a pointer argument's type names (`float4*` → 16),
+/// when it is a built-in type.
+fn pointee_size(type_name: &str) -> Option<usize> {
+    let base = type_name.strip_suffix('*')?.trim();
+    let digits = base.bytes().rev().take_while(u8::is_ascii_digit).count();
+    let (scalar, n) = base.split_at(base.len() - digits);
+    let n: usize = if n.is_empty() { 1 } else { n.parse().ok()? };
+    let n = if n == 3 { 4 } else { n };
+    let size = match scalar {
+        "char" | "uchar" | "bool" => 1,
+        "short" | "ushort" | "half" => 2,
+        "int" | "uint" | "float" => 4,
+        "long" | "ulong" | "double" => 8,
+        _ => return None,
+    };
+    Some(size * n)
+}
+
+/// Checks the range against the kernel and the device, and returns the
+/// local size to use (picking one when the range has none).
+pub(crate) fn validate_range(kernel: &Kernel, range: &NDRange) -> Result<[u64; 3], LaunchError> {
+    if !(1..=3).contains(&range.dims) {
+        return Err(LaunchError::WorkDim(range.dims));
+    }
+    let dims = range.dims as usize;
+    let mut global = [1u64; 3];
+    global[..dims].copy_from_slice(&range.global[..dims]);
+    if let Some(dim) = global.iter().position(|&g| g == 0) {
+        return Err(LaunchError::ZeroGlobalSize { dim });
+    }
+    let required = kernel.required_work_group_size();
+    let local = match (range.local, required) {
+        (Some(l), _) => {
+            let mut local = [1u64; 3];
+            local[..dims].copy_from_slice(&l[..dims]);
+            local
+        }
+        (None, Some(r)) => r,
+        (None, None) => pick_local_size(global, dims, kernel.uniform_groups_required()),
+    };
+    if let Some(dim) = local.iter().position(|&l| l == 0) {
+        return Err(LaunchError::ZeroLocalSize { dim });
+    }
+    if let Some(r) = required {
+        if r != local {
+            return Err(LaunchError::ReqdWorkGroupSize {
+                kernel: kernel.name().to_string(),
+                required: r,
+                given: local,
+            });
+        }
+    }
+    let total = local.iter().product::<u64>();
+    if total > MAX_WORK_GROUP_SIZE {
+        return Err(LaunchError::WorkGroupTooLarge {
+            total,
+            max: MAX_WORK_GROUP_SIZE,
+        });
+    }
+    if kernel.uniform_groups_required() {
+        for dim in 0..dims {
+            if global[dim] % local[dim] != 0 {
+                return Err(LaunchError::NonUniformWorkGroups {
+                    dim,
+                    global: global[dim],
+                    local: local[dim],
+                    why: "OpenCL 1.x programs (and -cl-uniform-work-group-size) need local sizes that divide the global size; build with -cl-std=CL2.0 or later for non-uniform work-groups".into(),
+                });
+            }
+        }
+    }
+    Ok(local)
+}
+
+/// A work-group size for a range given without one: up to 64 work-items
+/// along the first dimension (smaller last groups are fine when allowed),
+/// otherwise the largest divisors within that budget.
+fn pick_local_size(global: [u64; 3], dims: usize, uniform: bool) -> [u64; 3] {
+    let mut local = [1u64; 3];
+    let mut budget = 64u64;
+    for d in 0..dims {
+        let l = if uniform {
+            (1..=budget.min(global[d]))
+                .rev()
+                .find(|l| global[d] % l == 0)
+                .unwrap_or(1)
+        } else {
+            budget.min(global[d])
+        };
+        local[d] = l;
+        budget /= l;
+        if budget <= 1 {
+            break;
+        }
+    }
+    local
+}
