@@ -392,7 +392,7 @@ impl Parser {
             Some(Tok::Str(s)) => {
                 let s = s.clone();
                 self.pos += 1;
-                String::from_utf8(s).or_else(|_| self.err("string is not valid UTF-8"))
+                String::from_utf8(s).or_else(|_| self.err_prev("string is not valid UTF-8"))
             }
             _ => self.expected("a string"),
         }
@@ -424,13 +424,13 @@ impl Parser {
         match magnitude {
             Ok(m) if neg => Ok((m as i64).wrapping_neg() as u64),
             Ok(m) => Ok(m),
-            Err(_) => self.err(format!("'{text}' is not an integer")),
+            Err(_) => self.err_prev(format!("'{text}' is not an integer")),
         }
     }
 
     fn uint<T: TryFrom<u64>>(&mut self, what: &str) -> ParseResult<T> {
         let bits = self.int_bits()?;
-        T::try_from(bits).or_else(|_| self.err(format!("{what} out of range")))
+        T::try_from(bits).or_else(|_| self.err_prev(format!("{what} out of range")))
     }
 
     fn ty(&mut self) -> ParseResult<Type> {
@@ -533,7 +533,7 @@ impl Parser {
                     .collect();
                 match bytes {
                     Some(b) => global.init = Some(b),
-                    None => return self.err("initializer must be hex digits in pairs"),
+                    None => return self.err_prev("initializer must be hex digits in pairs"),
                 }
             } else if self.eat_word("reloc") {
                 let offset = self.uint("offset")?;
@@ -1011,12 +1011,17 @@ impl Parser {
                 let text = self.number_text()?;
                 let bits = match (text.strip_prefix("0x"), result_ty) {
                     (Some(hex), _) => u64::from_str_radix(hex, 16).ok(),
+                    (None, Some(Type::F16)) => {
+                        return self.err_prev(format!(
+                            "f16 constants are written as their bits in hex (like 0x3c00), found '{text}'"
+                        ))
+                    }
                     (None, Some(Type::F32)) => text.parse::<f32>().ok().map(|x| x.to_bits() as u64),
                     (None, _) => text.parse::<f64>().ok().map(f64::to_bits),
                 };
                 match bits {
                     Some(bits) => InstData::Fconst { bits },
-                    None => return self.err(format!("'{text}' is not a float constant")),
+                    None => return self.err_prev(format!("'{text}' is not a float constant")),
                 }
             }
             "icmp" => {

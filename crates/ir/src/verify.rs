@@ -3,11 +3,13 @@
 //! so errors name the offending instruction in printed form.
 //!
 //! Checked: block structure (one terminator, at the end), branch targets and
-//! block-parameter arity and types, SSA dominance (every use is dominated by
-//! its definition, in reachable code), operand and result types of every
+//! block-parameter arity and types, SSA (each value defined once, by the
+//! instruction or block that records it; every use dominated by its
+//! definition, in reachable code), operand and result types of every
 //! instruction, address-space rules (no stores to `constant`), references to
-//! stack slots, variables and functions, kernel metadata, and what the
-//! function's phase allows.
+//! stack slots, variables and functions, alignments, kernel metadata, unique
+//! function and variable names (the text format refers to them by name),
+//! and what the function's phase allows.
 
 use std::collections::HashSet;
 use std::fmt;
@@ -91,12 +93,39 @@ pub fn verify_module(module: &Module) -> VerifierResult {
         }
         for r in &g.relocs {
             let in_range = matches!(r.offset.checked_add(8), Some(end) if end <= g.size);
-            if !in_range || module.globals.get(r.target).is_none() {
+            if !in_range {
                 errors.push(fail(format!(
                     "relocation at offset {} is out of range",
                     r.offset
                 )));
             }
+            if module.globals.get(r.target).is_none() {
+                errors.push(fail(format!(
+                    "relocation at offset {} names unknown variable {}",
+                    r.offset, r.target
+                )));
+            }
+        }
+    }
+    // The text format refers to variables and functions by name.
+    let mut names = HashSet::new();
+    for (_, g) in module.globals.iter() {
+        if !names.insert(&g.name) {
+            errors.push(VerifierError {
+                function: String::new(),
+                location: format!("@{}", g.name),
+                message: "another variable has the same name".into(),
+            });
+        }
+    }
+    let mut names = HashSet::new();
+    for (_, func) in module.functions.iter() {
+        if !names.insert(&func.name) {
+            errors.push(VerifierError {
+                function: func.name.clone(),
+                location: String::new(),
+                message: "another function has the same name".into(),
+            });
         }
     }
     for (_, func) in module.functions.iter() {
@@ -158,6 +187,14 @@ impl<'a> Verifier<'a> {
             return;
         };
         self.check_signature(entry);
+        for (slot, data) in func.stack_slots.iter() {
+            if !data.align.is_power_of_two() {
+                self.fail(
+                    format!("{slot}"),
+                    format!("alignment {} is not a power of two", data.align),
+                );
+            }
+        }
         let mut in_layout = HashSet::new();
         for &block in &func.layout {
             if block.index() >= func.blocks.len() {
@@ -173,6 +210,14 @@ impl<'a> Verifier<'a> {
         }
         let mut seen_insts = HashSet::new();
         for &block in &func.layout {
+            for (i, &p) in func.blocks[block].params.iter().enumerate() {
+                if func.values[p].def != ValueDef::Param(block, i as u32) {
+                    self.fail(
+                        format!("{block}"),
+                        format!("parameter {p} is recorded as defined elsewhere"),
+                    );
+                }
+            }
             let insts = &func.blocks[block].insts;
             if insts.is_empty() {
                 self.fail(format!("{block}"), "block is empty (it needs a terminator)");
@@ -180,6 +225,14 @@ impl<'a> Verifier<'a> {
             for (i, &inst) in insts.iter().enumerate() {
                 if !seen_insts.insert(inst) {
                     self.fail_inst(inst, "instruction appears twice in the layout");
+                }
+                if let Some(r) = func.results[inst] {
+                    if func.values[r].def != ValueDef::Result(inst) {
+                        self.fail_inst(
+                            inst,
+                            format!("result {r} is recorded as defined elsewhere"),
+                        );
+                    }
                 }
                 if func.inst_block[inst] != Some(block) {
                     self.fail_inst(inst, format!("instruction's recorded block is not {block}"));
@@ -228,12 +281,20 @@ impl<'a> Verifier<'a> {
                 );
             }
             for (i, arg) in info.args.iter().enumerate() {
-                if arg.byval.is_some()
-                    && func.signature.params.get(i) != Some(&Type::Ptr(AddrSpace::Private))
-                {
+                let Some(byval) = arg.byval else { continue };
+                if func.signature.params.get(i) != Some(&Type::Ptr(AddrSpace::Private)) {
                     self.fail(
                         String::new(),
                         format!("byval argument {i} must be a ptr.private"),
+                    );
+                }
+                if !byval.align.is_power_of_two() {
+                    self.fail(
+                        String::new(),
+                        format!(
+                            "byval argument {i}: alignment {} is not a power of two",
+                            byval.align
+                        ),
                     );
                 }
             }

@@ -193,7 +193,7 @@ fn references_to_missing_entities() {
         &module,
         &[
             "`@g`: relocation at offset 18446744073709551615 is out of range",
-            "`@g`: relocation at offset 0 is out of range",
+            "`@g`: relocation at offset 0 names unknown variable gv5",
             "call to unknown function fn7",
             "unknown variable gv3",
             "unknown stack slot",
@@ -210,4 +210,61 @@ fn valid_function_verifies() {
         b.ret(None);
     });
     assert_errors(&module, &[]);
+}
+
+#[test]
+fn names_are_unique() {
+    // Printed, these would not parse again: names are how the text refers
+    // to functions and variables.
+    let mut module = module_with(|b| {
+        b.ret(None);
+    });
+    let twin = module.functions[FuncId::new(0)].clone();
+    module.functions.push(twin);
+    let var = GlobalData {
+        name: "v".into(),
+        space: AddrSpace::Global,
+        size: 4,
+        align: 4,
+        init: None,
+        relocs: Vec::new(),
+    };
+    module.globals.push(var.clone());
+    module.globals.push(var);
+    assert_errors(
+        &module,
+        &[
+            "`@v`: another variable has the same name",
+            "@f: another function has the same name",
+        ],
+    );
+}
+
+#[test]
+fn each_value_is_defined_once() {
+    // Two instructions sharing a result, and a block parameter that another
+    // block also lists: printed, both would be "defined twice".
+    let module = module_with(|b| {
+        let x = b.iconst(Type::I32, 1);
+        let copy = b.func.create_inst(InstData::Iconst { imm: 2 }, None);
+        b.func.results[copy] = Some(x);
+        let block = b.current_block().expect("in the entry block");
+        b.func.append_inst(block, copy);
+        let next = b.func.append_new_block();
+        let p = b.func.append_block_param(next, Type::I32);
+        let other = b.func.append_new_block();
+        b.func.blocks[other].params.push(p);
+        b.jump(next, vec![x]);
+        b.switch_to_block(next);
+        b.jump(other, vec![x]);
+        b.switch_to_block(other);
+        b.ret(None);
+    });
+    assert_errors(
+        &module,
+        &[
+            "`v0: i32 = iconst 2`: result v0 is recorded as defined elsewhere",
+            "`block2`: parameter v1 is recorded as defined elsewhere",
+        ],
+    );
 }
