@@ -322,7 +322,7 @@ fn float_to_int_every_mode_and_saturation() {
                     & if ty == "i64" {
                         u64::MAX
                     } else {
-                        (1 << type_bytes(ty) * 8) - 1
+                        (1 << (type_bytes(ty) * 8)) - 1
                     };
                 assert_eq!(got[k], w, "fptosi.{mode}.sat {x} -> {ty}");
             }

@@ -46,9 +46,8 @@ fn kernel_text() -> String {
         N * 8
     );
     s += "    v4: ptr.global = ptradd v0, v3\n    v5: i64 = iconst 8\n";
-    let mut v = 10;
     let mut ptr = 4;
-    for (k, (q, dim)) in QUERIES.iter().enumerate() {
+    for (v, (k, (q, dim))) in (10..).zip(QUERIES.iter().enumerate()) {
         let val = v;
         match dim {
             Some(d) => s += &format!("    v{val}: i64 = {q} {d}\n"),
@@ -63,7 +62,6 @@ fn kernel_text() -> String {
             ptr = v + 200;
         }
         s += &format!("    store v{val}, v{ptr}, align 8\n");
-        v += 1;
     }
     s += "    return\n}\n";
     s

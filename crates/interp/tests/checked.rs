@@ -1,0 +1,228 @@
+//! Checked mode: data races on __local and __global memory, reads of
+//! uninitialized __local memory, and the absence of false reports.
+
+mod common;
+use common::*;
+use lockstep_interp::{DiagnosticKind, KernelArg, NdRange, Report};
+
+/// tmp[lid] = lid; [barrier if `with_barrier`]; out[gid] = tmp[(lid+1) % n]
+fn neighbour_kernel(with_barrier: bool) -> String {
+    let barrier = if with_barrier {
+        "    barrier local, work_group\n"
+    } else {
+        ""
+    };
+    format!(
+        r#"
+kernel @k(ptr.global, ptr.local) {{
+    arg 0 "out" "int*" none none
+    arg 1 "tmp" "int*" none none
+block0(v0: ptr.global, v1: ptr.local):
+    v2: i64 = local_id 0
+    v3: i64 = local_size 0
+    v4: i64 = iconst 4
+    v5: i64 = imul v2, v4
+    v6: ptr.local = ptradd v1, v5
+    v7: i32 = trunc v2
+    store v7, v6, align 4 !10:5
+{barrier}    v8: i64 = iconst 1
+    v9: i64 = iadd v2, v8
+    v10: i64 = urem v9, v3
+    v11: i64 = imul v10, v4
+    v12: ptr.local = ptradd v1, v11
+    v13: i32 = load v12, align 4 !12:14
+    v14: i64 = global_id 0
+    v15: i64 = imul v14, v4
+    v16: ptr.global = ptradd v0, v15
+    store v13, v16, align 4
+    return
+}}
+"#
+    )
+}
+
+fn run_neighbour(with_barrier: bool, checked: bool) -> (Report, Vec<i32>) {
+    let m = module(&neighbour_kernel(with_barrier));
+    let mut out = vec![0u8; 16 * 4];
+    let r = run(
+        &m,
+        "k",
+        &mut [KernelArg::Buffer(&mut out), KernelArg::Local(8 * 4)],
+        &NdRange::new_1d(16, 8),
+        checked,
+    )
+    .unwrap();
+    (r, to_i32s(&out))
+}
+
+#[test]
+fn local_read_write_race_without_barrier() {
+    let (r, _) = run_neighbour(false, true);
+    let races: Vec<_> = r
+        .diagnostics
+        .iter()
+        .filter(|d| d.kind == DiagnosticKind::DataRace)
+        .collect();
+    // Items run in order: item i reads tmp[i+1] before item i+1 writes it
+    // (found at the write), and the last item reads tmp[0] after item 0
+    // wrote it (found at the read). One report per instruction pair.
+    assert_eq!(races.len(), 2, "{:#?}", r.diagnostics);
+    let d = races[0];
+    assert_eq!(d.loc().map(|l| (l.line, l.col)), Some((10, 5)), "{d}");
+    assert!(d.message.contains("__local argument 1 'tmp'"), "{d}");
+    assert!(d.message.contains("write here conflicts with read"), "{d}");
+    assert!(d.message.contains("12:14"), "{d}");
+    assert_eq!(d.site.work_item.local_id, [1, 0, 0]);
+    let d = races[1];
+    assert_eq!(d.loc().map(|l| (l.line, l.col)), Some((12, 14)), "{d}");
+    assert!(d.message.contains("read here conflicts with write"), "{d}");
+    assert_eq!(d.site.work_item.local_id, [7, 0, 0]);
+    let uninit: Vec<_> = r
+        .diagnostics
+        .iter()
+        .filter(|d| d.kind == DiagnosticKind::UninitializedLocal)
+        .collect();
+    assert_eq!(uninit.len(), 1, "{:#?}", r.diagnostics);
+    assert_eq!(uninit[0].loc().map(|l| l.line), Some(12));
+}
+
+#[test]
+fn barrier_orders_the_accesses() {
+    let (r, out) = run_neighbour(true, true);
+    assert!(r.diagnostics.is_empty(), "{:#?}", r.diagnostics);
+    let want: Vec<i32> = (0..16).map(|g| (g % 8 + 1) % 8).collect();
+    assert_eq!(out, want);
+    // Unchecked mode reports nothing even when racy.
+    let (r, _) = run_neighbour(false, false);
+    assert!(r.diagnostics.is_empty());
+}
+
+const SAME_SLOT: &str = r#"
+kernel @k(ptr.global, ptr.global) {
+    arg 0 "out" "int*" none none
+    arg 1 "counter" "int*" none none
+block0(v0: ptr.global, v1: ptr.global):
+    v2: i64 = local_id 0
+    v3: i32 = trunc v2
+    v4: i64 = iconst 0
+    v5: i1 = icmp eq v2, v4
+    v6: i32 = iconst 1
+    v7: i32 = atomic_rmw.add v1, v6, relaxed, device !3:3
+    brif v5, block1, block2
+block1:
+    store v3, v0, align 4 !5:7
+    jump block2
+block2:
+    return
+}
+"#;
+
+#[test]
+fn global_races_between_work_groups_but_not_atomics() {
+    // Local id 0 of every group writes out[0]: a race between groups.
+    let m = module(SAME_SLOT);
+    let mut out = vec![0u8; 4];
+    let mut counter = vec![0u8; 4];
+    let r = run(
+        &m,
+        "k",
+        &mut [KernelArg::Buffer(&mut out), KernelArg::Buffer(&mut counter)],
+        &NdRange::new_1d(8, 4),
+        true,
+    )
+    .unwrap();
+    assert_eq!(r.diagnostics.len(), 1, "{:#?}", r.diagnostics);
+    let d = &r.diagnostics[0];
+    assert_eq!(d.kind, DiagnosticKind::DataRace);
+    assert_eq!(d.loc().map(|l| l.line), Some(5));
+    assert!(d.message.contains("another work-group"), "{d}");
+    assert!(d.message.contains("argument 0 'out'"), "{d}");
+    assert_eq!(d.site.work_item.group_id, [1, 0, 0]);
+    assert_eq!(to_i32s(&counter), [8]);
+    // One group: no race.
+    let r = run(
+        &m,
+        "k",
+        &mut [KernelArg::Buffer(&mut out), KernelArg::Buffer(&mut counter)],
+        &NdRange::new_1d(4, 4),
+        true,
+    )
+    .unwrap();
+    assert!(r.diagnostics.is_empty(), "{:#?}", r.diagnostics);
+}
+
+#[test]
+fn write_write_race_in_a_group() {
+    // Every work-item writes out[0].
+    let m = module(
+        r#"
+kernel @k(ptr.global) {
+    arg 0 "out" "int*" none none
+block0(v0: ptr.global):
+    v1: i64 = local_id 0
+    v2: i32 = trunc v1
+    store v2, v0, align 4 !2:2
+    return
+}
+"#,
+    );
+    let mut out = vec![0u8; 4];
+    let r = run(
+        &m,
+        "k",
+        &mut [KernelArg::Buffer(&mut out)],
+        &NdRange::new_1d(4, 4),
+        true,
+    )
+    .unwrap();
+    assert_eq!(r.diagnostics.len(), 1, "{:#?}", r.diagnostics);
+    let d = &r.diagnostics[0];
+    assert!(d.message.contains("write here conflicts with write"), "{d}");
+    assert!(d.message.contains("local (0, 0, 0)"), "{d}");
+    assert_eq!(d.site.work_item.local_id, [1, 0, 0]);
+    assert!(d.message.contains("same barrier interval"), "{d}");
+}
+
+#[test]
+fn many_readers_then_a_write_after_the_barrier_is_fine() {
+    // All read tmp[0] (written by item 0 before a barrier), barrier, then
+    // item 0 writes tmp[0] again: reads are ordered before the write.
+    let m = module(
+        r#"
+kernel @k(ptr.local) {
+    arg 0 "tmp" "int*" none none
+block0(v0: ptr.local):
+    v1: i64 = local_id 0
+    v2: i64 = iconst 0
+    v3: i1 = icmp eq v1, v2
+    v4: i32 = iconst 9
+    brif v3, block1, block2
+block1:
+    store v4, v0, align 4
+    jump block2
+block2:
+    barrier local, work_group
+    v5: i32 = load v0, align 4
+    barrier local, work_group
+    brif v3, block3, block4
+block3:
+    store v5, v0, align 4
+    jump block4
+block4:
+    v6: i32 = load v0, align 4 !9:9
+    return
+}
+"#,
+    );
+    let r = run(
+        &m,
+        "k",
+        &mut [KernelArg::Local(4)],
+        &NdRange::new_1d(8, 4),
+        true,
+    )
+    .unwrap();
+    // The final unsynchronized reads race with item 0's second write.
+    assert_eq!(r.diagnostics.len(), 1, "{:#?}", r.diagnostics);
+    assert_eq!(r.diagnostics[0].loc().map(|l| l.line), Some(9));
+}
