@@ -356,6 +356,16 @@ fn decode_function(
     // terminator gets a `FellOff`.
     let mut pc = 0u32;
     for &block in &func.layout {
+        if func.blocks.get(block).is_none() {
+            return d.err(format!("{block} is in the layout but does not exist"));
+        }
+        if let Some(&inst) = func.blocks[block]
+            .insts
+            .iter()
+            .find(|&&i| func.insts.get(i).is_none())
+        {
+            return d.err(format!("{block} lists {inst}, which does not exist"));
+        }
         if d.block_pc[block].is_some() {
             return d.err(format!("{block} appears twice in the layout"));
         }

@@ -320,6 +320,16 @@ pub fn launch(
     let kf = prog.funcs[kernel.index()]
         .as_ref()
         .ok_or_else(|| InterpError::BadKernel("the kernel was not decoded".into()))?;
+    if kf.params.len() != params.len() {
+        return Err(InterpError::InvalidIr {
+            function: func.name.clone(),
+            message: format!(
+                "the entry block has {} parameters, the signature {}",
+                kf.params.len(),
+                params.len()
+            ),
+        });
+    }
     let mut template = kf.template.clone();
     for (i, &reg) in kf.params.iter().enumerate() {
         template[reg as usize] = param_values[i];
@@ -620,7 +630,7 @@ impl<'p, 'a> Exec<'p, '_, 'a> {
     fn group_size_of(&self, group: [u64; 3]) -> [u64; 3] {
         let mut s = [1; 3];
         for d in 0..3 {
-            let start = group[d] * self.range.local[d];
+            let start = group[d].saturating_mul(self.range.local[d]);
             s[d] = self.range.local[d].min(self.range.global[d].saturating_sub(start));
         }
         s
@@ -660,7 +670,10 @@ impl<'p, 'a> Exec<'p, '_, 'a> {
         let local = self.local_id_of(self.group_id, linear);
         let mut global = [0; 3];
         for d in 0..3 {
-            global[d] = self.group_id[d] * self.range.local[d] + local[d] + self.range.offset[d];
+            global[d] = self.group_id[d]
+                .wrapping_mul(self.range.local[d])
+                .wrapping_add(local[d])
+                .wrapping_add(self.range.offset[d]);
         }
         it.id = WorkItemId {
             global_id: global,

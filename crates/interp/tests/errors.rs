@@ -363,3 +363,25 @@ fn messages_read_well() {
          work-item (3, 0, 0) (local (3, 0, 0), group (0, 0, 0))"
     );
 }
+
+#[test]
+fn runaway_recursion_is_unsupported_not_a_crash() {
+    let m = module(
+        r#"
+function @f(i32) -> i32 {
+block0(v0: i32):
+    v1: i32 = call @f(v0)
+    return v1
+}
+
+kernel @k() {
+block0:
+    v0: i32 = iconst 1
+    v1: i32 = call @f(v0)
+    return
+}
+"#,
+    );
+    let err = run(&m, "k", &mut [], &NdRange::new_1d(1, 1), false).unwrap_err();
+    assert!(matches!(err, InterpError::Unsupported { .. }), "{err}");
+}
