@@ -1,0 +1,246 @@
+//! Builds the OpenCL C builtin library (`builtins/*.cl`) into one LLVM
+//! bitcode file, `$OUT_DIR/lockstep_builtins.bc`, embedded by
+//! `src/builtins.rs`.
+//!
+//! Every unit `#include`d by `builtins/lockstep_builtins.cl` is compiled on
+//! its own, and `builtins/convert.cl` once per destination type (its
+//! conversion hooks share names across return types, which one translation
+//! unit cannot declare). Units compile in parallel with clang 19 and are
+//! joined with llvm-link 19.
+//!
+//! Tools: `$LOCKSTEP_CLANG`, else `clang-19` on PATH, else
+//! `$(llvm-config-19 --bindir)/clang`; `$LOCKSTEP_LLVM_LINK`, else
+//! `llvm-link-19` on PATH, else `llvm-link` beside the chosen clang, else
+//! `$(llvm-config-19 --bindir)/llvm-link`.
+
+use std::env;
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::{Command, ExitCode};
+use std::sync::Mutex;
+use std::thread;
+
+/// Destination types `convert.cl` is compiled for.
+const CONVERT_DESTINATIONS: [&str; 11] =
+    ["char", "uchar", "short", "ushort", "int", "uint", "long", "ulong", "float", "double", "half"];
+
+/// Flags for every unit. `__opencl_c_named_address_space_builtins` makes
+/// OpenCL 3.0 declare the named-address-space overloads (what OpenCL 1.2
+/// kernels call) next to the generic ones (what 2.0/3.0 kernels call).
+/// No vectorizers: the importer scalarizes vectors anyway, and scalar code
+/// keeps exotic vector shuffles and reductions out of the library.
+const CLANG_FLAGS: &[&str] = &[
+    "-x",
+    "cl",
+    "-cl-std=CL3.0",
+    "-target",
+    "spir64",
+    "-emit-llvm",
+    "-c",
+    "-O2",
+    "-Xclang",
+    "-finclude-default-header",
+    "-D__opencl_c_named_address_space_builtins=1",
+    "-ffp-contract=off",
+    "-fno-vectorize",
+    "-fno-slp-vectorize",
+    "-Wall",
+    "-Wno-atomic-alignment",
+];
+
+/// One clang invocation: a source file, extra defines, an output name.
+struct Unit {
+    source: PathBuf,
+    defines: Vec<String>,
+    output: PathBuf,
+}
+
+fn main() -> ExitCode {
+    match run() {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(message) => {
+            eprintln!("error: building the OpenCL builtin library failed: {message}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn run() -> Result<(), String> {
+    let manifest_dir = PathBuf::from(env::var("CARGO_MANIFEST_DIR").map_err(|e| e.to_string())?);
+    let out_dir = PathBuf::from(env::var("OUT_DIR").map_err(|e| e.to_string())?);
+    let src_dir = manifest_dir.join("builtins");
+
+    println!("cargo:rerun-if-env-changed=LOCKSTEP_CLANG");
+    println!("cargo:rerun-if-env-changed=LOCKSTEP_LLVM_LINK");
+    let mut sources: Vec<PathBuf> = fs::read_dir(&src_dir)
+        .map_err(|e| format!("cannot read {}: {e}", src_dir.display()))?
+        .filter_map(|entry| entry.ok().map(|e| e.path()))
+        .filter(|p| matches!(p.extension().and_then(|e| e.to_str()), Some("cl" | "h")))
+        .collect();
+    sources.sort();
+    for source in &sources {
+        println!("cargo:rerun-if-changed={}", source.display());
+    }
+
+    let clang = find_clang()?;
+    let llvm_link = find_llvm_link(&clang)?;
+
+    let unit_dir = out_dir.join("builtins");
+    fs::create_dir_all(&unit_dir).map_err(|e| format!("cannot create {}: {e}", unit_dir.display()))?;
+    let units = plan_units(&src_dir, &unit_dir)?;
+    compile_all(&clang, &units)?;
+
+    let output = out_dir.join("lockstep_builtins.bc");
+    let mut link = Command::new(&llvm_link);
+    link.arg("-o").arg(&output);
+    link.args(units.iter().map(|u| &u.output));
+    run_tool(&mut link, &llvm_link)?;
+    Ok(())
+}
+
+/// The units: every `#include "X.cl"` of lockstep_builtins.cl, and
+/// convert.cl once per destination type.
+fn plan_units(src_dir: &Path, unit_dir: &Path) -> Result<Vec<Unit>, String> {
+    let top = src_dir.join("lockstep_builtins.cl");
+    let text = fs::read_to_string(&top).map_err(|e| format!("cannot read {}: {e}", top.display()))?;
+    let mut units = Vec::new();
+    for line in text.lines() {
+        let Some(rest) = line.trim().strip_prefix("#include") else { continue };
+        let name = rest.trim().trim_matches('"');
+        let Some(stem) = name.strip_suffix(".cl") else { continue };
+        units.push(Unit {
+            source: src_dir.join(name),
+            defines: Vec::new(),
+            output: unit_dir.join(format!("{stem}.bc")),
+        });
+    }
+    if units.is_empty() {
+        return Err(format!("{} includes no .cl units", top.display()));
+    }
+    for dst in CONVERT_DESTINATIONS {
+        units.push(Unit {
+            source: src_dir.join("convert.cl"),
+            defines: vec![format!("-DLS_CONVERT_DST={dst}")],
+            output: unit_dir.join(format!("convert_{dst}.bc")),
+        });
+    }
+    Ok(units)
+}
+
+/// Compiles the units on as many threads as cargo allows (largest first).
+fn compile_all(clang: &Path, units: &[Unit]) -> Result<(), String> {
+    let jobs = env::var("NUM_JOBS")
+        .ok()
+        .and_then(|n| n.parse::<usize>().ok())
+        .or_else(|| thread::available_parallelism().ok().map(|n| n.get()))
+        .unwrap_or(1)
+        .clamp(1, units.len());
+    let queue = Mutex::new(units.iter().collect::<Vec<_>>().into_iter());
+    let errors = Mutex::new(Vec::new());
+    thread::scope(|scope| {
+        for _ in 0..jobs {
+            scope.spawn(|| loop {
+                let next = queue.lock().unwrap().next();
+                let Some(unit) = next else { break };
+                let mut cmd = Command::new(clang);
+                cmd.args(CLANG_FLAGS).args(&unit.defines).arg(&unit.source).arg("-o").arg(&unit.output);
+                if let Err(e) = run_tool(&mut cmd, clang) {
+                    errors.lock().unwrap().push(e);
+                }
+            });
+        }
+    });
+    let errors = errors.into_inner().unwrap();
+    if errors.is_empty() { Ok(()) } else { Err(errors.join("\n")) }
+}
+
+/// Runs a tool, forwarding its warnings; an error names the tool and shows
+/// its output.
+fn run_tool(cmd: &mut Command, tool: &Path) -> Result<(), String> {
+    let output = cmd.output().map_err(|e| format!("cannot run {}: {e}", tool.display()))?;
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    if !output.status.success() {
+        return Err(format!("{:?} failed ({}):\n{stderr}", cmd, output.status));
+    }
+    for line in stderr.lines().filter(|l| l.contains("warning:")) {
+        println!("cargo:warning={line}");
+    }
+    Ok(())
+}
+
+fn find_clang() -> Result<PathBuf, String> {
+    let mut tried = Vec::new();
+    if let Some(path) = env::var_os("LOCKSTEP_CLANG") {
+        let path = PathBuf::from(path);
+        if is_runnable(&path) {
+            return Ok(path);
+        }
+        tried.push(format!("$LOCKSTEP_CLANG = {}", path.display()));
+    }
+    if let Some(path) = find_on_path("clang-19") {
+        return Ok(path);
+    }
+    tried.push("clang-19 on PATH".to_string());
+    match llvm_config_bindir() {
+        Some(bin) if is_runnable(&bin.join("clang")) => return Ok(bin.join("clang")),
+        Some(bin) => tried.push(format!("{}", bin.join("clang").display())),
+        None => tried.push("$(llvm-config-19 --bindir)/clang (llvm-config-19 not found)".to_string()),
+    }
+    Err(format!(
+        "clang 19 is needed to compile the builtin library; tried: {}. Install clang-19 or set LOCKSTEP_CLANG.",
+        tried.join(", ")
+    ))
+}
+
+fn find_llvm_link(clang: &Path) -> Result<PathBuf, String> {
+    let mut tried = Vec::new();
+    if let Some(path) = env::var_os("LOCKSTEP_LLVM_LINK") {
+        let path = PathBuf::from(path);
+        if is_runnable(&path) {
+            return Ok(path);
+        }
+        tried.push(format!("$LOCKSTEP_LLVM_LINK = {}", path.display()));
+    }
+    if let Some(path) = find_on_path("llvm-link-19") {
+        return Ok(path);
+    }
+    tried.push("llvm-link-19 on PATH".to_string());
+    let clang_real = if clang.components().count() > 1 {
+        Some(clang.to_path_buf())
+    } else {
+        find_on_path(&clang.to_string_lossy())
+    };
+    if let Some(dir) = clang_real.and_then(|c| fs::canonicalize(c).ok()).and_then(|c| c.parent().map(Path::to_path_buf)) {
+        let candidate = dir.join("llvm-link");
+        if is_runnable(&candidate) {
+            return Ok(candidate);
+        }
+        tried.push(candidate.display().to_string());
+    }
+    match llvm_config_bindir() {
+        Some(bin) if is_runnable(&bin.join("llvm-link")) => return Ok(bin.join("llvm-link")),
+        Some(bin) => tried.push(bin.join("llvm-link").display().to_string()),
+        None => tried.push("$(llvm-config-19 --bindir)/llvm-link (llvm-config-19 not found)".to_string()),
+    }
+    Err(format!(
+        "llvm-link 19 is needed to link the builtin library; tried: {}. Install llvm-19 or set LOCKSTEP_LLVM_LINK.",
+        tried.join(", ")
+    ))
+}
+
+fn llvm_config_bindir() -> Option<PathBuf> {
+    let output = Command::new("llvm-config-19").arg("--bindir").output().ok()?;
+    if !output.status.success() {
+        return None;
+    }
+    let dir = String::from_utf8(output.stdout).ok()?;
+    Some(PathBuf::from(dir.trim()))
+}
+
+fn find_on_path(name: &str) -> Option<PathBuf> {
+    env::split_paths(&env::var_os("PATH")?).map(|dir| dir.join(name)).find(|p| is_runnable(p))
+}
+
+fn is_runnable(path: &Path) -> bool {
+    path.is_file()
+}

@@ -1,0 +1,71 @@
+// lockstep_builtins.cl - the Lockstep OpenCL C builtin library.
+//
+// THE CONTRACT
+//
+// The front end compiles a user kernel with
+//   clang-19 -x cl -target spir64 -emit-llvm -c -O0 -Xclang -disable-O0-optnone
+//            -Xclang -finclude-default-header -cl-kernel-arg-info -cl-std=CL<v>
+// links this library's bitcode (crates/frontend/build.rs builds it;
+// lockstep_frontend::builtins::BUILTINS_BC holds it) into the module,
+// internalizes it, runs LLVM's O2 pipeline and imports the result. So every
+// OpenCL builtin a kernel can call is DEFINED here, under its mangled name
+// (`_Z3sinf`, `_Z6vload4mPU3AS1Kf`, ...), for every scalar and vector type
+// and width, for float, double and half, and for every pointer address
+// space: the named ones (__global/__local/__private/__constant) that OpenCL
+// 1.2 kernels call, and the generic one that 2.0/3.0 kernels call. The
+// library is compiled as OpenCL C 3.0 with
+// -D__opencl_c_named_address_space_builtins so that both sets are declared.
+//
+// Left undefined - the importer maps these to IR operations ("core"):
+//   * work-item functions: get_global_id, get_local_id, get_group_id,
+//     get_global_size, get_local_size, get_enqueued_local_size,
+//     get_num_groups, get_global_offset, get_work_dim, get_global_linear_id,
+//     get_local_linear_id
+//   * barrier, work_group_barrier (both overloads), mem_fence,
+//     read_mem_fence, write_mem_fence, atomic_work_item_fence
+//   * printf
+//   * the conversion hooks, all overloadable, one overload per source
+//     scalar type, returning the destination type:
+//       <dst> __lockstep_convert_{s,u,f}_{rte,rtz,rtp,rtn}(<src>)
+//       <dst> __lockstep_convert_{s,u}_{rte,rtz,rtp,rtn}_sat(<src>)
+//     The letter after `convert_` is the destination kind (s = signed
+//     integer, u = unsigned integer, f = half/float/double); the source
+//     kind comes from the parameter type. Float -> integer _sat: NaN -> 0,
+//     then clamp to the destination range. The same mangled hook is
+//     declared with different return types in different units (e.g.
+//     `_Z24__lockstep_convert_f_rtzd` returns float in convert_float and
+//     half in convert_half / vload); the importer must take the destination
+//     type from the call instruction's type, not from the declaration.
+//
+// Everything else is written in OpenCL C with plain arithmetic, clang
+// builtins that lower to LLVM instructions or intrinsics (llvm.sqrt,
+// llvm.fma, llvm.sin, llvm.exp10, llvm.fmuladd, llvm.ctlz, ...), the C libm
+// functions clang calls for builtins without an intrinsic (erff, lgamma,
+// hypotf, ...: see check_coverage.py --externals for the exact list), and
+// clang's __opencl_atomic_* builtins (LLVM atomicrmw / cmpxchg / atomic
+// load and store).
+//
+// Out of scope (not defined here): image functions, pipes, device-side
+// enqueue and event functions, sub-group functions (cl_khr_subgroups and
+// friends), work_group_* collective functions, cl_khr_kernel_clock, and
+// vendor extensions (amd_*, intel_*, arm_*). check_coverage.py lists the
+// exact exclusion patterns.
+//
+// UNITS
+//
+// Each file below is compiled as its own translation unit and the results
+// are linked with llvm-link (build.rs). This file includes them all so it
+// can also be compiled as one unit (the sanity tests do). convert.cl is not
+// included: it is compiled once per destination type (-DLS_CONVERT_DST=<t>),
+// see the comment at its top.
+
+#include "math.cl"
+#include "common.cl"
+#include "integer.cl"
+#include "geometric.cl"
+#include "relational.cl"
+#include "vload.cl"
+#include "shuffle.cl"
+#include "atomics.cl"
+#include "async.cl"
+#include "misc.cl"
