@@ -149,12 +149,37 @@ impl Context {
         drop(guards);
         let report = result.map_err(|e| LaunchError::Execution {
             kernel: kernel.name().to_string(),
-            message: e.to_string(),
+            message: execution_message(&e, &kernel.program.source_name),
         })?;
         Ok(LaunchReport {
             printf_output: report.printf_output,
             diagnostics: report.diagnostics.iter().map(|d| d.to_string()).collect(),
         })
+    }
+}
+
+/// The interpreter's error with the source file named in its location
+/// (`at program.cl:3:16` rather than `at 3:16`): the IR keeps only line and
+/// column.
+fn execution_message(e: &interp::InterpError, file: &str) -> String {
+    use interp::InterpError as E;
+    let text = e.to_string();
+    let site = match e {
+        E::OutOfBounds { site, .. }
+        | E::ReadOnly { site, .. }
+        | E::MisalignedAtomic { site, .. }
+        | E::StepLimit { site, .. }
+        | E::Unreachable { site } => Some(site),
+        E::Unsupported { site, .. } => site.as_ref(),
+        _ => None,
+    };
+    match site.and_then(|s| s.loc) {
+        Some(loc) => text.replacen(
+            &format!("at {}:{}, ", loc.line, loc.col),
+            &format!("at {file}:{}:{}, ", loc.line, loc.col),
+            1,
+        ),
+        None => text,
     }
 }
 
@@ -167,6 +192,8 @@ pub struct Program {
 pub(crate) struct ProgramInner {
     pub module: ir::Module,
     pub log: String,
+    /// The name of the source file, for locations in execution errors.
+    pub source_name: String,
     /// OpenCL 1.x programs (and `-cl-uniform-work-group-size`) need local
     /// sizes that divide the global size.
     pub uniform_groups_required: bool,
@@ -198,6 +225,7 @@ impl Program {
             inner: Arc::new(ProgramInner {
                 module: compiled.module,
                 log: compiled.log,
+                source_name: source.name.clone(),
                 uniform_groups_required,
             }),
         })
