@@ -22,6 +22,14 @@ fn names(blocks: &[lockstep_ir::Block]) -> String {
         .join(", ")
 }
 
+/// A value's shape, and the divergent loop outside which it is varying.
+fn shape_note(info: &Uniformity, v: lockstep_ir::Value) -> String {
+    match info.varying_outside(v) {
+        Some(lp) => format!("{} (varying outside {lp})", info.shape(v)),
+        None => info.shape(v).to_string(),
+    }
+}
+
 /// The note for a block header line.
 fn block_note(func: &Function, info: &Uniformity, block: lockstep_ir::Block) -> Option<String> {
     let mut parts = Vec::new();
@@ -33,7 +41,7 @@ fn block_note(func: &Function, info: &Uniformity, block: lockstep_ir::Block) -> 
         parts.push(
             params
                 .iter()
-                .map(|&p| format!("{p} {}", info.shape(p)))
+                .map(|&p| format!("{p} {}", shape_note(info, p)))
                 .collect::<Vec<_>>()
                 .join(", "),
         );
@@ -68,11 +76,7 @@ fn inst_note(func: &Function, info: &Uniformity, inst: lockstep_ir::Inst) -> Opt
         return None;
     }
     if let Some(r) = func.results[inst] {
-        let mut note = info.shape(r).to_string();
-        if let Some(lp) = info.varying_outside(r) {
-            let _ = write!(note, ", varying outside {lp}");
-        }
-        return Some(note);
+        return Some(shape_note(info, r));
     }
     match func.insts[inst] {
         InstData::Brif { .. } | InstData::Switch { .. } => Some(if info.is_divergent(block) {
@@ -95,7 +99,7 @@ fn inst_note(func: &Function, info: &Uniformity, inst: lockstep_ir::Inst) -> Opt
 /// `brif` and `switch`. Block lines also name loop headers (and irreducible
 /// entries) and the divergent branches a block is a join point of; a value
 /// that is used outside a divergent loop it is defined in says
-/// `varying outside loopN`.
+/// `(varying outside loopN)`.
 pub fn uniformity_listing(module: &Module, func: FuncId, info: &Uniformity) -> String {
     let f = &module.functions[func];
     let mut out = String::new();

@@ -21,5 +21,5 @@ pub use domtree::{DominanceFrontiers, DominatorTree};
 pub use liveness::{Liveness, ValueSet};
 pub use loops::{Loop, LoopData, LoopForest};
 pub use postdom::PostDominatorTree;
-pub use sync::SyncDependence;
+pub use sync::{BranchJoins, SyncDependence};
 pub use uniformity::{local_id_shape, work_item_shape, Shape, Uniformity, UniformityConfig};

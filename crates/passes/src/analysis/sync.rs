@@ -27,7 +27,14 @@
 //! header of a loop that contains it, which is what makes a header a join
 //! point when two sides of a divergent branch reach different latches, and
 //! an exit block a join point when one side leaves now and the other leaves
-//! later (through another exiting block).
+//! later (through another exiting block). A path that leaves a loop
+//! containing `b` may not come back into it (through an outer loop): lanes
+//! that leave a loop wait at its exit for the others, so they do not meet
+//! lanes still inside it. At a join point, only the edges from
+//! predecessors that such paths reach carry lanes of the branch: a
+//! parameter that gets the same value on all of those edges (a header's
+//! counter, incremented once before two latches) stays as it is, whatever
+//! the preheader passes.
 //!
 //! **Divergent loops (temporal divergence).** A loop `L` *is divergent*
 //! when lanes may leave it in different iterations (or, for an irreducible
@@ -53,6 +60,16 @@ use super::cfg::ControlFlowGraph;
 use super::graph::{self, Graph};
 use super::loops::{Loop, LoopForest};
 
+/// The join points of one branch.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct BranchJoins {
+    /// The join points, in RPO.
+    pub blocks: Vec<Block>,
+    /// For each join point (in the same order), its predecessors that lanes
+    /// coming from the branch can arrive from, in RPO.
+    pub preds: Vec<Vec<Block>>,
+}
+
 /// Answers sync-dependence queries about the branches of one function.
 pub struct SyncDependence<'a> {
     func: &'a Function,
@@ -74,11 +91,32 @@ impl<'a> SyncDependence<'a> {
     /// (possibly including `branch` itself). Empty for unreachable blocks
     /// and for terminators with fewer than two outgoing edges.
     pub fn join_points(&self, branch: Block) -> Vec<Block> {
+        self.joins(branch).blocks
+    }
+
+    /// The join points of `branch` with, for each, the predecessors lanes
+    /// from the branch can arrive from.
+    ///
+    /// Paths that leave a loop containing `branch` may not enter it again:
+    /// lanes that leave a loop wait at its exit until every lane has left
+    /// (the loop's divergence is temporal, see the module docs), so they
+    /// never meet lanes of the same branch still in the loop. This keeps a
+    /// header of an inner loop from being a join point of its own exit
+    /// branch by way of the outer loop's back edge.
+    pub fn joins(&self, branch: Block) -> BranchJoins {
         let cfg = self.cfg;
+        let mut out = BranchJoins::default();
         let succs = self.func.successors(branch);
         if !cfg.is_reachable(branch) || succs.len() < 2 {
-            return Vec::new();
+            return out;
         }
+        let enclosing = self.loops.loops_containing(branch);
+        // An edge entering a loop that contains the branch from outside it.
+        let reenters = |u: Block, s: Block| {
+            enclosing
+                .iter()
+                .any(|&l| self.loops.entries(l).contains(&s) && !self.loops.contains(l, u))
+        };
         let n = cfg.num_block_ids();
         let mut g = Graph::with_nodes(n);
         let branch_in = g.add_node();
@@ -92,7 +130,9 @@ impl<'a> SyncDependence<'a> {
         for &u in cfg.rpo() {
             if u != branch {
                 for &s in cfg.succs(u) {
-                    g.add_edge(u.as_u32(), target(s));
+                    if !reenters(u, s) {
+                        g.add_edge(u.as_u32(), target(s));
+                    }
                 }
             }
         }
@@ -102,22 +142,36 @@ impl<'a> SyncDependence<'a> {
             g.add_edge(branch.as_u32(), e);
             g.add_edge(e, target(s));
         }
-        let (idom, rpo) = graph::dominators(&g, branch.as_u32());
-        let mut joins: Vec<Block> = rpo
-            .into_iter()
-            .filter(|&x| {
-                x != branch.as_u32() && x < first_edge_node && idom[x as usize] == branch.as_u32()
-            })
-            .map(|x| {
-                if x == branch_in {
-                    branch
-                } else {
-                    Block::from_u32(x)
+        let (idom, _) = graph::dominators(&g, branch.as_u32());
+        let preds = g.preds();
+        let block_of = |x: u32| {
+            if x == branch_in || x >= first_edge_node {
+                branch
+            } else {
+                Block::from_u32(x)
+            }
+        };
+        let mut found: Vec<(Block, Vec<Block>)> = Vec::new();
+        for x in 0..first_edge_node {
+            if x == branch.as_u32() || idom[x as usize] != branch.as_u32() {
+                continue;
+            }
+            let mut from: Vec<Block> = Vec::new();
+            for &p in &preds[x as usize] {
+                let pb = block_of(p);
+                if idom[p as usize] != graph::NONE && !from.contains(&pb) {
+                    from.push(pb);
                 }
-            })
-            .collect();
-        joins.sort_by_key(|&b| cfg.rpo_number(b));
-        joins
+            }
+            from.sort_by_key(|&b| cfg.rpo_number(b));
+            found.push((block_of(x), from));
+        }
+        found.sort_by_key(|(b, _)| cfg.rpo_number(*b));
+        for (b, from) in found {
+            out.blocks.push(b);
+            out.preds.push(from);
+        }
+        out
     }
 
     /// The loops that a divergent terminator at `branch` makes divergent

@@ -69,9 +69,10 @@
 //! Then, by sync dependence:
 //!
 //! * at each *join point* of the branch, the block parameters become varying
-//!   — unless every incoming edge passes the same value (the parameter is
-//!   then that value in every lane). This is the classic
-//!   `x = a; if (divergent) x = b; use(x)` with uniform `a` and `b`;
+//!   — unless every incoming edge that lanes of the branch can arrive by
+//!   passes the same value (the parameter is then that value in every
+//!   lane). This is the classic `x = a; if (divergent) x = b; use(x)` with
+//!   uniform `a` and `b`;
 //! * each loop it makes *divergent* (lanes may leave it in different
 //!   iterations) causes *temporal divergence*: a value defined inside the
 //!   loop may differ between the iterations in which lanes leave, so every
@@ -307,6 +308,9 @@ impl Uniformity {
         let sync = SyncDependence::new(func, &self.cfg, &self.loops);
         // None: not known yet (the optimistic start).
         let mut known: SecondaryMap<Value, Option<Shape>> = SecondaryMap::new();
+        // For each join point: the predecessors lanes of its divergent
+        // branches arrive from.
+        let mut join_preds: SecondaryMap<Block, Vec<Block>> = SecondaryMap::new();
         let entry = self.cfg.entry();
         let rpo = self.cfg.rpo().to_vec();
         // Incoming (pred, args) of every reachable block, from reachable preds.
@@ -329,7 +333,7 @@ impl Uniformity {
                             Shape::Varying
                         })
                     } else {
-                        self.param_shape(&known, &incoming[b], b, i)
+                        self.param_shape(&known, &incoming[b], &join_preds[b], b, i)
                     };
                     if new.is_some() && known[p] != new {
                         known[p] = new;
@@ -358,14 +362,19 @@ impl Uniformity {
                         if diverges && !self.divergent[b] {
                             self.divergent[b] = true;
                             changed = true;
-                            let joins = sync.join_points(b);
-                            for &j in &joins {
+                            let joins = sync.joins(b);
+                            for (&j, preds) in joins.blocks.iter().zip(&joins.preds) {
                                 self.joined_branches[j].push(b);
+                                for &p in preds {
+                                    if !join_preds[j].contains(&p) {
+                                        join_preds[j].push(p);
+                                    }
+                                }
                             }
-                            for lp in sync.divergent_loops(b, &joins) {
+                            for lp in sync.divergent_loops(b, &joins.blocks) {
                                 self.divergent_loops[lp] = true;
                             }
-                            self.joins[b] = joins;
+                            self.joins[b] = joins.blocks;
                         }
                     }
                 }
@@ -423,6 +432,7 @@ impl Uniformity {
         &self,
         known: &SecondaryMap<Value, Option<Shape>>,
         incoming: &[(Block, Vec<Value>)],
+        join_preds: &[Block],
         block: Block,
         index: usize,
     ) -> Option<Shape> {
@@ -432,9 +442,16 @@ impl Uniformity {
                 result = Some(result.map_or(s, |r| r.join(s)));
             }
         }
-        let first = incoming.first().map(|(_, args)| args[index]);
-        let all_same = incoming.iter().all(|(_, args)| Some(args[index]) == first);
-        if !self.joined_branches[block].is_empty() && !all_same && result.is_some() {
+        // At a join point, lanes of a divergent branch arrive together over
+        // the edges from `join_preds`: unless those all pass the same value,
+        // the lanes disagree.
+        let mut from_branch = incoming
+            .iter()
+            .filter(|(pred, _)| join_preds.contains(pred))
+            .map(|(_, args)| args[index]);
+        let first = from_branch.next();
+        let all_same = from_branch.all(|v| Some(v) == first);
+        if !all_same && result.is_some() {
             return Some(Shape::Varying);
         }
         result
