@@ -22,6 +22,8 @@
 //!   branch makes its loop divergent iff two disjoint paths lead from it to
 //!   different ends of an iteration.
 
+#![allow(clippy::needless_range_loop)] // blocks are numbered 0..n here
+
 use std::collections::HashSet;
 
 use cranelift_entity::EntityRef;
@@ -441,11 +443,7 @@ fn check_loops(func: &Function, cfg: &ControlFlowGraph) {
                 let latch = cfg.succs(b).iter().any(|s| forest.entries(l).contains(s));
                 assert_eq!(forest.latches(l).contains(&b), latch);
             }
-            levels.push((
-                Some(l),
-                set.iter().copied().collect(),
-                entries.iter().copied().collect(),
-            ));
+            levels.push((Some(l), set.iter().copied().collect(), entries.to_vec()));
         }
     }
     // Every back edge belongs to a loop entered at its target.

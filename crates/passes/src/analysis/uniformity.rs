@@ -82,14 +82,24 @@
 //!   when the value is uniform inside the loop. The value keeps its own
 //!   shape (a loop counter stays uniform among the lanes still in the
 //!   loop); [`Uniformity::operand_shape`] gives the shape a use sees, and
-//!   [`Uniformity::varying_outside`] names the loop.
+//!   [`Uniformity::varying_outside`] names the loop. We do not look for
+//!   loop-invariant values left inside a divergent loop: their uses outside
+//!   are varying too (conservative; hoisting them out of the loop fixes
+//!   that). The exit blocks' parameters are *not* all made varying: one
+//!   that only ever receives a value defined before the loop keeps its
+//!   shape, unless the exit block is a join point (several exiting edges
+//!   passing different values).
 //!
 //! A divergent exit does not make the branches or header parameters of the
-//! loop divergent by itself: the lanes still in the loop agree on them. A
-//! header parameter becomes varying only if the header is a join point (two
-//! sides of a divergent branch in the body reach different latches without
-//! meeting first) or an incoming value is varying; a branch in the loop is
-//! divergent only if its condition is.
+//! loop divergent by itself: the lanes still in the loop agree on them (the
+//! lanes that left wait at the exit until the loop is done). A header
+//! parameter becomes varying only if the header is a join point (two sides
+//! of a divergent branch in the body reach different latches without
+//! meeting first, or the header's own divergent branch comes back to it
+//! along two paths) or an incoming value is varying; a branch in the loop
+//! is divergent only if its condition is — which may follow from a header
+//! parameter that is varying for those reasons, making the loop divergent
+//! in turn. The fixed point below settles all of it.
 //!
 //! The analysis is an optimistic fixed point: values start unknown, blocks
 //! are visited in RPO until nothing changes; shapes only rise (unknown →
