@@ -628,3 +628,166 @@ proptest! {
         check_sync(&func, &cfg);
     }
 }
+
+/// How a random block computes its branch condition.
+#[derive(Clone, Debug)]
+struct Body {
+    term: Term,
+    /// Block parameters (0 or 1 `i32`).
+    params: usize,
+    /// Condition source: 0 uniform argument, 1 local id, 2 own value.
+    cond: u8,
+    /// Branch argument source per target: 0 argument, 1 local id, 2 own value.
+    arg: u8,
+}
+
+fn body_strategy() -> impl Strategy<Value = Body> {
+    (term_strategy(), 0usize..2, 0u8..3, 0u8..3).prop_map(|(term, params, cond, arg)| Body {
+        term,
+        params,
+        cond,
+        arg,
+    })
+}
+
+/// A kernel over a random CFG whose blocks pass values (uniform, consecutive
+/// or their own) to each other's parameters and branch on uniform or
+/// varying conditions.
+fn build_kernel(bodies: &[Body]) -> lockstep_ir::Module {
+    use lockstep_ir::{IntCC, KernelInfo, Module, WorkItemQuery};
+    let mut func = Function::new(
+        "k",
+        Signature {
+            params: vec![Type::I32],
+            ret: None,
+        },
+    );
+    func.kernel = Some(KernelInfo {
+        args: vec![Default::default()],
+        ..KernelInfo::default()
+    });
+    let blocks: Vec<Block> = bodies.iter().map(|_| func.append_new_block()).collect();
+    let arg = func.append_block_param(blocks[0], Type::I32);
+    let mut params = vec![Vec::new(); blocks.len()];
+    for (i, body) in bodies.iter().enumerate().skip(1) {
+        for _ in 0..body.params {
+            params[i].push(func.append_block_param(blocks[i], Type::I32));
+        }
+    }
+    let n = blocks.len();
+    let mut b = FuncBuilder::new(&mut func);
+    b.switch_to_block(blocks[0]);
+    let lid64 = b.work_item(WorkItemQuery::LocalId, 0);
+    let lid = b.convert(lockstep_ir::ConvertOp::Trunc, Type::I32, lid64);
+    for (i, body) in bodies.iter().enumerate() {
+        b.switch_to_block(blocks[i]);
+        let base = params[i].first().copied().unwrap_or(arg);
+        let own = b.binary(lockstep_ir::BinaryOp::Iadd, base, arg);
+        let pick = |k: u8| match k {
+            0 => arg,
+            1 => lid,
+            _ => own,
+        };
+        let cond = b.icmp(IntCC::Slt, pick(body.cond), arg);
+        let call = |t: usize| {
+            let block = blocks[1 + t % (n - 1)];
+            let args = params[1 + t % (n - 1)]
+                .iter()
+                .map(|_| pick(body.arg))
+                .collect();
+            BlockCall { block, args }
+        };
+        match (&body.term, n) {
+            (Term::Return, _) | (_, 1) => {
+                b.ret(None);
+            }
+            (Term::Unreachable, _) => {
+                b.ins(InstData::Unreachable, None);
+            }
+            (Term::Jump(t), _) => {
+                b.ins(InstData::Jump { dest: call(*t) }, None);
+            }
+            (Term::Brif(x, y), _) => {
+                let (tx, ty) = (call(*x), call(*y));
+                b.brif(cond, tx, ty);
+            }
+            (Term::Switch(d, cases), _) => {
+                let cases = cases
+                    .iter()
+                    .enumerate()
+                    .map(|(k, &t)| (k as u64, call(t)))
+                    .collect();
+                b.ins(
+                    InstData::Switch {
+                        arg: pick(body.cond),
+                        default: call(*d),
+                        cases,
+                    },
+                    None,
+                );
+            }
+        }
+    }
+    let mut module = Module::new();
+    module.functions.push(func);
+    lockstep_ir::verify_module(&module).expect("random kernel verifies");
+    module
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(1500))]
+
+    /// Uniformity terminates on any CFG and its facts are consistent: a
+    /// branch is divergent iff its condition is not uniform, a divergent
+    /// branch's join points are its disjoint-path join points, parameters
+    /// of non-join blocks join their incoming shapes, and the listing and
+    /// dot views print.
+    #[test]
+    fn uniformity_is_consistent(bodies in prop::collection::vec(body_strategy(), 1..12)) {
+        use lockstep_passes::{Shape, Uniformity, UniformityConfig};
+        let module = build_kernel(&bodies);
+        let (id, func) = module.functions.iter().next().unwrap();
+        let info = Uniformity::for_function(func, &UniformityConfig::default());
+        let cfg = ControlFlowGraph::compute(func);
+        let forest = LoopForest::compute(&cfg);
+        let sync = SyncDependence::new(func, &cfg, &forest);
+        for &b in cfg.rpo() {
+            let term = func.terminator(b).unwrap();
+            let cond = match &func.insts[term] {
+                InstData::Brif { cond, .. } => Some(*cond),
+                InstData::Switch { arg, .. } => Some(*arg),
+                _ => None,
+            };
+            match cond {
+                Some(c) => {
+                    prop_assert_eq!(info.is_divergent(b), !info.operand_shape(c, b).is_uniform());
+                }
+                None => prop_assert!(!info.is_divergent(b)),
+            }
+            if info.is_divergent(b) {
+                prop_assert_eq!(info.join_points(b), &sync.join_points(b)[..]);
+            } else {
+                prop_assert!(info.join_points(b).is_empty());
+            }
+            if b != cfg.entry().unwrap() && !info.is_join(b) {
+                for (i, &p) in func.blocks[b].params.iter().enumerate() {
+                    let mut joined: Option<Shape> = None;
+                    for pred in cfg.reachable_preds(b) {
+                        let t = func.terminator(pred).unwrap();
+                        for dest in func.insts[t].branch_dests() {
+                            if dest.block == b {
+                                let s = info.edge_operand_shape(dest.args[i], pred, b);
+                                joined = Some(joined.map_or(s, |j| j.join(s)));
+                            }
+                        }
+                    }
+                    prop_assert_eq!(Some(info.shape(p)), joined);
+                }
+            }
+        }
+        let listing = lockstep_passes::uniformity_listing(&module, id, &info);
+        prop_assert!(listing.lines().count() >= cfg.blocks().len());
+        let dot = lockstep_passes::cfg_dot(&module, id, &info);
+        prop_assert!(dot.ends_with("}\n"), "dot ends with a brace");
+    }
+}
