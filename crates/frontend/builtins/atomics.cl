@@ -213,3 +213,24 @@ LS_LEGACY_AS(__local)
 LS_C11_AS(, LS_CMPX_GENERIC)
 LS_C11_AS(__global, LS_CMPX_NAMED)
 LS_C11_AS(__local, LS_CMPX_NAMED)
+
+// clang 19's default (TableGen) builtin declarations give the half
+// atomic_store[_explicit] a second parameter of type atomic_half instead of
+// half, so kernels call `_Z12atomic_storePU3AS1VU7_AtomicDhS_` rather than
+// opencl-c.h's `..._AtomicDhDh`. Define those names too; the by-value
+// atomic parameter is read with a (folded-away) atomic load.
+#define LS_HALF_LOAD_PARAM(v) __opencl_atomic_load(&v, memory_order_relaxed, memory_scope_work_group)
+#define LS_HALF_STORE_QUIRK(AS) \
+  LS_OVLD void atomic_store(volatile AS atomic_half *obj, atomic_half desired) { \
+    __opencl_atomic_store(obj, LS_HALF_LOAD_PARAM(desired), LS_SEQ, LS_DEV); \
+  } \
+  LS_OVLD void atomic_store_explicit(volatile AS atomic_half *obj, atomic_half desired, memory_order order) { \
+    __opencl_atomic_store(obj, LS_HALF_LOAD_PARAM(desired), order, LS_DEV); \
+  } \
+  LS_OVLD void atomic_store_explicit(volatile AS atomic_half *obj, atomic_half desired, memory_order order, \
+                                     memory_scope scope) { \
+    __opencl_atomic_store(obj, LS_HALF_LOAD_PARAM(desired), order, scope); \
+  }
+LS_HALF_STORE_QUIRK()
+LS_HALF_STORE_QUIRK(__global)
+LS_HALF_STORE_QUIRK(__local)
