@@ -2,11 +2,14 @@
 //! in the library crates.
 
 mod compile;
+mod demo;
+mod info;
 mod run;
 
 use std::process::ExitCode;
 
-use clap::{Parser, Subcommand};
+use clap::{Parser, Subcommand, ValueEnum};
+use lockstep_runtime::Engine;
 
 /// Lockstep: an OpenCL C compiler and CPU runtime that runs every work-item
 /// in a SIMD lane.
@@ -26,7 +29,24 @@ enum Command {
     /// Describe the device: CPU, SIMD width, cores, features.
     Info,
     /// Run the bundled example kernels on built-in inputs.
-    Demo,
+    Demo(demo::DemoArgs),
+}
+
+/// `--engine`: which engine runs kernels.
+#[derive(Copy, Clone, PartialEq, Eq, ValueEnum)]
+pub enum EngineArg {
+    /// The reference interpreter.
+    Interp,
+    /// The SIMD engine.
+    Simd,
+}
+
+impl EngineArg {
+    /// The runtime's engine of this name, or why this build has none.
+    pub fn engine(self) -> anyhow::Result<Engine> {
+        let name = self.to_possible_value().expect("no skipped values");
+        Ok(name.get_name().parse::<Engine>()?)
+    }
 }
 
 fn main() -> ExitCode {
@@ -34,12 +54,8 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Compile(args) => compile::run(args),
         Command::Run(args) => run::run(args),
-        Command::Info => Err(anyhow::anyhow!(
-            "'lockstep info' is not available yet in this build (issue #6)"
-        )),
-        Command::Demo => Err(anyhow::anyhow!(
-            "'lockstep demo' is not available yet in this build (issue #4)"
-        )),
+        Command::Info => info::run(),
+        Command::Demo(args) => demo::run(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

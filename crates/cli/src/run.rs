@@ -5,9 +5,11 @@ use std::path::PathBuf;
 use std::time::Instant;
 
 use anyhow::{bail, Result};
-use clap::{Args, ValueEnum};
+use clap::Args;
 use lockstep_runtime::sim::Simulation;
-use lockstep_runtime::{Context, Engine};
+use lockstep_runtime::Context;
+
+use crate::EngineArg;
 
 #[derive(Args)]
 pub struct RunArgs {
@@ -33,21 +35,8 @@ pub struct RunArgs {
     quiet: bool,
 }
 
-#[derive(Copy, Clone, PartialEq, Eq, ValueEnum)]
-enum EngineArg {
-    /// The reference interpreter.
-    Interp,
-    /// The SIMD engine.
-    Simd,
-}
-
 pub fn run(args: RunArgs) -> Result<()> {
-    let engine = match args.engine {
-        EngineArg::Interp => Engine::Interpreter,
-        EngineArg::Simd => {
-            bail!("the SIMD engine is not part of this build yet (issue #6); use --engine interp")
-        }
-    };
+    let engine = args.engine.engine()?;
     let mut ctx = Context::with_engine(engine);
     ctx.set_checked(args.check);
     if args.repeat == 0 {

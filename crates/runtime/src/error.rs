@@ -18,6 +18,16 @@ impl BuildError {
     }
 }
 
+/// An engine name that does not name an engine of this build.
+#[derive(Debug, Error, PartialEq)]
+pub enum EngineError {
+    /// `simd`, until the SIMD engine lands.
+    #[error("the SIMD engine ('simd') is not available yet in this build; use the interpreter ('interp')")]
+    SimdNotBuilt,
+    #[error("unknown engine '{name}' (engines: interp, simd)")]
+    Unknown { name: String },
+}
+
 /// A kernel could not be created, an argument not set, or a launch not run.
 #[derive(Debug, Error, PartialEq)]
 pub enum LaunchError {

@@ -21,6 +21,7 @@
 //! ```
 
 mod buffer;
+mod device;
 mod error;
 mod kernel;
 mod ndrange;
@@ -33,7 +34,8 @@ use lockstep_interp as interp;
 use lockstep_ir as ir;
 
 pub use buffer::{Buffer, Pod, BUFFER_ALIGN};
-pub use error::{BuildError, LaunchError};
+pub use device::{Device, SimdFeatures};
+pub use error::{BuildError, EngineError, LaunchError};
 pub use kernel::{ArgKind, ArgMeta, ArgValue, Bytes, Kernel, LocalMem, ScalarKind};
 pub use ndrange::NDRange;
 
@@ -46,6 +48,41 @@ pub enum Engine {
     /// The reference interpreter: one work-item at a time, exact semantics.
     #[default]
     Interpreter,
+}
+
+impl Engine {
+    /// The engines this build can run kernels on.
+    pub const AVAILABLE: &'static [Engine] = &[Engine::Interpreter];
+
+    /// The short name `--engine` takes.
+    pub fn name(self) -> &'static str {
+        match self {
+            Engine::Interpreter => "interp",
+        }
+    }
+}
+
+impl std::fmt::Display for Engine {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Engine::Interpreter => f.write_str("interpreter"),
+        }
+    }
+}
+
+/// An engine by its short name: `interp` (or `interpreter`), `simd`.
+impl std::str::FromStr for Engine {
+    type Err = EngineError;
+
+    fn from_str(name: &str) -> Result<Engine, EngineError> {
+        match name {
+            "interp" | "interpreter" => Ok(Engine::Interpreter),
+            "simd" => Err(EngineError::SimdNotBuilt),
+            _ => Err(EngineError::Unknown {
+                name: name.to_string(),
+            }),
+        }
+    }
 }
 
 /// Where programs are built and kernels launched.

@@ -636,3 +636,15 @@ fn kernel_names_and_arg_metadata() {
         ]
     );
 }
+
+#[test]
+fn engine_names() {
+    use lockstep_runtime::{Engine, EngineError};
+    assert_eq!("interp".parse::<Engine>(), Ok(Engine::Interpreter));
+    assert_eq!(Engine::Interpreter.name(), "interp");
+    let err = "simd".parse::<Engine>().unwrap_err();
+    assert!(matches!(err, EngineError::SimdNotBuilt), "{err:?}");
+    assert!(err.to_string().contains("not available yet"), "{err}");
+    let err = "gpu".parse::<Engine>().unwrap_err();
+    assert!(err.to_string().contains("engines: interp, simd"), "{err}");
+}

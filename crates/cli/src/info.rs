@@ -1,0 +1,31 @@
+//! `lockstep info`: prints the device the runtime sees (the facts come from
+//! `lockstep_runtime::Device`) and where clang is.
+
+use anyhow::Result;
+use lockstep_runtime::Device;
+
+pub fn run() -> Result<()> {
+    let d = Device::host();
+    println!("device:             {}", d.cpu_model);
+    println!("cores:              {}", d.cores);
+    let features: Vec<String> = d
+        .features
+        .list()
+        .iter()
+        .map(|(name, on)| format!("{}{name}", if *on { "+" } else { "-" }))
+        .collect();
+    println!("SIMD features:      {}", features.join(" "));
+    println!("SIMD width:         {} lanes of 32 bits", d.simd_width);
+    println!("max work-group:     {} work-items", d.max_work_group_size);
+    let engines: Vec<String> = d
+        .engines
+        .iter()
+        .map(|e| format!("{} ({e})", e.name()))
+        .collect();
+    println!("engines:            {}", engines.join(", "));
+    match lockstep_frontend::find_clang() {
+        Ok(path) => println!("clang:              {}", path.display()),
+        Err(e) => println!("clang:              not found: {e}"),
+    }
+    Ok(())
+}
