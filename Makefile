@@ -8,7 +8,7 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 # What LLVM-linked crates need to build and link, and clang for the front end.
 DEB_PACKAGES := llvm-19-dev clang-19 libclang-common-19-dev libpolly-19-dev \
-                libzstd-dev zlib1g-dev libxml2-dev libffi-dev
+                libzstd-dev zlib1g-dev libxml2-dev libffi-dev libsleef-dev
 
 .PHONY: all deps build release demo test fmt clean
 

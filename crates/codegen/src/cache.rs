@@ -1,0 +1,207 @@
+//! The on-disk cache of compiled kernel objects, so that running the same
+//! kernel again skips clang's import, Lockstep's passes and LLVM's `-O3`.
+//!
+//! Entries live in `$XDG_CACHE_HOME/lockstep` (else `$HOME/.cache/lockstep`),
+//! one file per key. The key is a SHA-256 over everything that shapes the
+//! object (see [`ObjectCache::key`]), so entries are never invalidated, only
+//! missed. Several processes may share the directory: an entry is written to
+//! a temporary file and renamed into place, and every entry carries its
+//! length and hash, so a torn, truncated or corrupted file reads as a miss
+//! (and is removed) instead of handing garbage to the linker.
+//!
+//! The cache is best-effort: it is off when `LOCKSTEP_CACHE=0` or when no
+//! writable directory exists, and its I/O errors never fail a compile.
+
+use std::fs::{self, File, OpenOptions};
+use std::io::{self, Read, Write};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::{SystemTime, UNIX_EPOCH};
+
+use sha2::{Digest, Sha256};
+
+/// The version of what the back end puts in an object, bumped whenever
+/// generated code changes in a way the compiler version does not capture
+/// (calling convention of kernels, runtime helper signatures, this file's
+/// format). Part of every key through [`compiler_version`].
+pub const CACHE_FORMAT_VERSION: u32 = 1;
+
+/// The first bytes of every cache file.
+const MAGIC: &[u8; 8] = b"LSOBJv1\n";
+
+/// Header: magic, payload length (u64 little endian), SHA-256 of the payload.
+const HEADER_LEN: usize = MAGIC.len() + 8 + 32;
+
+/// The file name extension of entries.
+const EXTENSION: &str = "lso";
+
+/// The compiler version part of a cache key: the crate version and
+/// [`CACHE_FORMAT_VERSION`].
+pub fn compiler_version() -> String {
+    format!(
+        "lockstep-codegen {} format {CACHE_FORMAT_VERSION}",
+        env!("CARGO_PKG_VERSION")
+    )
+}
+
+/// A directory of cached objects.
+#[derive(Debug, Clone)]
+pub struct ObjectCache {
+    dir: PathBuf,
+}
+
+impl ObjectCache {
+    /// The user's cache: `$XDG_CACHE_HOME/lockstep`, else
+    /// `$HOME/.cache/lockstep`, created if missing. `None` when
+    /// `LOCKSTEP_CACHE=0` or when the directory cannot be created or written.
+    pub fn open() -> Option<ObjectCache> {
+        if std::env::var_os("LOCKSTEP_CACHE").is_some_and(|v| v == "0") {
+            return None;
+        }
+        // The XDG spec ignores relative paths.
+        let xdg = std::env::var_os("XDG_CACHE_HOME")
+            .map(PathBuf::from)
+            .filter(|p| p.is_absolute());
+        let home = || {
+            std::env::var_os("HOME")
+                .map(PathBuf::from)
+                .filter(|p| p.is_absolute())
+                .map(|h| h.join(".cache"))
+        };
+        if let Some(cache) = xdg.and_then(|base| ObjectCache::at(base.join("lockstep"))) {
+            return Some(cache);
+        }
+        ObjectCache::at(home()?.join("lockstep"))
+    }
+
+    /// A cache in `dir`, created if missing. `None` if it cannot be created
+    /// or written (checked by creating and removing a probe file).
+    pub fn at(dir: impl Into<PathBuf>) -> Option<ObjectCache> {
+        let dir = dir.into();
+        fs::create_dir_all(&dir).ok()?;
+        let probe = temp_path(&dir, "probe");
+        File::create(&probe).ok()?;
+        let _ = fs::remove_file(&probe);
+        Some(ObjectCache { dir })
+    }
+
+    /// The directory of the cache.
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+
+    /// The key of an object: the hex SHA-256 of `parts`, each length-prefixed
+    /// so that no two different lists collide by concatenation. Callers pass
+    /// everything that changes the object: the source, the build options,
+    /// [`compiler_version`], the CPU fingerprint
+    /// ([`crate::backend::target::HostTarget::fingerprint`]), the kernel
+    /// name, the local size and the SIMD width.
+    pub fn key(parts: &[&[u8]]) -> String {
+        let mut hasher = Sha256::new();
+        hasher.update(b"lockstep object cache key\0");
+        hasher.update((parts.len() as u64).to_le_bytes());
+        for part in parts {
+            hasher.update((part.len() as u64).to_le_bytes());
+            hasher.update(part);
+        }
+        hex(&hasher.finalize())
+    }
+
+    /// The object stored under `key`, if there is an intact one. A file that
+    /// fails its length or hash check is removed and reads as a miss.
+    pub fn get(&self, key: &str) -> Option<Vec<u8>> {
+        let path = self.entry_path(key)?;
+        let mut file = File::open(&path).ok()?;
+        let mut bytes = Vec::new();
+        file.read_to_end(&mut bytes).ok()?;
+        match decode(&bytes) {
+            Some(payload) => Some(payload.to_vec()),
+            None => {
+                // Corrupt or from an incompatible format: drop it so the
+                // next `put` starts clean. Another process may have replaced
+                // it meanwhile; removing a good entry costs only a recompile.
+                let _ = fs::remove_file(&path);
+                None
+            }
+        }
+    }
+
+    /// Stores `bytes` under `key`, atomically: readers see the old entry,
+    /// no entry, or the whole new one, never a partial file. Concurrent
+    /// writers of the same key each rename a complete file; the last wins.
+    pub fn put(&self, key: &str, bytes: &[u8]) -> io::Result<()> {
+        let path = self.entry_path(key).ok_or_else(|| {
+            io::Error::new(
+                io::ErrorKind::InvalidInput,
+                format!("invalid cache key {key:?}"),
+            )
+        })?;
+        let temp = temp_path(&self.dir, key);
+        let result = (|| {
+            let mut file = OpenOptions::new()
+                .write(true)
+                .create_new(true)
+                .open(&temp)?;
+            file.write_all(&encode(bytes))?;
+            drop(file);
+            fs::rename(&temp, &path)
+        })();
+        if result.is_err() {
+            let _ = fs::remove_file(&temp);
+        }
+        result
+    }
+
+    /// The file of `key`, or `None` if `key` is not a plausible key (keys are
+    /// made of ASCII letters, digits, `-` and `_`, so they cannot name a path
+    /// outside the cache).
+    fn entry_path(&self, key: &str) -> Option<PathBuf> {
+        let plausible = !key.is_empty()
+            && key.len() <= 128
+            && key
+                .bytes()
+                .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_');
+        plausible.then(|| self.dir.join(format!("{key}.{EXTENSION}")))
+    }
+}
+
+/// A file name in `dir` that no other process or thread uses.
+fn temp_path(dir: &Path, stem: &str) -> PathBuf {
+    static COUNTER: AtomicU64 = AtomicU64::new(0);
+    let n = COUNTER.fetch_add(1, Ordering::Relaxed);
+    let nanos = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map(|d| d.as_nanos())
+        .unwrap_or(0);
+    dir.join(format!(".{stem}.{}.{n}.{nanos}.tmp", std::process::id()))
+}
+
+/// Header + payload.
+fn encode(payload: &[u8]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(HEADER_LEN + payload.len());
+    out.extend_from_slice(MAGIC);
+    out.extend_from_slice(&(payload.len() as u64).to_le_bytes());
+    out.extend_from_slice(&Sha256::digest(payload));
+    out.extend_from_slice(payload);
+    out
+}
+
+/// The payload of a cache file, if its magic, length and hash check out.
+fn decode(bytes: &[u8]) -> Option<&[u8]> {
+    let rest = bytes.strip_prefix(MAGIC.as_slice())?;
+    let (length, rest) = rest.split_first_chunk::<8>()?;
+    let (hash, payload) = rest.split_first_chunk::<32>()?;
+    let length = usize::try_from(u64::from_le_bytes(*length)).ok()?;
+    (payload.len() == length && Sha256::digest(payload).as_slice() == hash.as_slice())
+        .then_some(payload)
+}
+
+fn hex(bytes: &[u8]) -> String {
+    use std::fmt::Write as _;
+    bytes
+        .iter()
+        .fold(String::with_capacity(bytes.len() * 2), |mut s, b| {
+            let _ = write!(s, "{b:02x}");
+            s
+        })
+}

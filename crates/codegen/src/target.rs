@@ -1,0 +1,275 @@
+//! The host target: what CPU the kernels run on, and LLVM's `default<O3>`
+//! pipeline plus object/assembly emission for exactly that CPU.
+//!
+//! Lockstep compiles for the machine it runs on, never for a generic x86-64:
+//! the gang width follows the widest vector unit (AVX-512 → 16 lanes of
+//! 32 bits), and LLVM's cost model and instruction selection must see the
+//! same features, or the explicit `<16 x float>` code of a gang would be
+//! split into halves. [`HostTarget`] holds only strings so that it is `Send +
+//! Sync` and can be detected once per process; LLVM target machines are made
+//! from it on demand (they are cheap, and not thread-safe to share).
+
+use std::collections::BTreeSet;
+use std::sync::OnceLock;
+
+use inkwell::attributes::AttributeLoc;
+use inkwell::module::Module;
+use inkwell::passes::PassBuilderOptions;
+use inkwell::targets::{
+    CodeModel, FileType, InitializationConfig, RelocMode, Target, TargetMachine, TargetTriple,
+};
+use inkwell::OptimizationLevel;
+
+/// An error of the back end: target detection, optimization, emission,
+/// JIT linking. Every LLVM error is turned into one of these with LLVM's
+/// message; nothing in the back end panics on an LLVM failure.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum BackendError {
+    /// The native target could not be initialized or described.
+    #[error("host target: {0}")]
+    Target(String),
+    /// The module handed to the back end does not verify. This is always a
+    /// bug of the code generator that built it.
+    #[error("invalid LLVM module (a code generator bug): {0}")]
+    InvalidModule(String),
+    /// LLVM's optimization pipeline failed.
+    #[error("LLVM optimization: {0}")]
+    Optimize(String),
+    /// LLVM could not emit an object file or assembly.
+    #[error("LLVM code emission: {0}")]
+    Emit(String),
+    /// The JIT could not be created, could not link an object, or could not
+    /// find a symbol.
+    #[error("JIT: {0}")]
+    Jit(String),
+}
+
+/// `Result` with a [`BackendError`].
+pub type BackendResult<T> = Result<T, BackendError>;
+
+/// The LLVM pipeline that [`optimize`] runs.
+pub const PIPELINE: &str = "default<O3>";
+
+/// The CPU this process runs on, as LLVM names it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct HostTarget {
+    triple: String,
+    cpu: String,
+    /// LLVM's feature string, `+avx2,-avx512f,...`.
+    features: String,
+    /// The enabled features (those with `+`), without the sign.
+    enabled: BTreeSet<String>,
+}
+
+/// Registers the native target, its assembly printer and parser with LLVM,
+/// once per process. Both the target machines of [`HostTarget`] and the JIT
+/// need it.
+pub(crate) fn initialize_native() -> BackendResult<()> {
+    static INIT: OnceLock<Result<(), String>> = OnceLock::new();
+    INIT.get_or_init(|| Target::initialize_native(&InitializationConfig::default()))
+        .clone()
+        .map_err(|e| BackendError::Target(format!("initializing the native LLVM target: {e}")))
+}
+
+impl HostTarget {
+    /// Initializes LLVM's native target and describes the host: its triple,
+    /// CPU name (`znver4`, `sapphirerapids`, …) and feature string.
+    pub fn detect() -> BackendResult<HostTarget> {
+        initialize_native()?;
+        let triple = TargetMachine::get_default_triple();
+        let triple = triple.as_str().to_string_lossy().into_owned();
+        let cpu = TargetMachine::get_host_cpu_name().to_string();
+        let features = TargetMachine::get_host_cpu_features().to_string();
+        if triple.is_empty() {
+            return Err(BackendError::Target("LLVM reports no host triple".into()));
+        }
+        let host = HostTarget::from_parts(&triple, &cpu, &features);
+        // Fail here, not at the first compile, if LLVM cannot target the host.
+        host.target_machine()?;
+        Ok(host)
+    }
+
+    /// A target from explicit parts, e.g. to compile for another x86 CPU in
+    /// tests or for `lockstep compile --emit asm`. `features` is LLVM's
+    /// comma-separated `+feat,-feat` string.
+    pub fn from_parts(triple: &str, cpu: &str, features: &str) -> HostTarget {
+        let enabled = features
+            .split(',')
+            .filter_map(|f| f.trim().strip_prefix('+'))
+            .map(str::to_owned)
+            .collect();
+        HostTarget {
+            triple: triple.to_owned(),
+            cpu: cpu.to_owned(),
+            features: features.to_owned(),
+            enabled,
+        }
+    }
+
+    /// The target triple, e.g. `x86_64-pc-linux-gnu`.
+    pub fn triple(&self) -> &str {
+        &self.triple
+    }
+
+    /// LLVM's name of the CPU, e.g. `znver3`.
+    pub fn cpu(&self) -> &str {
+        &self.cpu
+    }
+
+    /// LLVM's feature string, `+sse2,+avx2,-avx512f,…`.
+    pub fn features(&self) -> &str {
+        &self.features
+    }
+
+    /// Whether the CPU has `feature` (LLVM's name without sign: `avx512f`,
+    /// `avx2`, `fma`).
+    pub fn has_feature(&self, feature: &str) -> bool {
+        self.enabled.contains(feature)
+    }
+
+    /// The preferred number of 32-bit lanes of a gang: 16 with AVX-512F, 8
+    /// with AVX2, else 4 (SSE; AVX without AVX2 has no 256-bit integers).
+    pub fn preferred_width_32(&self) -> u32 {
+        if self.has_feature("avx512f") {
+            16
+        } else if self.has_feature("avx2") {
+            8
+        } else {
+            4
+        }
+    }
+
+    /// The widest vector register in bits (512, 256 or 128).
+    pub fn vector_bits(&self) -> u32 {
+        self.preferred_width_32() * 32
+    }
+
+    /// Everything about the target that changes generated code, as one
+    /// string for cache keys: triple, CPU and the full feature string.
+    pub fn fingerprint(&self) -> String {
+        format!("{};{};{}", self.triple, self.cpu, self.features)
+    }
+
+    /// An LLVM target machine for this CPU at `-O3`, with position-independent
+    /// code and the small code model: what ORC's JITLink linker expects on
+    /// x86-64 ELF (LLJIT configures its own target machines the same way),
+    /// and the code can be cached and loaded at any address.
+    pub fn target_machine(&self) -> BackendResult<TargetMachine> {
+        initialize_native()?;
+        let triple = TargetTriple::create(&self.triple);
+        let target = Target::from_triple(&triple).map_err(|e| {
+            BackendError::Target(format!("no LLVM target for {}: {e}", self.triple))
+        })?;
+        target
+            .create_target_machine(
+                &triple,
+                &self.cpu,
+                &self.features,
+                OptimizationLevel::Aggressive,
+                RelocMode::PIC,
+                CodeModel::Small,
+            )
+            .ok_or_else(|| {
+                BackendError::Target(format!(
+                    "LLVM cannot make a target machine for {} ({})",
+                    self.triple, self.cpu
+                ))
+            })
+    }
+}
+
+/// Gives `module` the host's triple and data layout, and lets every defined
+/// function use the full vector registers (see below). Idempotent.
+///
+/// On AVX-512 CPUs that LLVM tunes for 256-bit vectors (Skylake-X, Ice
+/// Lake, Sapphire Rapids), the back end splits every 512-bit operation in
+/// two unless the function may use 512-bit vectors: a function without the
+/// `"min-legal-vector-width"` attribute may, but one that carries a smaller
+/// value (clang puts `"0"` on functions without vector code, and such
+/// attributes travel with code copied from clang's output) may not. Since a
+/// gang's `<16 x float>` values are the point of the exercise, the
+/// attribute is raised to the host's vector width wherever it is lower.
+pub fn prepare_module(
+    target: &HostTarget,
+    machine: &TargetMachine,
+    module: &Module,
+) -> BackendResult<()> {
+    module.set_triple(&machine.get_triple());
+    module.set_data_layout(&machine.get_target_data().get_data_layout());
+    let bits = target.vector_bits();
+    if bits > 256 {
+        let context = module.get_context();
+        for function in module.get_functions() {
+            if function.count_basic_blocks() == 0 {
+                continue;
+            }
+            let current = function
+                .get_string_attribute(AttributeLoc::Function, "min-legal-vector-width")
+                .and_then(|a| a.get_string_value().to_str().ok()?.parse::<u32>().ok())
+                .unwrap_or(0);
+            if current < bits {
+                let attribute =
+                    context.create_string_attribute("min-legal-vector-width", &bits.to_string());
+                function.add_attribute(AttributeLoc::Function, attribute);
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Verifies `module`, sets the host's triple and data layout
+/// ([`prepare_module`]) and runs LLVM's `default<O3>` pipeline with the host
+/// target machine, so that the cost models know the real vector units. The
+/// module is changed in place.
+pub fn optimize(target: &HostTarget, module: &Module) -> BackendResult<()> {
+    module
+        .verify()
+        .map_err(|e| BackendError::InvalidModule(e.to_string()))?;
+    let machine = target.target_machine()?;
+    prepare_module(target, &machine, module)?;
+    let options = PassBuilderOptions::create();
+    options.set_loop_vectorization(true);
+    options.set_loop_slp_vectorization(true);
+    options.set_loop_interleaving(true);
+    options.set_loop_unrolling(true);
+    module
+        .run_passes(PIPELINE, &machine, options)
+        .map_err(|e| BackendError::Optimize(e.to_string()))
+}
+
+/// Emits `module` as it is (no optimization) as an ELF object for the host,
+/// in memory. The module gets the host's triple and data layout first.
+pub fn emit_object(target: &HostTarget, module: &Module) -> BackendResult<Vec<u8>> {
+    emit(target, module, FileType::Object)
+}
+
+/// [`optimize`] then [`emit_object`]: the object file that [`crate::backend::jit::Jit::add_object`]
+/// loads and [`crate::backend::cache::ObjectCache`] stores.
+pub fn optimize_and_emit_object(target: &HostTarget, module: &Module) -> BackendResult<Vec<u8>> {
+    optimize(target, module)?;
+    emit_object(target, module)
+}
+
+/// [`optimize`] then the host assembly of `module` (AT&T syntax), for
+/// `lockstep compile --emit asm`.
+pub fn emit_assembly(target: &HostTarget, module: &Module) -> BackendResult<String> {
+    optimize(target, module)?;
+    let bytes = emit(target, module, FileType::Assembly)?;
+    Ok(String::from_utf8_lossy(&bytes).into_owned())
+}
+
+/// [`optimize`] then the textual LLVM IR of `module`, for
+/// `lockstep compile --emit llvm`.
+pub fn optimized_ir(target: &HostTarget, module: &Module) -> BackendResult<String> {
+    optimize(target, module)?;
+    Ok(module.print_to_string().to_string())
+}
+
+fn emit(target: &HostTarget, module: &Module, file_type: FileType) -> BackendResult<Vec<u8>> {
+    let machine = target.target_machine()?;
+    prepare_module(target, &machine, module)?;
+    let buffer = machine
+        .write_to_memory_buffer(module, file_type)
+        .map_err(|e| BackendError::Emit(e.to_string()))?;
+    Ok(buffer.as_slice().to_vec())
+}
