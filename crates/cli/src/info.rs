@@ -17,6 +17,10 @@ pub fn run() -> Result<()> {
     println!("SIMD features:      {}", features.join(" "));
     println!("SIMD width:         {} lanes of 32 bits", d.simd_width);
     println!("max work-group:     {} work-items", d.max_work_group_size);
+    println!(
+        "local memory:       {} KiB per work-group",
+        d.local_mem_size / 1024
+    );
     let engines: Vec<String> = d
         .engines
         .iter()

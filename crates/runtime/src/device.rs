@@ -7,7 +7,7 @@
 
 use std::sync::OnceLock;
 
-use crate::{Engine, MAX_WORK_GROUP_SIZE};
+use crate::{Engine, MAX_LOCAL_MEM_SIZE, MAX_WORK_GROUP_SIZE};
 
 /// The x86 SIMD features that decide how Lockstep vectorizes, detected at
 /// run time (all false on other architectures).
@@ -85,6 +85,8 @@ pub struct Device {
     /// Work-items per SIMD gang for 32-bit lanes.
     pub simd_width: u32,
     pub max_work_group_size: u64,
+    /// `__local` memory per work-group, in bytes.
+    pub local_mem_size: u64,
     /// The engines this build can run kernels on.
     pub engines: Vec<Engine>,
 }
@@ -101,6 +103,7 @@ impl Device {
                 features,
                 simd_width: features.width_32(),
                 max_work_group_size: MAX_WORK_GROUP_SIZE,
+                local_mem_size: MAX_LOCAL_MEM_SIZE,
                 engines: Engine::AVAILABLE.to_vec(),
             }
         })

@@ -69,6 +69,12 @@ pub enum LaunchError {
         index: usize,
         name: String,
     },
+    #[error("kernel '{kernel}' asks for {bytes} bytes of local memory per work-group in its __local arguments, more than the device's {max}; give smaller LocalMem sizes")]
+    LocalMemoryTooLarge {
+        kernel: String,
+        bytes: u64,
+        max: u64,
+    },
     #[error("the work dimension must be 1, 2 or 3, not {0}")]
     WorkDim(u32),
     #[error(

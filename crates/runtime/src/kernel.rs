@@ -6,7 +6,7 @@ use std::sync::Arc;
 use lockstep_ir::{self as ir, AddrSpace, FuncId, Type};
 
 use crate::buffer::{Buffer, Pod, Storage};
-use crate::{LaunchError, NDRange, ProgramInner, MAX_WORK_GROUP_SIZE};
+use crate::{LaunchError, NDRange, ProgramInner, MAX_LOCAL_MEM_SIZE, MAX_WORK_GROUP_SIZE};
 
 /// What kind of value a kernel argument takes.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -319,6 +319,25 @@ fn pointee_size(type_name: &str) -> Option<usize> {
         _ => return None,
     };
     Some(size * n)
+}
+
+/// Checks that the `__local` arguments together fit the device's local memory.
+pub(crate) fn check_local_memory(kernel: &Kernel, bound: &[ArgValue]) -> Result<(), LaunchError> {
+    let bytes = bound
+        .iter()
+        .map(|a| match a {
+            ArgValue::Local(n) => *n as u64,
+            _ => 0,
+        })
+        .fold(0u64, u64::saturating_add);
+    if bytes > MAX_LOCAL_MEM_SIZE {
+        return Err(LaunchError::LocalMemoryTooLarge {
+            kernel: kernel.name().to_string(),
+            bytes,
+            max: MAX_LOCAL_MEM_SIZE,
+        });
+    }
+    Ok(())
 }
 
 /// Checks the range against the kernel and the device, and returns the

@@ -42,6 +42,11 @@ pub use ndrange::NDRange;
 /// The largest work-group Lockstep runs.
 pub const MAX_WORK_GROUP_SIZE: u64 = 4096;
 
+/// The most `__local` memory a work-group's arguments may ask for, in bytes
+/// (`CL_DEVICE_LOCAL_MEM_SIZE`): each worker holds one group's local memory,
+/// and this much fits in a core's L2 cache.
+pub const MAX_LOCAL_MEM_SIZE: u64 = 256 * 1024;
+
 /// Which engine runs kernels.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
 pub enum Engine {
@@ -127,6 +132,7 @@ impl Context {
     pub fn launch(&self, kernel: &Kernel, range: &NDRange) -> Result<LaunchReport, LaunchError> {
         let local = kernel::validate_range(kernel, range)?;
         let bound = kernel.bound_args()?;
+        kernel::check_local_memory(kernel, &bound)?;
         match self.engine {
             Engine::Interpreter => self.run_interpreter(kernel, range, local, &bound),
         }

@@ -5,7 +5,7 @@
 
 use lockstep_runtime::{
     ArgKind, Buffer, BuildError, Bytes, Context, Kernel, LaunchError, LocalMem, NDRange, Program,
-    ScalarKind, MAX_WORK_GROUP_SIZE,
+    ScalarKind, MAX_LOCAL_MEM_SIZE, MAX_WORK_GROUP_SIZE,
 };
 
 fn build(source: &str) -> Program {
@@ -228,6 +228,36 @@ fn zero_local_memory() {
         }
     );
     assert!(err.to_string().contains("more than 0 bytes"), "{err}");
+}
+
+#[test]
+fn local_memory_too_large() {
+    let p = build(REDUCE);
+    let mut k = kernel(&p, "reduce");
+    let input = Buffer::<f32>::zeroed(16);
+    let out = Buffer::<f32>::zeroed(1);
+    k.set_arg(0, &input).unwrap();
+    k.set_arg(1, LocalMem(1 << 40)).unwrap();
+    k.set_arg(2, &out).unwrap();
+    let range = NDRange::new_1d(16).local([16, 1, 1]);
+    let err = Context::new().launch(&k, &range).unwrap_err();
+    assert_eq!(
+        err,
+        LaunchError::LocalMemoryTooLarge {
+            kernel: "reduce".into(),
+            bytes: 1 << 40,
+            max: MAX_LOCAL_MEM_SIZE
+        }
+    );
+    let msg = err.to_string();
+    assert!(
+        msg.contains(&format!("more than the device's {MAX_LOCAL_MEM_SIZE}")),
+        "{msg}"
+    );
+    assert!(msg.contains("smaller LocalMem"), "{msg}");
+    // Exactly the maximum is fine.
+    k.set_arg(1, LocalMem(MAX_LOCAL_MEM_SIZE as usize)).unwrap();
+    Context::new().launch(&k, &range).unwrap();
 }
 
 // -------------------------------------------------------------------- ranges
