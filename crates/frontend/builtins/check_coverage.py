@@ -219,6 +219,61 @@ def demangled_name(symbol):
     return symbol[start:start + n]
 
 
+# Mangled scalar type codes and LLVM types.
+TYPE_CODES = {"c": "char", "h": "uchar", "s": "short", "t": "ushort", "i": "int", "j": "uint",
+              "l": "long", "m": "ulong", "f": "float", "d": "double", "Dh": "half"}
+LLVM_TYPES = {"char": "i8", "uchar": "i8", "short": "i16", "ushort": "i16", "int": "i32", "uint": "i32",
+              "long": "i64", "ulong": "i64", "float": "float", "double": "double", "half": "half"}
+FLOATS = ("float", "double", "half")
+EXACT = {  # destination float type -> sources that convert exactly
+    "float": {"char", "uchar", "short", "ushort", "float", "half"},
+    "double": {"char", "uchar", "short", "ushort", "int", "uint", "float", "double", "half"},
+    "half": {"char", "uchar", "half"},
+}
+
+
+def expected_hook(dst, src, sat, mode):
+    """The hook convert_<dst>[_sat][_mode](<src>) must call, or None."""
+    if dst in FLOATS:
+        if mode in (None, "rte") or src in EXACT[dst]:
+            return None
+        return f"__lockstep_convert_f_{mode}"
+    if src not in FLOATS:
+        return None
+    letter = "u" if dst.startswith("u") else "s"
+    if sat:
+        return f"__lockstep_convert_{letter}_{mode or 'rtz'}_sat"
+    if mode in (None, "rtz"):
+        return None
+    return f"__lockstep_convert_{letter}_{mode}"
+
+
+def check_conversion_hooks(lib):
+    """Every scalar convert_* calls exactly the expected hook, with the
+    destination type as the call's return type; returns the problems."""
+    ir = run([LLVM_DIS, lib, "-o", "-"]).stdout
+    problems = []
+    checked = 0
+    for m in re.finditer(r"^define [^@]*@(_Z\d+convert_(\w+?)(_sat)?(_rt[ezpn])?(c|h|s|t|i|j|l|m|f|d|Dh))\(.*?^\}",
+                         ir, re.M | re.S):
+        sym, dst, sat, mode, code = m.group(1), m.group(2), bool(m.group(3)), m.group(4), m.group(5)
+        if dst not in LLVM_TYPES:
+            continue  # a vector conversion (convert_float4...)
+        checked += 1
+        src = TYPE_CODES[code]
+        mode = mode[1:] if mode else None
+        want = expected_hook(dst, src, sat, mode)
+        calls = re.findall(r"call [^@]*?(\w+) @_Z\d+(__lockstep_convert_\w+?)(?:c|h|s|t|i|j|l|m|f|d|Dh)\(", m.group(0))
+        got = [(ret, name) for ret, name in calls]
+        if want is None and got:
+            problems.append(f"{sym}: calls {got[0][1]} but needs no hook")
+        elif want is not None and [n for _, n in got] != [want]:
+            problems.append(f"{sym}: calls {[n for _, n in got]}, want {want}")
+        elif want is not None and got[0][0] != LLVM_TYPES[dst]:
+            problems.append(f"{sym}: {want} returns {got[0][0]}, want {LLVM_TYPES[dst]}")
+    return checked, problems
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--bc", help="lockstep_builtins.bc to check")
@@ -247,6 +302,12 @@ def main():
             print("  hooks:", " ".join(hooks))
             print("  libm:", " ".join(libm))
             print("  intrinsics:", " ".join(intrinsics))
+        checked, problems = check_conversion_hooks(lib)
+        print(f"scalar conversions checked for the right hook and return type: {checked}; problems: {len(problems)}")
+        for p in problems[:20]:
+            print("  " + p)
+        if problems:
+            ok = False
         if unexpected:
             ok = False
             print(f"  UNEXPECTED undefined symbols in the library: {' '.join(unexpected)}")

@@ -148,18 +148,19 @@
 // Hook declarations (only the ones this destination uses)
 // ---------------------------------------------------------------------------
 
+// The hooks are pure: `const` lets LLVM combine, hoist and drop them.
 #define LS_DECL_INT_HOOKS(S) \
-  LS_D LS_OVLD LS_HOOK(rte)(S); \
-  LS_D LS_OVLD LS_HOOK(rtp)(S); \
-  LS_D LS_OVLD LS_HOOK(rtn)(S); \
-  LS_D LS_OVLD LS_HOOK_SAT(rte)(S); \
-  LS_D LS_OVLD LS_HOOK_SAT(rtz)(S); \
-  LS_D LS_OVLD LS_HOOK_SAT(rtp)(S); \
-  LS_D LS_OVLD LS_HOOK_SAT(rtn)(S);
+  LS_D LS_HOOK_ATTRS LS_HOOK(rte)(S); \
+  LS_D LS_HOOK_ATTRS LS_HOOK(rtp)(S); \
+  LS_D LS_HOOK_ATTRS LS_HOOK(rtn)(S); \
+  LS_D LS_HOOK_ATTRS LS_HOOK_SAT(rte)(S); \
+  LS_D LS_HOOK_ATTRS LS_HOOK_SAT(rtz)(S); \
+  LS_D LS_HOOK_ATTRS LS_HOOK_SAT(rtp)(S); \
+  LS_D LS_HOOK_ATTRS LS_HOOK_SAT(rtn)(S);
 #define LS_DECL_FLT_HOOKS(S) \
-  LS_D LS_OVLD __lockstep_convert_f_rtz(S); \
-  LS_D LS_OVLD __lockstep_convert_f_rtp(S); \
-  LS_D LS_OVLD __lockstep_convert_f_rtn(S);
+  LS_D LS_HOOK_ATTRS __lockstep_convert_f_rtz(S); \
+  LS_D LS_HOOK_ATTRS __lockstep_convert_f_rtp(S); \
+  LS_D LS_HOOK_ATTRS __lockstep_convert_f_rtn(S);
 
 // ---------------------------------------------------------------------------
 // Scalar conversions

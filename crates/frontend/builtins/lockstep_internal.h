@@ -19,6 +19,9 @@
 #pragma OPENCL FP_CONTRACT OFF
 
 #define LS_OVLD __attribute__((overloadable))
+// Conversion hook declarations (see lockstep_builtins.cl): overloaded on the
+// source type, and pure.
+#define LS_HOOK_ATTRS __attribute__((overloadable, const))
 // Internal helpers: internal linkage, so every unit may have its own copy.
 #define LS_HELPER static inline
 

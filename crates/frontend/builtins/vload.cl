@@ -13,12 +13,12 @@
 
 #include "lockstep_internal.h"
 
-half LS_OVLD __lockstep_convert_f_rtz(float);
-half LS_OVLD __lockstep_convert_f_rtp(float);
-half LS_OVLD __lockstep_convert_f_rtn(float);
-half LS_OVLD __lockstep_convert_f_rtz(double);
-half LS_OVLD __lockstep_convert_f_rtp(double);
-half LS_OVLD __lockstep_convert_f_rtn(double);
+half LS_HOOK_ATTRS __lockstep_convert_f_rtz(float);
+half LS_HOOK_ATTRS __lockstep_convert_f_rtp(float);
+half LS_HOOK_ATTRS __lockstep_convert_f_rtn(float);
+half LS_HOOK_ATTRS __lockstep_convert_f_rtz(double);
+half LS_HOOK_ATTRS __lockstep_convert_f_rtp(double);
+half LS_HOOK_ATTRS __lockstep_convert_f_rtn(double);
 
 // ---------------------------------------------------------------------------
 // vloadN / vstoreN
