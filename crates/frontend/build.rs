@@ -8,8 +8,8 @@
 //! unit cannot declare). Units compile in parallel with clang 19 and are
 //! joined with llvm-link 19.
 //!
-//! Tools: `$LOCKSTEP_CLANG`, else `clang-19` on PATH, else
-//! `$(llvm-config-19 --bindir)/clang`; `$LOCKSTEP_LLVM_LINK`, else
+//! Tools: `$LOCKSTEP_CLANG` (if set, it must exist), else `clang-19` on PATH, else
+//! `$(llvm-config-19 --bindir)/clang`; `$LOCKSTEP_LLVM_LINK` (likewise), else
 //! `llvm-link-19` on PATH, else `llvm-link` beside the chosen clang, else
 //! `$(llvm-config-19 --bindir)/llvm-link`.
 
@@ -21,8 +21,9 @@ use std::sync::Mutex;
 use std::thread;
 
 /// Destination types `convert.cl` is compiled for.
-const CONVERT_DESTINATIONS: [&str; 11] =
-    ["char", "uchar", "short", "ushort", "int", "uint", "long", "ulong", "float", "double", "half"];
+const CONVERT_DESTINATIONS: [&str; 11] = [
+    "char", "uchar", "short", "ushort", "int", "uint", "long", "ulong", "float", "double", "half",
+];
 
 /// Flags for every unit. `__opencl_c_named_address_space_builtins` makes
 /// OpenCL 3.0 declare the named-address-space overloads (what OpenCL 1.2
@@ -86,7 +87,8 @@ fn run() -> Result<(), String> {
     let llvm_link = find_llvm_link(&clang)?;
 
     let unit_dir = out_dir.join("builtins");
-    fs::create_dir_all(&unit_dir).map_err(|e| format!("cannot create {}: {e}", unit_dir.display()))?;
+    fs::create_dir_all(&unit_dir)
+        .map_err(|e| format!("cannot create {}: {e}", unit_dir.display()))?;
     let units = plan_units(&src_dir, &unit_dir)?;
     compile_all(&clang, &units)?;
 
@@ -102,12 +104,17 @@ fn run() -> Result<(), String> {
 /// convert.cl once per destination type.
 fn plan_units(src_dir: &Path, unit_dir: &Path) -> Result<Vec<Unit>, String> {
     let top = src_dir.join("lockstep_builtins.cl");
-    let text = fs::read_to_string(&top).map_err(|e| format!("cannot read {}: {e}", top.display()))?;
+    let text =
+        fs::read_to_string(&top).map_err(|e| format!("cannot read {}: {e}", top.display()))?;
     let mut units = Vec::new();
     for line in text.lines() {
-        let Some(rest) = line.trim().strip_prefix("#include") else { continue };
+        let Some(rest) = line.trim().strip_prefix("#include") else {
+            continue;
+        };
         let name = rest.trim().trim_matches('"');
-        let Some(stem) = name.strip_suffix(".cl") else { continue };
+        let Some(stem) = name.strip_suffix(".cl") else {
+            continue;
+        };
         units.push(Unit {
             source: src_dir.join(name),
             defines: Vec::new(),
@@ -143,7 +150,11 @@ fn compile_all(clang: &Path, units: &[Unit]) -> Result<(), String> {
                 let next = queue.lock().unwrap().next();
                 let Some(unit) = next else { break };
                 let mut cmd = Command::new(clang);
-                cmd.args(CLANG_FLAGS).args(&unit.defines).arg(&unit.source).arg("-o").arg(&unit.output);
+                cmd.args(CLANG_FLAGS)
+                    .args(&unit.defines)
+                    .arg(&unit.source)
+                    .arg("-o")
+                    .arg(&unit.output);
                 if let Err(e) = run_tool(&mut cmd, clang) {
                     errors.lock().unwrap().push(e);
                 }
@@ -151,13 +162,19 @@ fn compile_all(clang: &Path, units: &[Unit]) -> Result<(), String> {
         }
     });
     let errors = errors.into_inner().unwrap();
-    if errors.is_empty() { Ok(()) } else { Err(errors.join("\n")) }
+    if errors.is_empty() {
+        Ok(())
+    } else {
+        Err(errors.join("\n"))
+    }
 }
 
 /// Runs a tool, forwarding its warnings; an error names the tool and shows
 /// its output.
 fn run_tool(cmd: &mut Command, tool: &Path) -> Result<(), String> {
-    let output = cmd.output().map_err(|e| format!("cannot run {}: {e}", tool.display()))?;
+    let output = cmd
+        .output()
+        .map_err(|e| format!("cannot run {}: {e}", tool.display()))?;
     let stderr = String::from_utf8_lossy(&output.stderr);
     if !output.status.success() {
         return Err(format!("{:?} failed ({}):\n{stderr}", cmd, output.status));
@@ -169,14 +186,17 @@ fn run_tool(cmd: &mut Command, tool: &Path) -> Result<(), String> {
 }
 
 fn find_clang() -> Result<PathBuf, String> {
-    let mut tried = Vec::new();
     if let Some(path) = env::var_os("LOCKSTEP_CLANG") {
         let path = PathBuf::from(path);
         if is_runnable(&path) {
             return Ok(path);
         }
-        tried.push(format!("$LOCKSTEP_CLANG = {}", path.display()));
+        return Err(format!(
+            "$LOCKSTEP_CLANG = {} is not an executable file",
+            path.display()
+        ));
     }
+    let mut tried = Vec::new();
     if let Some(path) = find_on_path("clang-19") {
         return Ok(path);
     }
@@ -184,7 +204,9 @@ fn find_clang() -> Result<PathBuf, String> {
     match llvm_config_bindir() {
         Some(bin) if is_runnable(&bin.join("clang")) => return Ok(bin.join("clang")),
         Some(bin) => tried.push(format!("{}", bin.join("clang").display())),
-        None => tried.push("$(llvm-config-19 --bindir)/clang (llvm-config-19 not found)".to_string()),
+        None => {
+            tried.push("$(llvm-config-19 --bindir)/clang (llvm-config-19 not found)".to_string())
+        }
     }
     Err(format!(
         "clang 19 is needed to compile the builtin library; tried: {}. Install clang-19 or set LOCKSTEP_CLANG.",
@@ -193,14 +215,17 @@ fn find_clang() -> Result<PathBuf, String> {
 }
 
 fn find_llvm_link(clang: &Path) -> Result<PathBuf, String> {
-    let mut tried = Vec::new();
     if let Some(path) = env::var_os("LOCKSTEP_LLVM_LINK") {
         let path = PathBuf::from(path);
         if is_runnable(&path) {
             return Ok(path);
         }
-        tried.push(format!("$LOCKSTEP_LLVM_LINK = {}", path.display()));
+        return Err(format!(
+            "$LOCKSTEP_LLVM_LINK = {} is not an executable file",
+            path.display()
+        ));
     }
+    let mut tried = Vec::new();
     if let Some(path) = find_on_path("llvm-link-19") {
         return Ok(path);
     }
@@ -210,7 +235,10 @@ fn find_llvm_link(clang: &Path) -> Result<PathBuf, String> {
     } else {
         find_on_path(&clang.to_string_lossy())
     };
-    if let Some(dir) = clang_real.and_then(|c| fs::canonicalize(c).ok()).and_then(|c| c.parent().map(Path::to_path_buf)) {
+    if let Some(dir) = clang_real
+        .and_then(|c| fs::canonicalize(c).ok())
+        .and_then(|c| c.parent().map(Path::to_path_buf))
+    {
         let candidate = dir.join("llvm-link");
         if is_runnable(&candidate) {
             return Ok(candidate);
@@ -220,7 +248,8 @@ fn find_llvm_link(clang: &Path) -> Result<PathBuf, String> {
     match llvm_config_bindir() {
         Some(bin) if is_runnable(&bin.join("llvm-link")) => return Ok(bin.join("llvm-link")),
         Some(bin) => tried.push(bin.join("llvm-link").display().to_string()),
-        None => tried.push("$(llvm-config-19 --bindir)/llvm-link (llvm-config-19 not found)".to_string()),
+        None => tried
+            .push("$(llvm-config-19 --bindir)/llvm-link (llvm-config-19 not found)".to_string()),
     }
     Err(format!(
         "llvm-link 19 is needed to link the builtin library; tried: {}. Install llvm-19 or set LOCKSTEP_LLVM_LINK.",
@@ -229,7 +258,10 @@ fn find_llvm_link(clang: &Path) -> Result<PathBuf, String> {
 }
 
 fn llvm_config_bindir() -> Option<PathBuf> {
-    let output = Command::new("llvm-config-19").arg("--bindir").output().ok()?;
+    let output = Command::new("llvm-config-19")
+        .arg("--bindir")
+        .output()
+        .ok()?;
     if !output.status.success() {
         return None;
     }
@@ -238,7 +270,9 @@ fn llvm_config_bindir() -> Option<PathBuf> {
 }
 
 fn find_on_path(name: &str) -> Option<PathBuf> {
-    env::split_paths(&env::var_os("PATH")?).map(|dir| dir.join(name)).find(|p| is_runnable(p))
+    env::split_paths(&env::var_os("PATH")?)
+        .map(|dir| dir.join(name))
+        .find(|p| is_runnable(p))
 }
 
 fn is_runnable(path: &Path) -> bool {

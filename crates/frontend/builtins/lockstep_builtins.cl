@@ -51,6 +51,18 @@
 // vendor extensions (amd_*, intel_*, arm_*). check_coverage.py lists the
 // exact exclusion patterns.
 //
+// TESTING
+//
+//   python3 check_coverage.py [--externals] [-v]
+//     every builtin opencl-c.h declares (OpenCL C 1.2, 2.0, 3.0, and 3.0 with
+//     named address spaces), called the way user kernels call it, resolves
+//     against the library; the library leaves only core functions, hooks,
+//     libm and intrinsics undefined; every scalar convert_* calls the right
+//     hook with the right return type.
+//   python3 tests/native_check.py
+//     numerical sanity tests: test kernels linked with the library, O2,
+//     retargeted to x86-64 and run natively against mpmath/numpy.
+//
 // UNITS
 //
 // Each file below is compiled as its own translation unit and the results

@@ -153,6 +153,19 @@ kernel void t_conv_i_f(global const float *a, global int *o) { GID; o[i] = conve
 kernel void t_clamp_f4s(global const float4 *a, global float4 *o) { GID; o[i] = clamp(a[i], -1.0f, 2.0f); }
 kernel void t_smoothstep(global const float *a, global float *o) { GID; o[i] = smoothstep(0.25f, 0.75f, a[i]); }
 kernel void t_sign_d(global const double *a, global double *o) { GID; o[i] = sign(a[i]); }
+kernel void t_lgamma_r(global const float *a, global int *s, global float *o) { GID; o[i] = lgamma_r(a[i], s + i); }
+kernel void t_async(global const int *src, global int *dst) {
+  local int buf[64];
+  event_t e = async_work_group_strided_copy(buf, src + 1000 * get_group_id(0), 64, 3, 0);
+  wait_group_events(1, &e);
+  for (int k = 0; k < 64; ++k) buf[k] += k;
+  e = async_work_group_strided_copy(dst + 128 * get_group_id(0), buf, 64, 2, 0);
+  wait_group_events(1, &e);
+  event_t e2 = async_work_group_copy(buf, src, 64, 0);
+  wait_group_events(1, &e2);
+  prefetch(src, 64);
+  dst[128 * get_group_id(0) + 1] = buf[63];
+}
 kernel void t_atomics(global int *c, global uint *m, global long *l, global float *f) {
   GID; atomic_inc(c); atomic_max(m, (uint)i * 2654435761u); atom_add(l, (long)i << 33); atomic_xchg(f, (float)i);
 }
@@ -853,6 +866,28 @@ def misc_tests(run, rep):
     sdo = np.zeros(len(sd))
     run("t_sign_d", len(sd), sd, sdo)
     rep.exact("sign(double)", sdo, np.array([0.0, -0.0, 0.0, -1.0, 1.0, -1.0] * (N // 6)))
+
+    # lgamma_r: the sign of gamma(x)
+    xg = RNG.uniform(-30, 30, N).astype(np.float32)
+    xg[:4] = [0.5, -0.5, -1.5, -2.5]
+    sg = np.zeros(N, np.int32)
+    og = np.zeros(N, np.float32)
+    run("t_lgamma_r", N, xg, sg, og)
+    keep = xg != np.round(xg)
+    want = np.array([1 if mp.gamma(mpf(v)) > 0 else -1 for v in xg[keep]])
+    rep.exact("lgamma_r(float) sign of gamma", sg[keep], want, (xg[keep],))
+    rep.ulps("lgamma_r(float) value away from its zeros", og[keep & (np.abs(xg) > 3)],
+             [mp.log(abs(mp.gamma(mpf(v)))) for v in xg[keep & (np.abs(xg) > 3)]], np.float32, 16)
+
+    # async copies: each work-group (of one work-item here) copies strided
+    src = RNG.integers(-1000, 1000, 1000 * 8).astype(np.int32)
+    dst = np.zeros(128 * 8, np.int32)
+    run("t_async", 8, src, dst)
+    want = np.zeros((8, 128), np.int32)
+    for g in range(8):
+        want[g, 0::2] = src[1000 * g: 1000 * g + 192: 3] + np.arange(64)
+    want[:, 1] = src[63]
+    rep.exact("async_work_group_strided_copy both ways, async_work_group_copy, wait_group_events", dst, want.ravel())
 
     # OpenCL 1.x atomics (one work-item at a time: checks the operation, not atomicity)
     cnt = np.zeros(1, np.int32)
