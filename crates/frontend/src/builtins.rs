@@ -29,7 +29,9 @@
 //!   barrier in `wait_group_events`.
 //!
 //! How to link: parse lazily and link with `LinkOnlyNeeded` so only the
-//! called functions are materialized (the module defines about 12 750 functions, 3.6 MB; linking only the needed ones takes milliseconds instead of most of a second),
+//! called functions are materialized (the module defines about 12 750
+//! functions, 3.6 MB; linking only the needed ones takes milliseconds
+//! instead of most of a second),
 //! then internalize everything but the kernels. All library functions carry
 //! clang's OpenCL `convergent` attribute; only the ones that reach a
 //! barrier need it, so stripping it from the rest before optimizing is
