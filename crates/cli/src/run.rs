@@ -24,6 +24,12 @@ pub struct RunArgs {
     /// Checked mode: report data races and uninitialized local reads.
     #[arg(long)]
     check: bool,
+    /// SIMD width: work-items per gang (4, 8, 16 or 32; default: the host's best).
+    #[arg(long)]
+    width: Option<u32>,
+    /// Worker threads (default: one per core, or LOCKSTEP_THREADS).
+    #[arg(long)]
+    threads: Option<usize>,
     /// Print the kernel's execution time (no compile) after the output.
     #[arg(long)]
     time: bool,
@@ -39,6 +45,15 @@ pub fn run(args: RunArgs) -> Result<()> {
     let engine = args.engine.engine()?;
     let mut ctx = Context::with_engine(engine);
     ctx.set_checked(args.check);
+    if let Some(w) = args.width {
+        if !matches!(w, 4 | 8 | 16 | 32) {
+            anyhow::bail!("--width must be 4, 8, 16 or 32");
+        }
+        ctx.set_width(w);
+    }
+    if let Some(t) = args.threads {
+        ctx.set_threads(t);
+    }
     if args.repeat == 0 {
         bail!("--repeat must be at least 1");
     }

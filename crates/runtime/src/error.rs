@@ -106,6 +106,9 @@ pub enum LaunchError {
         first: usize,
         second: usize,
     },
+    /// The SIMD engine could not compile the kernel.
+    #[error("kernel '{kernel}' could not be compiled for the SIMD engine: {message}")]
+    Compile { kernel: String, message: String },
     /// The kernel faulted while running (out-of-bounds access, barrier
     /// divergence…); the message has the source location.
     #[error("kernel '{kernel}' failed: {message}")]

@@ -25,6 +25,7 @@ mod device;
 mod error;
 mod kernel;
 mod ndrange;
+mod simd;
 pub mod sim;
 
 use std::sync::Arc;
@@ -53,16 +54,19 @@ pub enum Engine {
     /// The reference interpreter: one work-item at a time, exact semantics.
     #[default]
     Interpreter,
+    /// Compiled code running W work-items per SIMD instruction, all cores busy.
+    Simd,
 }
 
 impl Engine {
     /// The engines this build can run kernels on.
-    pub const AVAILABLE: &'static [Engine] = &[Engine::Interpreter];
+    pub const AVAILABLE: &'static [Engine] = &[Engine::Interpreter, Engine::Simd];
 
     /// The short name `--engine` takes.
     pub fn name(self) -> &'static str {
         match self {
             Engine::Interpreter => "interp",
+            Engine::Simd => "simd",
         }
     }
 }
@@ -71,6 +75,7 @@ impl std::fmt::Display for Engine {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             Engine::Interpreter => f.write_str("interpreter"),
+            Engine::Simd => f.write_str("SIMD"),
         }
     }
 }
@@ -82,7 +87,7 @@ impl std::str::FromStr for Engine {
     fn from_str(name: &str) -> Result<Engine, EngineError> {
         match name {
             "interp" | "interpreter" => Ok(Engine::Interpreter),
-            "simd" => Err(EngineError::SimdNotBuilt),
+            "simd" => Ok(Engine::Simd),
             _ => Err(EngineError::Unknown {
                 name: name.to_string(),
             }),
@@ -95,6 +100,10 @@ impl std::str::FromStr for Engine {
 pub struct Context {
     engine: Engine,
     checked: bool,
+    /// SIMD width (work-items per gang); the host's best when `None`.
+    width: Option<u32>,
+    /// Worker threads; one per core when `None` (or `LOCKSTEP_THREADS`).
+    threads: Option<usize>,
 }
 
 /// What a launch produced besides writing its buffers.
@@ -128,6 +137,37 @@ impl Context {
         self.checked = checked;
     }
 
+    /// Sets the SIMD width (4, 8, 16 or 32 work-items per gang).
+    pub fn set_width(&mut self, width: u32) {
+        self.width = Some(width);
+    }
+
+    /// The SIMD width launches use.
+    pub fn width(&self) -> u32 {
+        self.width.unwrap_or_else(simd::default_width)
+    }
+
+    /// Sets the number of worker threads.
+    pub fn set_threads(&mut self, threads: usize) {
+        self.threads = Some(threads.max(1));
+    }
+
+    /// The number of worker threads launches use: the setting, else
+    /// `LOCKSTEP_THREADS`, else one per core.
+    pub fn threads(&self) -> usize {
+        self.threads
+            .or_else(|| std::env::var("LOCKSTEP_THREADS").ok().and_then(|t| t.parse().ok()))
+            .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+            .max(1)
+    }
+
+    /// The vectorization report of `kernel` specialized for `local_size`
+    /// on the SIMD engine (compiling it if needed).
+    pub fn simd_report(&self, kernel: &Kernel, local_size: [u32; 3]) -> Result<String, LaunchError> {
+        let spec = lockstep_codegen::Spec { local_size, width: self.width() };
+        Ok(simd::compiled(&kernel.program, kernel.func, spec)?.report.to_string())
+    }
+
     /// Runs `kernel` over `range` after validating its arguments and the range.
     pub fn launch(&self, kernel: &Kernel, range: &NDRange) -> Result<LaunchReport, LaunchError> {
         let local = kernel::validate_range(kernel, range)?;
@@ -135,6 +175,7 @@ impl Context {
         kernel::check_local_memory(kernel, &bound)?;
         match self.engine {
             Engine::Interpreter => self.run_interpreter(kernel, range, local, &bound),
+            Engine::Simd => simd::launch(kernel, range, local, &bound, self.width(), self.threads()),
         }
     }
 
@@ -234,12 +275,67 @@ pub struct Program {
 
 pub(crate) struct ProgramInner {
     pub module: ir::Module,
+    /// The source text and build options (part of compiled-code cache keys).
+    pub source: String,
+    pub options: String,
+    /// Compiled SIMD specializations.
+    pub simd_cache: std::sync::Mutex<std::collections::HashMap<(ir::FuncId, lockstep_codegen::Spec), Arc<simd::CompiledKernel>>>,
+    /// Program-scope variables' memory, allocated at the first SIMD launch;
+    /// they keep their values across launches.
+    globals_memory: std::sync::Mutex<Option<Vec<Buffer<u64>>>>,
     pub log: String,
     /// The name of the source file, for locations in execution errors.
     pub source_name: String,
     /// OpenCL 1.x programs (and `-cl-uniform-work-group-size`) need local
     /// sizes that divide the global size.
     pub uniform_groups_required: bool,
+}
+
+impl ProgramInner {
+    /// The addresses of the program-scope variables by `GlobalId` (0 for
+    /// `local` ones), allocating and initializing them on first use.
+    pub(crate) fn global_addresses(&self) -> Vec<u64> {
+        let mut memory = self.globals_memory.lock().unwrap_or_else(|e| e.into_inner());
+        let blocks = memory.get_or_insert_with(|| {
+            let blocks: Vec<Buffer<u64>> = self
+                .module
+                .globals
+                .values()
+                .map(|g| {
+                    let words = if g.space == ir::AddrSpace::Local { 0 } else { (g.size as usize).div_ceil(8) };
+                    let b = Buffer::<u64>::zeroed(words.max(1));
+                    if let Some(init) = &g.init {
+                        let mut bytes = vec![0u8; words.max(1) * 8];
+                        bytes[..init.len()].copy_from_slice(init);
+                        let words: Vec<u64> = bytes.chunks_exact(8).map(|c| u64::from_le_bytes(c.try_into().expect("8 bytes"))).collect();
+                        b.write(&words);
+                    }
+                    b
+                })
+                .collect();
+            // Relocations: addresses of other variables inside initial values.
+            let addrs: Vec<u64> = blocks.iter().map(|b| b.storage.id() as u64).collect();
+            for (g, block) in self.module.globals.values().zip(&blocks) {
+                if g.relocs.is_empty() {
+                    continue;
+                }
+                let mut bytes = block.read_bytes();
+                for r in &g.relocs {
+                    let target = addrs[cranelift_entity::EntityRef::index(r.target)].wrapping_add(r.addend as u64);
+                    bytes[r.offset as usize..r.offset as usize + 8].copy_from_slice(&target.to_le_bytes());
+                }
+                let words: Vec<u64> = bytes.chunks_exact(8).map(|c| u64::from_le_bytes(c.try_into().expect("8 bytes"))).collect();
+                block.write(&words);
+            }
+            blocks
+        });
+        self.module
+            .globals
+            .values()
+            .zip(blocks.iter())
+            .map(|(g, b)| if g.space == ir::AddrSpace::Local { 0 } else { b.storage.id() as u64 })
+            .collect()
+    }
 }
 
 impl Program {
@@ -269,6 +365,10 @@ impl Program {
                 module: compiled.module,
                 log: compiled.log,
                 source_name: source.name.clone(),
+                source: source.text.clone(),
+                options: options.to_string(),
+                simd_cache: Default::default(),
+                globals_memory: Default::default(),
                 uniform_groups_required,
             }),
         })

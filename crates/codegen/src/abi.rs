@@ -1,0 +1,79 @@
+//! The interface between generated code and the runtime: the work-group
+//! function's signature and the context record it reads.
+//!
+//! A compiled kernel specialization exports one function,
+//! `void NAME(const GroupContext *ctx)`, that runs every gang of one
+//! work-group. Everything the kernel needs at run time comes through the
+//! context; everything known when compiling (the local size, the SIMD width)
+//! is baked into the code.
+
+/// The record a work-group function reads (`#[repr(C)]`, shared with the
+/// generated code by field offsets).
+#[repr(C)]
+#[derive(Clone, Debug)]
+pub struct GroupContext {
+    /// One 8-byte slot per kernel argument: a buffer's address, a local
+    /// argument's byte offset into `local_mem`, a by-value argument's
+    /// address, or a scalar's bits (zero-extended).
+    pub args: *const u64,
+    /// Addresses of the program's `global`/`constant` variables, by `GlobalId`.
+    pub globals: *const u64,
+    /// This work-group's local memory: the kernel's `__local` variables at
+    /// the offsets the compiled kernel reports, then the local arguments.
+    pub local_mem: *mut u8,
+    /// Opaque pointer handed to `lockstep_rt_printf`.
+    pub printf_sink: *mut std::ffi::c_void,
+    pub work_dim: u64,
+    pub group_id: [u64; 3],
+    pub global_size: [u64; 3],
+    pub global_offset: [u64; 3],
+    pub num_groups: [u64; 3],
+    pub enqueued_local_size: [u64; 3],
+}
+
+/// Byte offsets of `GroupContext`'s fields, as the generated code uses them.
+pub mod offsets {
+    pub const ARGS: u64 = 0;
+    pub const GLOBALS: u64 = 8;
+    pub const LOCAL_MEM: u64 = 16;
+    pub const PRINTF_SINK: u64 = 24;
+    pub const WORK_DIM: u64 = 32;
+    pub const GROUP_ID: u64 = 40;
+    pub const GLOBAL_SIZE: u64 = 64;
+    pub const GLOBAL_OFFSET: u64 = 88;
+    pub const NUM_GROUPS: u64 = 112;
+    pub const ENQUEUED_LOCAL_SIZE: u64 = 136;
+}
+
+/// The signature of a compiled work-group function.
+pub type WorkGroupFn = unsafe extern "C" fn(ctx: *const GroupContext);
+
+/// Runtime functions generated code calls (resolved by the JIT).
+pub mod runtime_symbols {
+    /// `void lockstep_rt_printf(void *sink, const char *format, u64 nargs,
+    /// const u64 *arg_bits, const u8 *arg_types)`: one work-item's printf.
+    pub const PRINTF: &str = "lockstep_rt_printf";
+    /// `u64 lockstep_rt_convert(u64 bits, u32 from, u32 to, u32 op, u32 rounding, u32 saturate)`:
+    /// one exact conversion with a rounding mode, as the interpreter does it.
+    pub const CONVERT: &str = "lockstep_rt_convert";
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::mem::offset_of;
+
+    #[test]
+    fn offsets_match_the_struct() {
+        assert_eq!(offset_of!(GroupContext, args) as u64, offsets::ARGS);
+        assert_eq!(offset_of!(GroupContext, globals) as u64, offsets::GLOBALS);
+        assert_eq!(offset_of!(GroupContext, local_mem) as u64, offsets::LOCAL_MEM);
+        assert_eq!(offset_of!(GroupContext, printf_sink) as u64, offsets::PRINTF_SINK);
+        assert_eq!(offset_of!(GroupContext, work_dim) as u64, offsets::WORK_DIM);
+        assert_eq!(offset_of!(GroupContext, group_id) as u64, offsets::GROUP_ID);
+        assert_eq!(offset_of!(GroupContext, global_size) as u64, offsets::GLOBAL_SIZE);
+        assert_eq!(offset_of!(GroupContext, global_offset) as u64, offsets::GLOBAL_OFFSET);
+        assert_eq!(offset_of!(GroupContext, num_groups) as u64, offsets::NUM_GROUPS);
+        assert_eq!(offset_of!(GroupContext, enqueued_local_size) as u64, offsets::ENQUEUED_LOCAL_SIZE);
+    }
+}

@@ -1,0 +1,719 @@
+//! Emits the work-group function of one kernel specialization (local size,
+//! SIMD width W) as LLVM IR over gangs of W work-items.
+//!
+//! Values are scalars when the uniformity analysis says they are uniform and
+//! `<W x T>` vectors otherwise (consecutive values also keep their lane-0
+//! base for addressing). Control flow takes one of two forms:
+//!
+//! * **Uniform control flow** (no divergent branch): the CFG is emitted as
+//!   it is, block parameters become phis, and the gang's mask only guards
+//!   memory accesses and other side effects.
+//! * **Divergent control flow** (reducible CFGs): blocks are laid out in a
+//!   loop-contiguous topological order, each with a mask of the lanes
+//!   waiting for it. A block runs only when its mask is not empty (one mask
+//!   test and a branch), routes its lanes to its successors' masks (a
+//!   uniform condition routes them with a real branch), and a loop repeats
+//!   while any lane waits at its header. Values that cross blocks live in
+//!   slots; a value defined in a loop whose exit diverges is blended per
+//!   lane, so each lane keeps the value of its own last iteration.
+//!
+//! Irreducible control flow that diverges is rejected for now with a clear
+//! error; the block-IP scheme will cover it.
+
+mod llvm;
+mod ops;
+
+use std::collections::HashMap;
+
+use cranelift_entity::{EntityRef, SecondaryMap};
+use llvm_sys::prelude::LLVMBasicBlockRef;
+use lockstep_ir::{self as ir, Block, FuncId, InstData, Value, ValueDef};
+use lockstep_passes::analysis::{Shape, Uniformity, UniformityConfig};
+
+use crate::report::Report;
+use crate::CodegenError;
+use llvm::{Llvm, T, V};
+
+/// What a kernel is specialized on.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Spec {
+    /// The work-group size the code runs (each dimension ≥ 1).
+    pub local_size: [u32; 3],
+    /// Work-items per gang: 4, 8, 16 or 32.
+    pub width: u32,
+}
+
+/// Where the kernel's `__local` variables live in a work-group's local memory.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct LocalLayout {
+    /// Byte offset of each local variable.
+    pub offsets: Vec<(ir::GlobalId, u64)>,
+    /// Bytes the variables take (local arguments follow, 64-byte aligned).
+    pub size: u64,
+}
+
+/// The name of the exported work-group function.
+pub const WORK_GROUP_FN: &str = "lockstep_work_group";
+
+/// How a value is held.
+#[derive(Copy, Clone, Debug)]
+pub(crate) enum Repr {
+    Scalar(V),
+    Vector(V),
+}
+
+/// A slot for a value used outside its block (divergent control flow).
+#[derive(Copy, Clone)]
+struct Slot {
+    ptr: V,
+    ty: T,
+    vector: bool,
+    /// Blend the value under the defining block's mask (temporal divergence).
+    blend: bool,
+}
+
+pub(crate) struct Emitter<'a> {
+    pub l: Llvm,
+    pub module: &'a ir::Module,
+    pub func: &'a ir::Function,
+    pub uni: Uniformity,
+    pub w: u32,
+    pub spec: Spec,
+    pub report: Report,
+    /// The gang function and its parameters.
+    pub f: V,
+    pub ctx: V,
+    pub gang: V,
+    /// `<W x i64>` local linear ids of the gang's lanes.
+    pub lin: V,
+    /// The lanes active at this point.
+    pub mask: V,
+    /// Values available everywhere (uniform control flow; entry block values).
+    direct: SecondaryMap<Value, Option<Repr>>,
+    /// Values available in the block being emitted.
+    local: HashMap<Value, Repr>,
+    slots: SecondaryMap<Value, Option<Slot>>,
+    /// Lane-0 values of consecutive values, where known.
+    pub bases: HashMap<Value, V>,
+    pub cur_block: Block,
+    /// Per stack slot: the gang's private array and the bytes per lane.
+    pub stack: SecondaryMap<ir::StackSlot, Option<(V, u64)>>,
+    pub local_layout: LocalLayout,
+    alloca_block: LLVMBasicBlockRef,
+}
+
+/// Emits `kernel` specialized on `spec` into `module` (an empty LLVM module
+/// of `ctx`), and returns the local-memory layout and the report.
+pub fn emit_kernel(
+    llvm_ctx: llvm_sys::prelude::LLVMContextRef,
+    llvm_module: llvm_sys::prelude::LLVMModuleRef,
+    module: &ir::Module,
+    kernel: FuncId,
+    spec: &Spec,
+) -> Result<(LocalLayout, Report), CodegenError> {
+    let func = &module.functions[kernel];
+    let unsupported = |what: String| CodegenError::Unsupported { kernel: func.name.clone(), construct: what };
+    if !matches!(spec.width, 4 | 8 | 16 | 32) {
+        return Err(unsupported(format!("SIMD width {} (use 4, 8, 16 or 32)", spec.width)));
+    }
+    for (_, inst) in func.insts_in_layout() {
+        match &func.insts[inst] {
+            InstData::Call { .. } => return Err(unsupported("a call that was not inlined".into())),
+            InstData::Barrier { .. } => {
+                return Err(unsupported(
+                    "barriers on the SIMD engine (not implemented yet: run it with the interpreter engine)".into(),
+                ))
+            }
+            _ => {}
+        }
+    }
+    let config = UniformityConfig { local_size: spec.local_size, width: spec.width };
+    let uni = Uniformity::for_function(func, &config);
+    let divergent = func.layout.iter().any(|&b| uni.is_divergent(b));
+    if divergent && !uni.loops().is_cfg_reducible() {
+        return Err(unsupported(
+            "divergent control flow in an irreducible loop (not implemented yet: run it with the interpreter engine)"
+                .into(),
+        ));
+    }
+    let l = Llvm::new(llvm_ctx, llvm_module);
+    let w = spec.width;
+    // The gang function: (ctx, gang index, local linear ids, mask).
+    let lin_ty = l.vec(l.i64(), w);
+    let mask_ty = l.vec(l.i1(), w);
+    let gang_ty = l.func_type(l.void(), &[l.ptr(), l.i64(), lin_ty, mask_ty]);
+    let f = l.add_function("lockstep_gang", gang_ty);
+    l.set_internal(f);
+    l.add_fn_attr(f, "alwaysinline");
+    let alloca_block = l.append_block(f, "allocas");
+    let mut e = Emitter {
+        module,
+        func,
+        w,
+        spec: *spec,
+        report: Report::new(&func.name, spec),
+        f,
+        ctx: l.param(f, 0),
+        gang: l.param(f, 1),
+        lin: l.param(f, 2),
+        mask: l.param(f, 3),
+        direct: SecondaryMap::new(),
+        local: HashMap::new(),
+        slots: SecondaryMap::new(),
+        bases: HashMap::new(),
+        cur_block: func.entry_block().expect("verified functions have an entry"),
+        stack: SecondaryMap::new(),
+        local_layout: layout_locals(module),
+        alloca_block,
+        uni,
+        l,
+    };
+    e.report.note_shapes(func, &e.uni);
+    e.kernel_params();
+    e.stack_slots();
+    if divergent {
+        e.emit_linearized()?;
+    } else {
+        e.emit_uniform()?;
+    }
+    e.emit_work_group_function();
+    Ok((e.local_layout.clone(), e.report))
+}
+
+fn layout_locals(module: &ir::Module) -> LocalLayout {
+    let mut layout = LocalLayout::default();
+    for (id, g) in module.globals.iter() {
+        if g.space == ir::AddrSpace::Local {
+            let align = (g.align as u64).max(64);
+            layout.size = layout.size.div_ceil(align) * align;
+            layout.offsets.push((id, layout.size));
+            layout.size += g.size;
+        }
+    }
+    layout.size = layout.size.div_ceil(64) * 64;
+    layout
+}
+
+impl<'a> Emitter<'a> {
+    pub fn unsupported(&self, what: impl Into<String>) -> CodegenError {
+        CodegenError::Unsupported { kernel: self.func.name.clone(), construct: what.into() }
+    }
+
+    pub fn shape(&self, v: Value) -> Shape {
+        self.uni.shape(v)
+    }
+
+    /// The shape of `v` where it is used in the current block.
+    pub fn use_shape(&self, v: Value) -> Shape {
+        self.uni.operand_shape(v, self.cur_block)
+    }
+
+    /// The LLVM type of an IR scalar type (`i1` in memory is `i8`).
+    pub fn ty(&self, t: ir::Type) -> T {
+        match t {
+            ir::Type::I1 => self.l.i1(),
+            ir::Type::I8 => self.l.i8(),
+            ir::Type::I16 => self.l.int(16),
+            ir::Type::I32 => self.l.i32(),
+            ir::Type::I64 => self.l.i64(),
+            ir::Type::F16 => self.l.f16(),
+            ir::Type::F32 => self.l.f32(),
+            ir::Type::F64 => self.l.f64(),
+            ir::Type::Ptr(_) => self.l.ptr(),
+        }
+    }
+
+    pub fn vty(&self, t: ir::Type) -> T {
+        self.l.vec(self.ty(t), self.w)
+    }
+
+    /// Runs `f` with the builder at the end of the alloca block.
+    pub(super) fn in_allocas<R>(&mut self, f: impl FnOnce(&mut Self) -> R) -> R {
+        let here = self.l.current_block();
+        self.l.position_at_end(self.alloca_block);
+        let r = f(self);
+        if !here.is_null() {
+            self.l.position_at_end(here);
+        }
+        r
+    }
+
+    // ---- Values ----
+
+    pub fn define(&mut self, v: Value, r: Repr) {
+        self.local.insert(v, r);
+    }
+
+    /// The value of `v` as held (loading it from its slot if it crosses blocks).
+    pub fn get(&mut self, v: Value) -> Repr {
+        if let Some(&r) = self.local.get(&v) {
+            return r;
+        }
+        if let Some(r) = self.direct[v] {
+            return r;
+        }
+        if let Some(slot) = self.slots[v] {
+            let x = self.l.load(slot.ty, slot.ptr, 1);
+            let r = if slot.vector { Repr::Vector(x) } else { Repr::Scalar(x) };
+            self.local.insert(v, r);
+            return r;
+        }
+        panic!("codegen: {v} used before it was emitted (in {})", self.func.name)
+    }
+
+    /// `v` as a vector (broadcast if uniform).
+    pub fn vector(&mut self, v: Value) -> V {
+        match self.get(v) {
+            Repr::Vector(x) => x,
+            Repr::Scalar(x) => self.l.splat(x, self.w),
+        }
+    }
+
+    /// `v` as a scalar: the value if uniform, else lane 0 (only meaningful
+    /// where the analysis says all lanes agree, or for a consecutive base).
+    pub fn scalar(&mut self, v: Value) -> V {
+        match self.get(v) {
+            Repr::Scalar(x) => x,
+            Repr::Vector(x) => {
+                if let Some(&b) = self.bases.get(&v) {
+                    return b;
+                }
+                self.l.extract(x, 0)
+            }
+        }
+    }
+
+    /// Any lane of `m` set.
+    pub fn any(&self, m: V) -> V {
+        let bits = self.l.bitcast(m, self.l.int(self.w));
+        self.l.icmp(llvm_sys::LLVMIntPredicate::LLVMIntNE, bits, self.l.const_null(self.l.int(self.w)))
+    }
+
+    fn kernel_params(&mut self) {
+        let entry = self.func.entry_block().expect("entry");
+        let params = self.func.blocks[entry].params.clone();
+        self.l.position_at_end(self.alloca_block);
+        let args = self.ctx_field_ptr(crate::abi::offsets::ARGS);
+        for (i, p) in params.into_iter().enumerate() {
+            let ty = self.func.value_type(p);
+            let slot = self.l.gep_i8(args, self.l.const_int(self.l.i64(), 8 * i as u64));
+            let bits = self.l.load(self.l.i64(), slot, 8);
+            let v = match ty {
+                ir::Type::Ptr(ir::AddrSpace::Local) => {
+                    let base = self.ctx_field_ptr(crate::abi::offsets::LOCAL_MEM);
+                    self.l.gep_i8(base, bits)
+                }
+                ir::Type::Ptr(_) => self.l.cast(llvm_sys::LLVMOpcode::LLVMIntToPtr, bits, self.l.ptr()),
+                t if t.is_float() => {
+                    let int = self.l.int(t.bits());
+                    let narrow = if t.bits() < 64 { self.l.cast(llvm_sys::LLVMOpcode::LLVMTrunc, bits, int) } else { bits };
+                    self.l.bitcast(narrow, self.ty(t))
+                }
+                ir::Type::I64 => bits,
+                t => self.l.cast(llvm_sys::LLVMOpcode::LLVMTrunc, bits, self.ty(t)),
+            };
+            self.direct[p] = Some(Repr::Scalar(v));
+        }
+    }
+
+    /// Loads a pointer-sized field of the group context.
+    pub fn ctx_field_ptr(&self, offset: u64) -> V {
+        let p = self.l.gep_i8(self.ctx, self.l.const_int(self.l.i64(), offset));
+        self.l.load(self.l.ptr(), p, 8)
+    }
+
+    /// Loads element `index` of a `[u64; 3]` (or a single `u64`) field.
+    pub fn ctx_field_u64(&self, offset: u64, index: u64) -> V {
+        let p = self.l.gep_i8(self.ctx, self.l.const_int(self.l.i64(), offset + 8 * index));
+        self.l.load(self.l.i64(), p, 8)
+    }
+
+    /// Private arrays: one copy per lane, side by side.
+    fn stack_slots(&mut self) {
+        let slots: Vec<_> = self.func.stack_slots.iter().map(|(s, d)| (s, *d)).collect();
+        for (slot, data) in slots {
+            let align = data.align.max(8) as u64;
+            let per_lane = (data.size as u64).div_ceil(align) * align;
+            let bytes = per_lane * self.w as u64;
+            let arr = self.in_allocas(|e| e.l.alloca_aligned(e.l.array(e.l.i8(), bytes), align.max(64) as u32));
+            self.stack[slot] = Some((arr, per_lane));
+        }
+    }
+
+    // ---- Uniform control flow ----
+
+    fn emit_uniform(&mut self) -> Result<(), CodegenError> {
+        let func = self.func;
+        let reachable: Vec<Block> = func.layout.iter().copied().filter(|&b| self.uni.is_reachable(b)).collect();
+        let bbs: HashMap<Block, LLVMBasicBlockRef> =
+            reachable.iter().map(|&b| (b, self.l.append_block(self.f, &format!("{b}")))).collect();
+        let entry = func.entry_block().expect("entry");
+        // Phis for block parameters.
+        let mut phis: HashMap<Value, V> = HashMap::new();
+        for &b in &reachable {
+            if b == entry {
+                continue;
+            }
+            self.l.position_at_end(bbs[&b]);
+            for &p in &func.blocks[b].params {
+                let ty = self.func.value_type(p);
+                let t = if self.shape(p).is_uniform() { self.ty(ty) } else { self.vty(ty) };
+                let phi = self.l.phi(t);
+                phis.insert(p, phi);
+                self.direct[p] = Some(if self.shape(p).is_uniform() { Repr::Scalar(phi) } else { Repr::Vector(phi) });
+            }
+        }
+        self.l.position_at_end(self.alloca_block);
+        self.l.br(bbs[&entry]);
+        for &b in &reachable {
+            self.cur_block = b;
+            self.l.position_at_end(bbs[&b]);
+            self.local.clear();
+            for &inst in &func.blocks[b].insts {
+                let data = &func.insts[inst];
+                if data.is_terminator() {
+                    break;
+                }
+                self.emit_inst(inst)?;
+                if let Some(r) = func.results[inst] {
+                    let repr = self.local[&r];
+                    self.direct[r] = Some(repr);
+                }
+            }
+            let term = func.terminator(b).expect("verified");
+            let from = self.l.current_block();
+            let incoming = |e: &mut Self, call: &ir::BlockCall| {
+                for (&p, &a) in func.blocks[call.block].params.iter().zip(&call.args) {
+                    let v = if e.shape(p).is_uniform() { e.scalar(a) } else { e.vector(a) };
+                    e.l.add_incoming(phis[&p], v, from);
+                }
+            };
+            match &func.insts[term] {
+                InstData::Jump { dest } => {
+                    incoming(self, dest);
+                    self.l.br(bbs[&dest.block]);
+                }
+                InstData::Brif { cond, then_dest, else_dest } => {
+                    incoming(self, then_dest);
+                    incoming(self, else_dest);
+                    let c = self.scalar(*cond);
+                    self.l.cond_br(c, bbs[&then_dest.block], bbs[&else_dest.block]);
+                }
+                InstData::Switch { arg, default, cases } => {
+                    incoming(self, default);
+                    for (_, d) in cases {
+                        incoming(self, d);
+                    }
+                    let x = self.scalar(*arg);
+                    let t = self.l.type_of(x);
+                    let cases: Vec<(V, LLVMBasicBlockRef)> =
+                        cases.iter().map(|(v, d)| (self.l.const_int(t, *v), bbs[&d.block])).collect();
+                    self.l.switch(x, bbs[&default.block], &cases);
+                }
+                InstData::Return { .. } => self.l.ret_void(),
+                _ => self.l.unreachable(),
+            }
+        }
+        Ok(())
+    }
+
+    // ---- Divergent control flow ----
+
+    fn emit_linearized(&mut self) -> Result<(), CodegenError> {
+        let func = self.func;
+        let order = loop_contiguous_order(func, &self.uni);
+        let entry = order[0];
+        let index: HashMap<Block, usize> = order.iter().enumerate().map(|(i, &b)| (b, i)).collect();
+        let mask_ty = self.l.vec(self.l.i1(), self.w);
+        // Mask slots, parameter slots and slots of values that cross blocks.
+        let mut mask_slot: HashMap<Block, V> = HashMap::new();
+        for &b in &order[1..] {
+            let s = self.in_allocas(|e| {
+                let s = e.l.alloca(mask_ty);
+                e.l.store(e.l.const_null(mask_ty), s, 1);
+                s
+            });
+            mask_slot.insert(b, s);
+        }
+        self.create_slots(&order);
+        let checks: Vec<LLVMBasicBlockRef> =
+            order.iter().map(|b| self.l.append_block(self.f, &format!("{b}.check"))).collect();
+        let exit = self.l.append_block(self.f, "exit");
+        // Loops that end at each position (innermost first).
+        let mut loop_ends: HashMap<usize, Vec<Block>> = HashMap::new();
+        for lp in self.uni.loops().loops() {
+            let last = self.uni.loops().blocks(lp).iter().filter_map(|b| index.get(b)).max().copied();
+            if let Some(last) = last {
+                loop_ends.entry(last).or_default().push(self.uni.loops().header(lp));
+            }
+        }
+        for ends in loop_ends.values_mut() {
+            ends.sort_by_key(|h| std::cmp::Reverse(index[h]));
+        }
+        self.l.position_at_end(self.alloca_block);
+        self.l.br(checks[0]);
+        let gang_mask = self.mask;
+        for (i, &b) in order.iter().enumerate() {
+            self.cur_block = b;
+            self.local.clear();
+            let body = self.l.append_block(self.f, &format!("{b}"));
+            let after = self.l.append_block(self.f, &format!("{b}.after"));
+            self.l.position_at_end(checks[i]);
+            if b == entry {
+                self.mask = gang_mask;
+                self.l.br(body);
+            } else {
+                let m = self.l.load(mask_ty, mask_slot[&b], 1);
+                self.mask = m;
+                let any = self.any(m);
+                self.l.cond_br(any, body, after);
+            }
+            self.l.position_at_end(body);
+            if b != entry {
+                self.l.store(self.l.const_null(mask_ty), mask_slot[&b], 1);
+                for &p in &func.blocks[b].params {
+                    let _ = self.get(p);
+                }
+            }
+            for &inst in &func.blocks[b].insts {
+                if func.insts[inst].is_terminator() {
+                    break;
+                }
+                self.emit_inst(inst)?;
+                if let Some(r) = func.results[inst] {
+                    if b == entry {
+                        self.direct[r] = Some(self.local[&r]);
+                    }
+                    self.store_to_slot(r);
+                }
+            }
+            let term = func.terminator(b).expect("verified");
+            self.route_terminator(term, &mask_slot, after);
+            // Back edges: repeat each loop ending here while lanes wait at its header.
+            self.l.position_at_end(after);
+            let next = checks.get(i + 1).copied().unwrap_or(exit);
+            for &header in loop_ends.get(&i).map(|v| v.as_slice()).unwrap_or(&[]) {
+                let mh = self.l.load(mask_ty, mask_slot[&header], 1);
+                let again = self.any(mh);
+                let cont = self.l.append_block(self.f, &format!("{header}.loop_exit"));
+                self.l.cond_br(again, checks[index[&header]], cont);
+                self.l.position_at_end(cont);
+            }
+            self.l.br(next);
+        }
+        self.l.position_at_end(exit);
+        self.l.ret_void();
+        self.mask = gang_mask;
+        Ok(())
+    }
+
+    /// Slots for block parameters and for values used outside their block.
+    fn create_slots(&mut self, order: &[Block]) {
+        let func = self.func;
+        let entry = order[0];
+        let mut used_outside: SecondaryMap<Value, bool> = SecondaryMap::new();
+        for &b in order {
+            for &inst in &func.blocks[b].insts {
+                func.insts[inst].visit_args(|v| {
+                    let def_block = match func.values[v].def {
+                        ValueDef::Result(i) => func.inst_block[i],
+                        ValueDef::Param(pb, _) => Some(pb),
+                        ValueDef::Unused => None,
+                    };
+                    if def_block != Some(b) {
+                        used_outside[v] = true;
+                    }
+                });
+            }
+        }
+        for &b in order {
+            let params = if b == entry { Vec::new() } else { func.blocks[b].params.clone() };
+            let results = func.blocks[b].insts.iter().filter_map(|&i| func.results[i]);
+            let candidates: Vec<Value> = params.iter().copied().chain(results.filter(|&v| used_outside[v] && b != entry)).collect();
+            for v in candidates {
+                let ty = func.value_type(v);
+                let temporal = self.uni.varying_outside(v).is_some();
+                let vector = !self.shape(v).is_uniform() || temporal;
+                let t = if vector { self.vty(ty) } else { self.ty(ty) };
+                let ptr = self.in_allocas(|e| e.l.alloca(t));
+                let blend = temporal && !params.contains(&v);
+                self.slots[v] = Some(Slot { ptr, ty: t, vector, blend });
+            }
+        }
+    }
+
+    /// After defining `v` in a non-entry block: keep it in its slot.
+    fn store_to_slot(&mut self, v: Value) {
+        let Some(slot) = self.slots[v] else { return };
+        if self.slots[v].is_some() && self.direct[v].is_some() {
+            return;
+        }
+        let x = if slot.vector { self.vector(v) } else { self.scalar(v) };
+        let x = if slot.blend {
+            let old = self.l.load(slot.ty, slot.ptr, 1);
+            self.l.select(self.mask, x, old)
+        } else {
+            x
+        };
+        self.l.store(x, slot.ptr, 1);
+    }
+
+    /// Routes the current block's lanes along its terminator, then branches to `after`.
+    fn route_terminator(&mut self, term: ir::Inst, mask_slot: &HashMap<Block, V>, after: LLVMBasicBlockRef) {
+        let func = self.func;
+        let m = self.mask;
+        match &func.insts[term] {
+            InstData::Jump { dest } => self.route(dest, m, mask_slot),
+            InstData::Brif { cond, then_dest, else_dest } => {
+                if self.use_shape(*cond).is_uniform() {
+                    let c = self.scalar(*cond);
+                    let t = self.l.append_block(self.f, "uniform.then");
+                    let f = self.l.append_block(self.f, "uniform.else");
+                    self.l.cond_br(c, t, f);
+                    self.l.position_at_end(t);
+                    self.route(then_dest, m, mask_slot);
+                    self.l.br(after);
+                    self.l.position_at_end(f);
+                    self.route(else_dest, m, mask_slot);
+                } else {
+                    let c = self.vector(*cond);
+                    let mt = self.l.and(m, c);
+                    let nc = self.l.not(c);
+                    let mf = self.l.and(m, nc);
+                    self.route(then_dest, mt, mask_slot);
+                    self.route(else_dest, mf, mask_slot);
+                }
+            }
+            InstData::Switch { arg, default, cases } => {
+                let x = self.vector(*arg);
+                let t = self.l.elem_type(self.l.type_of(x));
+                let mut rest = m;
+                for (value, dest) in cases {
+                    let k = self.l.splat(self.l.const_int(t, *value), self.w);
+                    let hit = self.l.icmp(llvm_sys::LLVMIntPredicate::LLVMIntEQ, x, k);
+                    let mc = self.l.and(rest, hit);
+                    let not_hit = self.l.not(hit);
+                    rest = self.l.and(rest, not_hit);
+                    self.route(dest, mc, mask_slot);
+                }
+                self.route(default, rest, mask_slot);
+            }
+            _ => {}
+        }
+        self.l.br(after);
+    }
+
+    /// Sends the lanes of `m` to `call.block` with its arguments.
+    fn route(&mut self, call: &ir::BlockCall, m: V, mask_slot: &HashMap<Block, V>) {
+        let mask_ty = self.l.type_of(m);
+        let target = mask_slot[&call.block];
+        let cur = self.l.load(mask_ty, target, 1);
+        let joined = self.l.or(cur, m);
+        self.l.store(joined, target, 1);
+        let params = self.func.blocks[call.block].params.clone();
+        for (&p, &a) in params.iter().zip(&call.args) {
+            let slot = self.slots[p].expect("block parameters have slots");
+            let old = self.l.load(slot.ty, slot.ptr, 1);
+            let new = if self.shape(p).is_varying() || (slot.vector && self.uni.varying_outside(p).is_some()) {
+                let x = self.vector(a);
+                self.l.select(m, x, old)
+            } else {
+                let x = if slot.vector { self.vector(a) } else { self.scalar(a) };
+                let any = self.any(m);
+                self.l.select(any, x, old)
+            };
+            self.l.store(new, slot.ptr, 1);
+        }
+    }
+
+    /// The exported work-group function: runs every gang of one group.
+    fn emit_work_group_function(&mut self) {
+        let w = self.w as u64;
+        let [lx, ly, lz] = self.spec.local_size.map(|x| x.max(1) as u64);
+        let total = lx * ly * lz;
+        let gangs = total.div_ceil(w);
+        let wg_ty = self.l.func_type(self.l.void(), &[self.l.ptr()]);
+        let wg = self.l.add_function(WORK_GROUP_FN, wg_ty);
+        let entry = self.l.append_block(wg, "entry");
+        let body = self.l.append_block(wg, "gang");
+        let done = self.l.append_block(wg, "done");
+        self.l.position_at_end(entry);
+        self.l.br(body);
+        self.l.position_at_end(body);
+        let i64t = self.l.i64();
+        let g = self.l.phi(i64t);
+        self.l.add_incoming(g, self.l.const_int(i64t, 0), entry);
+        let base = self.l.mul(g, self.l.const_int(i64t, w));
+        let iota: Vec<V> = (0..w).map(|i| self.l.const_int(i64t, i)).collect();
+        let lin = self.l.add(self.l.splat(base, self.w), self.l.const_vector(&iota));
+        let limit = self.l.splat(self.l.const_int(i64t, total), self.w);
+        let mask = self.l.icmp(llvm_sys::LLVMIntPredicate::LLVMIntULT, lin, limit);
+        let gang_ty = self.l.func_type(self.l.void(), &[self.l.ptr(), i64t, self.l.type_of(lin), self.l.type_of(mask)]);
+        self.l.call(gang_ty, self.f, &[self.l.param(wg, 0), g, lin, mask]);
+        let next = self.l.add(g, self.l.const_int(i64t, 1));
+        let more = self.l.icmp(llvm_sys::LLVMIntPredicate::LLVMIntULT, next, self.l.const_int(i64t, gangs));
+        self.l.add_incoming(g, next, body);
+        self.l.cond_br(more, body, done);
+        self.l.position_at_end(done);
+        self.l.ret_void();
+    }
+}
+
+/// A topological order of the reachable blocks (back edges ignored) in
+/// which every loop's blocks are contiguous and start with its header.
+fn loop_contiguous_order(func: &ir::Function, uni: &Uniformity) -> Vec<Block> {
+    let loops = uni.loops();
+    let cfg = uni.cfg();
+    let entry = func.entry_block().expect("entry");
+    // Reverse postorder where, at each step, successors inside the current
+    // innermost loops are visited first: a DFS that finishes a loop's blocks
+    // before leaving it gives a loop-contiguous RPO for reducible CFGs.
+    let mut post = Vec::new();
+    let mut visited: SecondaryMap<Block, bool> = SecondaryMap::new();
+    fn depth_first(
+        b: Block,
+        cfg: &lockstep_passes::analysis::ControlFlowGraph,
+        loops: &lockstep_passes::analysis::LoopForest,
+        visited: &mut SecondaryMap<Block, bool>,
+        post: &mut Vec<Block>,
+    ) {
+        visited[b] = true;
+        let mut succs: Vec<Block> = cfg.succs(b).to_vec();
+        // Visit exits of deeper loops last, so they finish (and come) after the loop body.
+        succs.sort_by_key(|&s| std::cmp::Reverse(loops.loop_depth(s)));
+        for s in succs.into_iter().rev() {
+            if !visited[s] {
+                depth_first(s, cfg, loops, visited, post);
+            }
+        }
+        post.push(b);
+    }
+    depth_first(entry, cfg, loops, &mut visited, &mut post);
+    post.reverse();
+    // Make loops contiguous: stable-sort each loop's blocks together by
+    // (outermost-first) loop membership, preserving RPO within.
+    let mut order = post;
+    let index_of = |order: &Vec<Block>| -> HashMap<Block, usize> { order.iter().enumerate().map(|(i, &b)| (b, i)).collect() };
+    let mut changed = true;
+    while changed {
+        changed = false;
+        let idx = index_of(&order);
+        for lp in loops.loops() {
+            let header = loops.header(lp);
+            let Some(&start) = idx.get(&header) else { continue };
+            let members: Vec<Block> = order[start..].iter().copied().filter(|&b| loops.contains(lp, b)).collect();
+            let count = members.len();
+            let contiguous = order[start..start + count].iter().all(|&b| loops.contains(lp, b));
+            if !contiguous {
+                let rest: Vec<Block> = order[start..].iter().copied().filter(|&b| !loops.contains(lp, b)).collect();
+                order.truncate(start);
+                order.extend(members);
+                order.extend(rest);
+                changed = true;
+                break;
+            }
+        }
+    }
+    let _ = EntityRef::index(entry);
+    order
+}

@@ -1,0 +1,946 @@
+//! Emission of single instructions: arithmetic and conversions (scalar when
+//! the result is uniform, `<W x T>` otherwise), memory accesses chosen by
+//! address shape (one scalar access, one vector access, or gather/scatter),
+//! atomics lane by lane, work-item queries and `printf`.
+
+use llvm_sys::LLVMIntPredicate::*;
+use llvm_sys::LLVMOpcode;
+use llvm_sys::LLVMRealPredicate::*;
+use lockstep_ir::{
+    self as ir, AtomicRmwOp, BinaryOp, ConvertOp, FloatCC, InstData, IntCC, Rounding, TernaryOp, Type, UnaryOp, Value,
+    WorkItemQuery,
+};
+use lockstep_passes::analysis::Shape;
+
+use super::llvm::V;
+use super::{Emitter, Repr};
+use crate::abi::offsets;
+use crate::report::Access;
+use crate::CodegenError;
+
+impl<'a> Emitter<'a> {
+    /// Emits one non-terminator instruction of the current block.
+    pub(super) fn emit_inst(&mut self, inst: ir::Inst) -> Result<(), CodegenError> {
+        let func = self.func;
+        let data = &func.insts[inst];
+        let result = func.results[inst];
+        let uniform = result.is_some_and(|r| self.shape(r).is_uniform());
+        let rty = result.map(|r| func.value_type(r));
+        let repr = match data {
+            InstData::Iconst { imm } => {
+                let t = self.ty(rty.expect("iconst has a result"));
+                let c = if rty == Some(Type::Ptr(ir::AddrSpace::Global)) || rty.is_some_and(|t| t.is_ptr()) {
+                    let i = self.l.const_int(self.l.i64(), *imm);
+                    unsafe { llvm_sys::core::LLVMConstIntToPtr(i, t) }
+                } else {
+                    self.l.const_int(t, *imm)
+                };
+                Some(Repr::Scalar(c))
+            }
+            InstData::Fconst { bits } => {
+                let t = rty.expect("fconst has a result");
+                Some(Repr::Scalar(self.l.const_real_bits(self.ty(t), t.bits(), *bits)))
+            }
+            InstData::Unary { op, arg } => Some(self.lanewise(uniform, &[*arg], |e, xs| e.unary(*op, xs[0]))),
+            InstData::Binary { op, args } => Some(self.lanewise(uniform, args, |e, xs| e.binary(*op, xs[0], xs[1]))),
+            InstData::Ternary { op, args } => {
+                let name = match op {
+                    TernaryOp::Fma => "llvm.fma",
+                    TernaryOp::Fshl => "llvm.fshl",
+                    TernaryOp::Fshr => "llvm.fshr",
+                };
+                Some(self.lanewise(uniform, args, |e, xs| {
+                    let t = e.l.type_of(xs[0]);
+                    e.l.intrinsic(name, &[t], xs)
+                }))
+            }
+            InstData::Icmp { cond, args } => Some(self.lanewise(uniform, args, |e, xs| e.l.icmp(int_pred(*cond), xs[0], xs[1]))),
+            InstData::Fcmp { cond, args } => Some(self.lanewise(uniform, args, |e, xs| e.l.fcmp(float_pred(*cond), xs[0], xs[1]))),
+            InstData::Select { args } => {
+                if uniform {
+                    let (c, a, b) = (self.scalar(args[0]), self.scalar(args[1]), self.scalar(args[2]));
+                    Some(Repr::Scalar(self.l.select(c, a, b)))
+                } else {
+                    let c = match self.get(args[0]) {
+                        Repr::Scalar(c) => c,
+                        Repr::Vector(c) => c,
+                    };
+                    let (a, b) = (self.vector(args[1]), self.vector(args[2]));
+                    Some(Repr::Vector(self.l.select(c, a, b)))
+                }
+            }
+            InstData::Convert { op, arg, rounding, saturate } => {
+                let to = rty.expect("conversions have a result");
+                let from = func.value_type(*arg);
+                Some(self.convert(uniform, *op, *arg, from, to, *rounding, *saturate))
+            }
+            InstData::PtrAdd { args } => Some(self.lanewise(uniform, args, |e, xs| e.l.gep_i8(xs[0], xs[1]))),
+            InstData::Load { ptr, align, volatile } => Some(self.load(inst, *ptr, rty.unwrap(), *align, *volatile, uniform)),
+            InstData::Store { args, align, volatile } => {
+                self.store(inst, args[0], args[1], *align, *volatile);
+                None
+            }
+            InstData::StackAddr { slot } => {
+                let (base, per_lane) = self.stack[*slot].expect("stack slots are allocated up front");
+                let offsets: Vec<V> = (0..self.w).map(|l| self.l.const_int(self.l.i64(), l as u64 * per_lane)).collect();
+                let offs = self.l.const_vector(&offsets);
+                let bases = self.l.splat(base, self.w);
+                Some(Repr::Vector(self.l.gep_i8(bases, offs)))
+            }
+            InstData::GlobalAddr { global } => Some(Repr::Scalar(self.global_address(*global))),
+            InstData::MemCopy { args } | InstData::MemSet { args } => {
+                self.mem_intrinsic(matches!(data, InstData::MemSet { .. }), *args);
+                None
+            }
+            InstData::AtomicRmw { .. } | InstData::AtomicCas { .. } | InstData::AtomicLoad { .. } | InstData::AtomicStore { .. } => {
+                self.atomic(inst)
+            }
+            InstData::Fence { .. } => {
+                unsafe {
+                    llvm_sys::core::LLVMBuildFence(
+                        self.l.builder,
+                        llvm_sys::LLVMAtomicOrdering::LLVMAtomicOrderingSequentiallyConsistent,
+                        0,
+                        c"".as_ptr(),
+                    )
+                };
+                None
+            }
+            InstData::WorkItem { query, dim } => Some(self.work_item(*query, *dim, result.unwrap())),
+            InstData::Printf { format, args } => Some(self.printf(format, args)),
+            InstData::Barrier { .. } | InstData::Call { .. } => {
+                return Err(self.unsupported(format!("'{}' in the SIMD engine", data.mnemonic())))
+            }
+            _ => None,
+        };
+        if let (Some(r), Some(repr)) = (result, repr) {
+            // A uniform result computed from vector operands keeps lane 0.
+            let repr = match (repr, self.shape(r).is_uniform()) {
+                (Repr::Vector(x), true) => Repr::Scalar(self.l.extract(x, 0)),
+                (Repr::Scalar(x), false) => Repr::Vector(self.l.splat(x, self.w)),
+                (r, _) => r,
+            };
+            self.define(r, repr);
+            if let (Shape::Consecutive { .. }, Repr::Vector(_)) = (self.shape(r), repr) {
+                self.record_base(r, data);
+            }
+        }
+        Ok(())
+    }
+
+    /// Applies `f` to scalars when the result is uniform, else to vectors.
+    fn lanewise(&mut self, uniform: bool, args: &[Value], f: impl Fn(&mut Self, &[V]) -> V) -> Repr {
+        if uniform {
+            let xs: Vec<V> = args.iter().map(|&a| self.scalar(a)).collect();
+            Repr::Scalar(f(self, &xs))
+        } else {
+            let xs: Vec<V> = args.iter().map(|&a| self.vector(a)).collect();
+            Repr::Vector(f(self, &xs))
+        }
+    }
+
+    /// The lane-0 value of a consecutive result, computed on the operands'
+    /// bases (so addressing needs no extract).
+    fn record_base(&mut self, r: Value, data: &InstData) {
+        let base = |e: &mut Self, v: Value| -> V { e.scalar(v) };
+        let b = match data {
+            InstData::Binary { op: BinaryOp::Iadd, args } => {
+                let (x, y) = (base(self, args[0]), base(self, args[1]));
+                Some(self.l.add(x, y))
+            }
+            InstData::Binary { op: BinaryOp::Isub, args } => {
+                let (x, y) = (base(self, args[0]), base(self, args[1]));
+                Some(self.l.sub(x, y))
+            }
+            InstData::Binary { op: BinaryOp::Imul, args } => {
+                let (x, y) = (base(self, args[0]), base(self, args[1]));
+                Some(self.l.mul(x, y))
+            }
+            InstData::Binary { op: BinaryOp::Ishl, args } => {
+                let (x, y) = (base(self, args[0]), base(self, args[1]));
+                let mask = self.l.const_int(self.l.type_of(y), (self.func.value_type(args[0]).bits() - 1) as u64);
+                let y = self.l.and(y, mask);
+                Some(self.l.shl(x, y))
+            }
+            InstData::PtrAdd { args } => {
+                let (x, y) = (base(self, args[0]), base(self, args[1]));
+                Some(self.l.gep_i8(x, y))
+            }
+            InstData::Convert { op: op @ (ConvertOp::Sext | ConvertOp::Zext | ConvertOp::Trunc), arg, .. } => {
+                let x = base(self, *arg);
+                let to = self.ty(self.func.value_type(r));
+                let opcode = match op {
+                    ConvertOp::Sext => LLVMOpcode::LLVMSExt,
+                    ConvertOp::Zext => LLVMOpcode::LLVMZExt,
+                    _ => LLVMOpcode::LLVMTrunc,
+                };
+                Some(self.l.cast(opcode, x, to))
+            }
+            _ => None,
+        };
+        if let Some(b) = b {
+            self.bases.insert(r, b);
+        }
+    }
+
+    fn unary(&mut self, op: UnaryOp, x: V) -> V {
+        let t = self.l.type_of(x);
+        let i = |e: &mut Self, name: &str| e.l.intrinsic(name, &[t], &[x]);
+        match op {
+            UnaryOp::Ineg => self.l.neg(x),
+            UnaryOp::Bnot => self.l.not(x),
+            UnaryOp::Clz | UnaryOp::Ctz => {
+                let name = if op == UnaryOp::Clz { "llvm.ctlz" } else { "llvm.cttz" };
+                let f = self.l.const_int(self.l.i1(), 0);
+                self.l.intrinsic(name, &[t], &[x, f])
+            }
+            UnaryOp::Popcount => i(self, "llvm.ctpop"),
+            UnaryOp::Bswap => i(self, "llvm.bswap"),
+            UnaryOp::Bitreverse => i(self, "llvm.bitreverse"),
+            UnaryOp::Iabs => {
+                let f = self.l.const_int(self.l.i1(), 0);
+                self.l.intrinsic("llvm.abs", &[t], &[x, f])
+            }
+            UnaryOp::Fneg => self.l.fneg(x),
+            UnaryOp::Fabs => i(self, "llvm.fabs"),
+            UnaryOp::Sqrt => i(self, "llvm.sqrt"),
+            UnaryOp::Rsqrt => {
+                let s = i(self, "llvm.sqrt");
+                let one = self.float_splat(x, 1.0);
+                self.l.fdiv(one, s)
+            }
+            UnaryOp::Floor => i(self, "llvm.floor"),
+            UnaryOp::Ceil => i(self, "llvm.ceil"),
+            UnaryOp::Ftrunc => i(self, "llvm.trunc"),
+            UnaryOp::Round => i(self, "llvm.round"),
+            UnaryOp::Rint => i(self, "llvm.rint"),
+            UnaryOp::Exp => self.math1(x, "exp"),
+            UnaryOp::Exp2 => self.math1(x, "exp2"),
+            UnaryOp::Exp10 => self.math1(x, "exp10"),
+            UnaryOp::Expm1 => self.math1(x, "expm1"),
+            UnaryOp::Log => self.math1(x, "log"),
+            UnaryOp::Log2 => self.math1(x, "log2"),
+            UnaryOp::Log10 => self.math1(x, "log10"),
+            UnaryOp::Log1p => self.math1(x, "log1p"),
+            UnaryOp::Sin => self.math1(x, "sin"),
+            UnaryOp::Cos => self.math1(x, "cos"),
+            UnaryOp::Tan => self.math1(x, "tan"),
+            UnaryOp::Asin => self.math1(x, "asin"),
+            UnaryOp::Acos => self.math1(x, "acos"),
+            UnaryOp::Atan => self.math1(x, "atan"),
+            UnaryOp::Sinh => self.math1(x, "sinh"),
+            UnaryOp::Cosh => self.math1(x, "cosh"),
+            UnaryOp::Tanh => self.math1(x, "tanh"),
+            UnaryOp::Asinh => self.math1(x, "asinh"),
+            UnaryOp::Acosh => self.math1(x, "acosh"),
+            UnaryOp::Atanh => self.math1(x, "atanh"),
+            UnaryOp::Cbrt => self.math1(x, "cbrt"),
+            UnaryOp::Erf => self.math1(x, "erf"),
+            UnaryOp::Erfc => self.math1(x, "erfc"),
+            UnaryOp::Tgamma => self.math1(x, "tgamma"),
+            UnaryOp::Lgamma => self.math1(x, "lgamma"),
+        }
+    }
+
+    fn binary(&mut self, op: BinaryOp, a: V, b: V) -> V {
+        let t = self.l.type_of(a);
+        let l = &self.l;
+        match op {
+            BinaryOp::Iadd => l.add(a, b),
+            BinaryOp::Isub => l.sub(a, b),
+            BinaryOp::Imul => l.mul(a, b),
+            BinaryOp::Udiv | BinaryOp::Urem | BinaryOp::Sdiv | BinaryOp::Srem => self.safe_division(op, a, b),
+            BinaryOp::Umulhi | BinaryOp::Smulhi => self.mul_hi(op == BinaryOp::Smulhi, a, b),
+            BinaryOp::Band => l.and(a, b),
+            BinaryOp::Bor => l.or(a, b),
+            BinaryOp::Bxor => l.xor(a, b),
+            BinaryOp::Ishl | BinaryOp::Ushr | BinaryOp::Sshr => {
+                // Shift amounts are taken modulo the width.
+                let bits = self.elem_bits(t);
+                let m = self.int_splat(a, (bits - 1) as u64);
+                let b = self.l.and(b, m);
+                match op {
+                    BinaryOp::Ishl => self.l.shl(a, b),
+                    BinaryOp::Ushr => self.l.lshr(a, b),
+                    _ => self.l.ashr(a, b),
+                }
+            }
+            BinaryOp::Rotl => l.intrinsic("llvm.fshl", &[t], &[a, a, b]),
+            BinaryOp::Rotr => l.intrinsic("llvm.fshr", &[t], &[a, a, b]),
+            BinaryOp::Smin => l.intrinsic("llvm.smin", &[t], &[a, b]),
+            BinaryOp::Smax => l.intrinsic("llvm.smax", &[t], &[a, b]),
+            BinaryOp::Umin => l.intrinsic("llvm.umin", &[t], &[a, b]),
+            BinaryOp::Umax => l.intrinsic("llvm.umax", &[t], &[a, b]),
+            BinaryOp::UaddSat => l.intrinsic("llvm.uadd.sat", &[t], &[a, b]),
+            BinaryOp::SaddSat => l.intrinsic("llvm.sadd.sat", &[t], &[a, b]),
+            BinaryOp::UsubSat => l.intrinsic("llvm.usub.sat", &[t], &[a, b]),
+            BinaryOp::SsubSat => l.intrinsic("llvm.ssub.sat", &[t], &[a, b]),
+            BinaryOp::Fadd => l.fadd(a, b),
+            BinaryOp::Fsub => l.fsub(a, b),
+            BinaryOp::Fmul => l.fmul(a, b),
+            BinaryOp::Fdiv => l.fdiv(a, b),
+            BinaryOp::Frem => self.math2(a, b, "fmod"),
+            BinaryOp::Fmin => l.intrinsic("llvm.minnum", &[t], &[a, b]),
+            BinaryOp::Fmax => l.intrinsic("llvm.maxnum", &[t], &[a, b]),
+            BinaryOp::Copysign => l.intrinsic("llvm.copysign", &[t], &[a, b]),
+            BinaryOp::Pow => self.math2(a, b, "pow"),
+            BinaryOp::Atan2 => self.math2(a, b, "atan2"),
+            BinaryOp::Hypot => self.math2(a, b, "hypot"),
+            BinaryOp::Remainder => self.math2(a, b, "remainder"),
+        }
+    }
+
+    fn elem_bits(&self, t: super::llvm::T) -> u32 {
+        let elem = if unsafe { llvm_sys::core::LLVMGetTypeKind(t) } == llvm_sys::LLVMTypeKind::LLVMVectorTypeKind {
+            self.l.elem_type(t)
+        } else {
+            t
+        };
+        unsafe { llvm_sys::core::LLVMGetIntTypeWidth(elem) }
+    }
+
+    fn int_splat(&self, like: V, value: u64) -> V {
+        let t = self.l.type_of(like);
+        if self.l.is_vector(like) {
+            let c = self.l.const_int(self.l.elem_type(t), value);
+            self.l.splat(c, self.w)
+        } else {
+            self.l.const_int(t, value)
+        }
+    }
+
+    fn float_splat(&self, like: V, value: f64) -> V {
+        let t = self.l.type_of(like);
+        let et = if self.l.is_vector(like) { self.l.elem_type(t) } else { t };
+        let c = unsafe { llvm_sys::core::LLVMConstReal(et, value) };
+        if self.l.is_vector(like) {
+            self.l.splat(c, self.w)
+        } else {
+            c
+        }
+    }
+
+    /// Division that never traps: a zero divisor becomes 1 and `MIN / -1`
+    /// becomes a negation (the IR leaves both results unspecified).
+    fn safe_division(&mut self, op: BinaryOp, a: V, b: V) -> V {
+        let zero = self.int_splat(b, 0);
+        let one = self.int_splat(b, 1);
+        let is_zero = self.l.icmp(LLVMIntEQ, b, zero);
+        let b = self.l.select(is_zero, one, b);
+        match op {
+            BinaryOp::Udiv => self.l.udiv(a, b),
+            BinaryOp::Urem => self.l.urem(a, b),
+            _ => {
+                let minus_one = self.int_splat(b, u64::MAX);
+                let is_m1 = self.l.icmp(LLVMIntEQ, b, minus_one);
+                let safe_b = self.l.select(is_m1, one, b);
+                if op == BinaryOp::Sdiv {
+                    let q = self.l.sdiv(a, safe_b);
+                    let n = self.l.neg(a);
+                    self.l.select(is_m1, n, q)
+                } else {
+                    let r = self.l.srem(a, safe_b);
+                    self.l.select(is_m1, zero, r)
+                }
+            }
+        }
+    }
+
+    fn mul_hi(&mut self, signed: bool, a: V, b: V) -> V {
+        let t = self.l.type_of(a);
+        let bits = self.elem_bits(t);
+        let wide_e = self.l.int(bits * 2);
+        let wide = if self.l.is_vector(a) { self.l.vec(wide_e, self.w) } else { wide_e };
+        let ext = if signed { LLVMOpcode::LLVMSExt } else { LLVMOpcode::LLVMZExt };
+        let (x, y) = (self.l.cast(ext, a, wide), self.l.cast(ext, b, wide));
+        let p = self.l.mul(x, y);
+        let sh = if self.l.is_vector(a) { self.l.splat(self.l.const_int(wide_e, bits as u64), self.w) } else { self.l.const_int(wide_e, bits as u64) };
+        let hi = self.l.lshr(p, sh);
+        self.l.cast(LLVMOpcode::LLVMTrunc, hi, t)
+    }
+
+    /// A one-argument math function: LLVM's intrinsic where it has one,
+    /// else the C library, lane by lane for vectors.
+    fn math1(&mut self, x: V, name: &str) -> V {
+        let t = self.l.type_of(x);
+        if matches!(name, "exp" | "exp2" | "exp10" | "log" | "log2" | "log10" | "sin" | "cos" | "tan") {
+            return self.l.intrinsic(&format!("llvm.{name}"), &[t], &[x]);
+        }
+        self.per_lane_libm(name, &[x])
+    }
+
+    fn math2(&mut self, a: V, b: V, name: &str) -> V {
+        let t = self.l.type_of(a);
+        match name {
+            "pow" => self.l.intrinsic("llvm.pow", &[t], &[a, b]),
+            "fmod" => self.l.frem(a, b),
+            _ => self.per_lane_libm(name, &[a, b]),
+        }
+    }
+
+    fn per_lane_libm(&mut self, name: &str, args: &[V]) -> V {
+        let t = self.l.type_of(args[0]);
+        let vector = self.l.is_vector(args[0]);
+        let et = if vector { self.l.elem_type(t) } else { t };
+        let is_f32 = et == self.l.f32();
+        let is_f16 = et == self.l.f16();
+        let ct = if is_f16 { self.l.f32() } else { et };
+        let cname = match (name, is_f32 || is_f16) {
+            ("lgamma", true) => "lgammaf".to_string(),
+            (n, true) => format!("{n}f"),
+            (n, false) => n.to_string(),
+        };
+        self.report.note_scalarized_math(&cname, vector);
+        let call = |e: &mut Self, xs: &[V]| -> V {
+            let xs: Vec<V> = xs.iter().map(|&x| if is_f16 { e.l.cast(LLVMOpcode::LLVMFPExt, x, ct) } else { x }).collect();
+            let params = vec![ct; xs.len()];
+            let r = e.l.call_extern(&cname, ct, &params, &xs);
+            if is_f16 {
+                e.l.cast(LLVMOpcode::LLVMFPTrunc, r, et)
+            } else {
+                r
+            }
+        };
+        if !vector {
+            return call(self, args);
+        }
+        let mut out = self.l.poison(t);
+        for lane in 0..self.w {
+            let xs: Vec<V> = args.iter().map(|&a| self.l.extract(a, lane)).collect();
+            let r = call(self, &xs);
+            out = self.l.insert(out, r, lane);
+        }
+        out
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn convert(&mut self, uniform: bool, op: ConvertOp, arg: Value, from: Type, to: Type, rounding: Rounding, saturate: bool) -> Repr {
+        let x = if uniform { self.scalar(arg) } else { self.vector(arg) };
+        let tt = if uniform { self.ty(to) } else { self.vty(to) };
+        let r = match op {
+            ConvertOp::Zext => self.l.cast(LLVMOpcode::LLVMZExt, x, tt),
+            ConvertOp::Sext => self.l.cast(LLVMOpcode::LLVMSExt, x, tt),
+            ConvertOp::Trunc => self.l.cast(LLVMOpcode::LLVMTrunc, x, tt),
+            ConvertOp::FpExt => self.l.cast(LLVMOpcode::LLVMFPExt, x, tt),
+            ConvertOp::Bitcast => self.l.bitcast(x, tt),
+            ConvertOp::PtrToInt => self.l.cast(LLVMOpcode::LLVMPtrToInt, x, tt),
+            ConvertOp::IntToPtr => self.l.cast(LLVMOpcode::LLVMIntToPtr, x, tt),
+            ConvertOp::AddrSpaceCast => x,
+            ConvertOp::FpToSi | ConvertOp::FpToUi => {
+                // Round in the requested mode, then convert saturating (what
+                // the interpreter does for out-of-range values too).
+                let ft = self.l.type_of(x);
+                let rounded = match rounding {
+                    Rounding::Rtz => x,
+                    Rounding::Rte => self.l.intrinsic("llvm.rint", &[ft], &[x]),
+                    Rounding::Rtp => self.l.intrinsic("llvm.ceil", &[ft], &[x]),
+                    Rounding::Rtn => self.l.intrinsic("llvm.floor", &[ft], &[x]),
+                };
+                let _ = saturate;
+                let name = if op == ConvertOp::FpToSi { "llvm.fptosi.sat" } else { "llvm.fptoui.sat" };
+                self.l.intrinsic(name, &[tt, ft], &[rounded])
+            }
+            ConvertOp::SiToFp | ConvertOp::UiToFp | ConvertOp::FpTrunc if rounding != Rounding::Rte => {
+                return self.exact_conversion(uniform, op, x, from, to, rounding, saturate);
+            }
+            ConvertOp::SiToFp => self.l.cast(LLVMOpcode::LLVMSIToFP, x, tt),
+            ConvertOp::UiToFp => self.l.cast(LLVMOpcode::LLVMUIToFP, x, tt),
+            ConvertOp::FpTrunc => self.l.cast(LLVMOpcode::LLVMFPTrunc, x, tt),
+        };
+        if uniform {
+            Repr::Scalar(r)
+        } else {
+            Repr::Vector(r)
+        }
+    }
+
+    /// Conversions to float with a directed rounding mode: the runtime's
+    /// exact conversion, lane by lane (rare in kernels; reported).
+    #[allow(clippy::too_many_arguments)]
+    fn exact_conversion(&mut self, uniform: bool, op: ConvertOp, x: V, from: Type, to: Type, rounding: Rounding, saturate: bool) -> Repr {
+        self.report.note_scalarized_conversion(op, rounding);
+        let i64t = self.l.i64();
+        let i32t = self.l.i32();
+        let code = |t: Type| type_code(t) as u64;
+        let lanes: Vec<V> = if uniform { vec![x] } else { (0..self.w).map(|l| self.l.extract(x, l)).collect() };
+        let mut out = Vec::new();
+        for lx in lanes {
+            let bits = self.to_bits(lx, from);
+            let args = [
+                bits,
+                self.l.const_int(i32t, code(from)),
+                self.l.const_int(i32t, code(to)),
+                self.l.const_int(i32t, convert_code(op) as u64),
+                self.l.const_int(i32t, rounding_code(rounding) as u64),
+                self.l.const_int(i32t, saturate as u64),
+            ];
+            let r = self.l.call_extern(crate::abi::runtime_symbols::CONVERT, i64t, &[i64t, i32t, i32t, i32t, i32t, i32t], &args);
+            out.push(self.from_bits(r, to));
+        }
+        if uniform {
+            Repr::Scalar(out[0])
+        } else {
+            let mut v = self.l.poison(self.vty(to));
+            for (lane, r) in out.into_iter().enumerate() {
+                v = self.l.insert(v, r, lane as u32);
+            }
+            Repr::Vector(v)
+        }
+    }
+
+    /// A scalar's bits zero-extended to i64.
+    fn to_bits(&self, x: V, t: Type) -> V {
+        let i64t = self.l.i64();
+        let int = match t {
+            Type::Ptr(_) => return self.l.cast(LLVMOpcode::LLVMPtrToInt, x, i64t),
+            t if t.is_float() => self.l.bitcast(x, self.l.int(t.bits())),
+            _ => x,
+        };
+        if t.bits() < 64 {
+            self.l.cast(LLVMOpcode::LLVMZExt, int, i64t)
+        } else {
+            int
+        }
+    }
+
+    fn from_bits(&self, bits: V, t: Type) -> V {
+        match t {
+            Type::Ptr(_) => self.l.cast(LLVMOpcode::LLVMIntToPtr, bits, self.l.ptr()),
+            t => {
+                let int = if t.bits() < 64 { self.l.cast(LLVMOpcode::LLVMTrunc, bits, self.l.int(t.bits())) } else { bits };
+                if t.is_float() {
+                    self.l.bitcast(int, self.ty(t))
+                } else {
+                    int
+                }
+            }
+        }
+    }
+
+    // ---- Memory ----
+
+    /// The memory type of an IR type (`i1` is a byte).
+    fn mem_ty(&self, t: Type) -> Type {
+        if t == Type::I1 {
+            Type::I8
+        } else {
+            t
+        }
+    }
+
+    fn load(&mut self, inst: ir::Inst, ptr: Value, ty: Type, align: u32, volatile: bool, uniform_result: bool) -> Repr {
+        let mt = self.mem_ty(ty);
+        let shape = self.use_shape(ptr);
+        let size = mt.bytes() as i64;
+        let (r, access) = if shape.is_uniform() {
+            let p = self.scalar(ptr);
+            let v = self.l.load(self.ty(mt), p, align);
+            if volatile {
+                self.l.set_volatile(v);
+            }
+            let v = self.from_mem(v, ty);
+            (if uniform_result { Repr::Scalar(v) } else { Repr::Vector(self.l.splat(v, self.w)) }, Access::Scalar)
+        } else if shape == (Shape::Consecutive { stride: size }) && !volatile {
+            let p = self.scalar(ptr);
+            let vt = self.vty(mt);
+            let pass = self.l.poison(vt);
+            let align_v = self.l.const_int(self.l.i32(), align as u64);
+            let v = self.l.intrinsic("llvm.masked.load", &[vt, self.l.ptr()], &[p, align_v, self.mask, pass]);
+            (Repr::Vector(self.from_mem(v, ty)), Access::Vector)
+        } else {
+            let ps = self.vector(ptr);
+            let vt = self.vty(mt);
+            let pass = self.l.poison(vt);
+            let align_v = self.l.const_int(self.l.i32(), align as u64);
+            let pt = self.l.type_of(ps);
+            let v = self.l.intrinsic("llvm.masked.gather", &[vt, pt], &[ps, align_v, self.mask, pass]);
+            (Repr::Vector(self.from_mem(v, ty)), Access::Gather(shape))
+        };
+        self.report.note_access(inst, "load", access);
+        r
+    }
+
+    fn store(&mut self, inst: ir::Inst, value: Value, ptr: Value, align: u32, volatile: bool) {
+        let ty = self.func.value_type(value);
+        let mt = self.mem_ty(ty);
+        let shape = self.use_shape(ptr);
+        let size = mt.bytes() as i64;
+        let access = if shape.is_uniform() {
+            // All active lanes write one address: the last active lane wins.
+            let p = self.scalar(ptr);
+            let v = if self.use_shape(value).is_uniform() {
+                self.scalar(value)
+            } else {
+                let vec = self.vector(value);
+                let bits = self.l.bitcast(self.mask, self.l.int(self.w));
+                let wt = self.l.int(self.w);
+                let f = self.l.const_int(self.l.i1(), 0);
+                let lz = self.l.intrinsic("llvm.ctlz", &[wt], &[bits, f]);
+                let last = self.l.sub(self.l.const_int(wt, self.w as u64 - 1), lz);
+                let idx = self.l.cast(LLVMOpcode::LLVMZExt, last, self.l.i32());
+                unsafe { llvm_sys::core::LLVMBuildExtractElement(self.l.builder, vec, idx, c"".as_ptr()) }
+            };
+            let v = self.to_mem(v, ty);
+            let any = self.any(self.mask);
+            let yes = self.l.append_block(self.f, "store.one");
+            let done = self.l.append_block(self.f, "store.done");
+            self.l.cond_br(any, yes, done);
+            self.l.position_at_end(yes);
+            let s = self.l.store(v, p, align);
+            if volatile {
+                self.l.set_volatile(s);
+            }
+            self.l.br(done);
+            self.l.position_at_end(done);
+            Access::Scalar
+        } else if shape == (Shape::Consecutive { stride: size }) && !volatile {
+            let p = self.scalar(ptr);
+            let v = self.vector(value);
+            let v = self.to_mem(v, ty);
+            let align_v = self.l.const_int(self.l.i32(), align as u64);
+            let vt = self.l.type_of(v);
+            self.l.intrinsic("llvm.masked.store", &[vt, self.l.ptr()], &[v, p, align_v, self.mask]);
+            Access::Vector
+        } else {
+            let ps = self.vector(ptr);
+            let v = self.vector(value);
+            let v = self.to_mem(v, ty);
+            let align_v = self.l.const_int(self.l.i32(), align as u64);
+            let (vt, pt) = (self.l.type_of(v), self.l.type_of(ps));
+            self.l.intrinsic("llvm.masked.scatter", &[vt, pt], &[v, ps, align_v, self.mask]);
+            Access::Gather(shape)
+        };
+        self.report.note_access(inst, "store", access);
+    }
+
+    fn from_mem(&self, v: V, ty: Type) -> V {
+        if ty != Type::I1 {
+            return v;
+        }
+        let zero = self.int_splat(v, 0);
+        self.l.icmp(LLVMIntNE, v, zero)
+    }
+
+    fn to_mem(&self, v: V, ty: Type) -> V {
+        if ty != Type::I1 {
+            return v;
+        }
+        let t = if self.l.is_vector(v) { self.l.vec(self.l.i8(), self.w) } else { self.l.i8() };
+        self.l.cast(LLVMOpcode::LLVMZExt, v, t)
+    }
+
+    fn global_address(&mut self, global: ir::GlobalId) -> V {
+        if let Some(&(_, offset)) = self.local_layout.offsets.iter().find(|(g, _)| *g == global) {
+            let base = self.ctx_field_ptr(offsets::LOCAL_MEM);
+            return self.l.gep_i8(base, self.l.const_int(self.l.i64(), offset));
+        }
+        let table = self.ctx_field_ptr(offsets::GLOBALS);
+        let slot = self.l.gep_i8(table, self.l.const_int(self.l.i64(), 8 * cranelift_entity::EntityRef::index(global) as u64));
+        self.l.load(self.l.ptr(), slot, 8)
+    }
+
+    /// `memcpy`/`memset`, once per active lane.
+    fn mem_intrinsic(&mut self, set: bool, args: [Value; 3]) {
+        self.per_active_lane(&args, |e, xs| {
+            let f = e.l.const_int(e.l.i1(), 0);
+            if set {
+                e.l.intrinsic("llvm.memset", &[e.l.ptr(), e.l.i64()], &[xs[0], xs[1], xs[2], f]);
+            } else {
+                e.l.intrinsic("llvm.memmove", &[e.l.ptr(), e.l.ptr(), e.l.i64()], &[xs[0], xs[1], xs[2], f]);
+            }
+            None
+        });
+    }
+
+    /// Runs `f` on each active lane's operands in lane order (a branch per
+    /// lane); returns the lanes' results as a vector if `f` gives values.
+    fn per_active_lane(&mut self, args: &[Value], f: impl Fn(&mut Self, &[V]) -> Option<V>) -> Option<V> {
+        let vecs: Vec<V> = args.iter().map(|&a| self.vector(a)).collect();
+        let mut slot: Option<(V, super::llvm::T)> = None;
+        for lane in 0..self.w {
+            let bit = self.l.extract(self.mask, lane);
+            let run = self.l.append_block(self.f, "lane");
+            let next = self.l.append_block(self.f, "lane.next");
+            self.l.cond_br(bit, run, next);
+            self.l.position_at_end(run);
+            let xs: Vec<V> = vecs.iter().map(|&v| self.l.extract(v, lane)).collect();
+            if let Some(r) = f(self, &xs) {
+                let (ptr, vt) = *slot.get_or_insert_with(|| {
+                    let vt = self.l.vec(self.l.type_of(r), self.w);
+                    (self.in_allocas(|e| e.l.alloca(vt)), vt)
+                });
+                let old = self.l.load(vt, ptr, 1);
+                let new = self.l.insert(old, r, lane);
+                self.l.store(new, ptr, 1);
+            }
+            self.l.br(next);
+            self.l.position_at_end(next);
+        }
+        slot.map(|(ptr, vt)| self.l.load(vt, ptr, 1))
+    }
+
+    fn atomic(&mut self, inst: ir::Inst) -> Option<Repr> {
+        use llvm_sys::LLVMAtomicOrdering::LLVMAtomicOrderingSequentiallyConsistent as SEQ;
+        let func = self.func;
+        let data = func.insts[inst].clone();
+        let result_ty = func.results[inst].map(|r| func.value_type(r));
+        let args = data.args();
+        self.report.note_access(inst, data.mnemonic(), Access::PerLane);
+        let r = self.per_active_lane(&args, |e, xs| {
+            let b = e.l.builder;
+            unsafe {
+                match &data {
+                    InstData::AtomicRmw { op, .. } => Some(llvm_sys::core::LLVMBuildAtomicRMW(b, rmw_op(*op), xs[0], xs[1], SEQ, 0)),
+                    InstData::AtomicCas { .. } => {
+                        let pair = llvm_sys::core::LLVMBuildAtomicCmpXchg(b, xs[0], xs[1], xs[2], SEQ, SEQ, 0);
+                        Some(llvm_sys::core::LLVMBuildExtractValue(b, pair, 0, c"".as_ptr()))
+                    }
+                    InstData::AtomicLoad { .. } => {
+                        let t = e.ty(result_ty.expect("atomic loads have a result"));
+                        let v = e.l.load(t, xs[0], t_bytes(result_ty.unwrap()));
+                        llvm_sys::core::LLVMSetOrdering(v, SEQ);
+                        Some(v)
+                    }
+                    _ => {
+                        let stored = func.value_type(args[0]);
+                        let s = e.l.store(xs[0], xs[1], t_bytes(stored));
+                        llvm_sys::core::LLVMSetOrdering(s, SEQ);
+                        None
+                    }
+                }
+            }
+        });
+        r.map(Repr::Vector)
+    }
+
+    fn work_item(&mut self, query: WorkItemQuery, dim: u8, result: Value) -> Repr {
+        let d = dim as usize;
+        let i64t = self.l.i64();
+        let [lx, ly, _lz] = self.spec.local_size.map(|x| x.max(1) as u64);
+        let uniform = self.shape(result).is_uniform();
+        let ctx_u64 = |e: &Self, off: u64| e.ctx_field_u64(off, d as u64);
+        match query {
+            WorkItemQuery::WorkDim => {
+                let v = self.ctx_field_u64(offsets::WORK_DIM, 0);
+                Repr::Scalar(self.l.cast(LLVMOpcode::LLVMTrunc, v, self.l.i32()))
+            }
+            WorkItemQuery::GroupId => Repr::Scalar(ctx_u64(self, offsets::GROUP_ID)),
+            WorkItemQuery::GlobalSize => Repr::Scalar(ctx_u64(self, offsets::GLOBAL_SIZE)),
+            WorkItemQuery::GlobalOffset => Repr::Scalar(ctx_u64(self, offsets::GLOBAL_OFFSET)),
+            WorkItemQuery::NumGroups => Repr::Scalar(ctx_u64(self, offsets::NUM_GROUPS)),
+            WorkItemQuery::EnqueuedLocalSize => Repr::Scalar(ctx_u64(self, offsets::ENQUEUED_LOCAL_SIZE)),
+            WorkItemQuery::LocalSize => Repr::Scalar(self.l.const_int(i64t, self.spec.local_size[d].max(1) as u64)),
+            WorkItemQuery::LocalId | WorkItemQuery::GlobalId | WorkItemQuery::LocalLinearId | WorkItemQuery::GlobalLinearId => {
+                // Lane l of gang g is local linear id g*W + l.
+                let lin0 = self.l.mul(self.gang, self.l.const_int(i64t, self.w as u64));
+                let ids = |e: &mut Self, lin: V, dim: usize| -> V {
+                    let k = |e: &Self, c: u64| if e.l.is_vector(lin) { e.l.splat(e.l.const_int(i64t, c), e.w) } else { e.l.const_int(i64t, c) };
+                    match dim {
+                        0 => e.l.urem(lin, k(e, lx)),
+                        1 => {
+                            let q = e.l.udiv(lin, k(e, lx));
+                            e.l.urem(q, k(e, ly))
+                        }
+                        _ => e.l.udiv(lin, k(e, lx * ly)),
+                    }
+                };
+                let global = |e: &mut Self, lid: V, dim: usize| -> V {
+                    let gid = e.ctx_field_u64(offsets::GROUP_ID, dim as u64);
+                    let el = e.ctx_field_u64(offsets::ENQUEUED_LOCAL_SIZE, dim as u64);
+                    let off = e.ctx_field_u64(offsets::GLOBAL_OFFSET, dim as u64);
+                    let start = e.l.add(e.l.mul(gid, el), off);
+                    let start = if e.l.is_vector(lid) { e.l.splat(start, e.w) } else { start };
+                    e.l.add(start, lid)
+                };
+                let compute = |e: &mut Self, lin: V| -> V {
+                    match query {
+                        WorkItemQuery::LocalId => ids(e, lin, d),
+                        WorkItemQuery::GlobalId => {
+                            let lid = ids(e, lin, d);
+                            global(e, lid, d)
+                        }
+                        WorkItemQuery::LocalLinearId => lin,
+                        _ => {
+                            // ((g2 - o2) * gs1 + (g1 - o1)) * gs0 + (g0 - o0)
+                            let mut acc: Option<V> = None;
+                            for dim in (0..3).rev() {
+                                let lid = ids(e, lin, dim);
+                                let g = global(e, lid, dim);
+                                let off = e.ctx_field_u64(offsets::GLOBAL_OFFSET, dim as u64);
+                                let off = if e.l.is_vector(g) { e.l.splat(off, e.w) } else { off };
+                                let rel = e.l.sub(g, off);
+                                acc = Some(match acc {
+                                    None => rel,
+                                    Some(a) => {
+                                        let gs = e.ctx_field_u64(offsets::GLOBAL_SIZE, dim as u64);
+                                        let gs = if e.l.is_vector(a) { e.l.splat(gs, e.w) } else { gs };
+                                        e.l.add(e.l.mul(a, gs), rel)
+                                    }
+                                });
+                            }
+                            acc.expect("three dimensions")
+                        }
+                    }
+                };
+                let base = compute(self, lin0);
+                if uniform {
+                    Repr::Scalar(base)
+                } else {
+                    let lin = self.lin;
+                    let v = compute(self, lin);
+                    self.bases.insert(result, base);
+                    Repr::Vector(v)
+                }
+            }
+        }
+    }
+
+    /// `printf`: each active lane, in lane order, calls the runtime.
+    fn printf(&mut self, format: &str, args: &[Value]) -> Repr {
+        let i64t = self.l.i64();
+        let i8t = self.l.i8();
+        let fmt = self.global_string(format);
+        let types: Vec<V> = args.iter().map(|&a| self.l.const_int(i8t, type_code(self.func.value_type(a)) as u64)).collect();
+        let types_arr = unsafe { llvm_sys::core::LLVMConstArray2(i8t, types.clone().as_mut_ptr(), types.len() as u64) };
+        let types_g = self.private_constant(types_arr, "printf.types");
+        let n = args.len().max(1) as u64;
+        let bits_arr = self.in_allocas(|e| e.l.alloca(e.l.array(i64t, n)));
+        let sink = self.ctx_field_ptr(offsets::PRINTF_SINK);
+        let arg_tys: Vec<Type> = args.iter().map(|&a| self.func.value_type(a)).collect();
+        let nargs = args.len();
+        let r = self.per_active_lane(args, |e, xs| {
+            for (i, (&x, &t)) in xs.iter().zip(&arg_tys).enumerate() {
+                let bits = e.to_bits(x, t);
+                let p = e.l.gep_i8(bits_arr, e.l.const_int(i64t, 8 * i as u64));
+                e.l.store(bits, p, 8);
+            }
+            let ptr = e.l.ptr();
+            let r = e.l.call_extern(
+                crate::abi::runtime_symbols::PRINTF,
+                e.l.i32(),
+                &[ptr, ptr, i64t, ptr, ptr],
+                &[sink, fmt, e.l.const_int(i64t, nargs as u64), bits_arr, types_g],
+            );
+            Some(r)
+        });
+        match r {
+            Some(v) => Repr::Vector(v),
+            None => Repr::Scalar(self.l.const_int(self.l.i32(), 0)),
+        }
+    }
+
+    fn global_string(&mut self, s: &str) -> V {
+        let mut bytes = s.as_bytes().to_vec();
+        bytes.push(0);
+        let c = unsafe { llvm_sys::core::LLVMConstStringInContext2(self.l.ctx, bytes.as_ptr() as *const _, bytes.len(), 1) };
+        self.private_constant(c, "printf.format")
+    }
+
+    fn private_constant(&mut self, init: V, name: &str) -> V {
+        let t = self.l.type_of(init);
+        let cname = std::ffi::CString::new(name).expect("no NUL");
+        unsafe {
+            let g = llvm_sys::core::LLVMAddGlobal(self.l.module, t, cname.as_ptr());
+            llvm_sys::core::LLVMSetInitializer(g, init);
+            llvm_sys::core::LLVMSetGlobalConstant(g, 1);
+            llvm_sys::core::LLVMSetLinkage(g, llvm_sys::LLVMLinkage::LLVMPrivateLinkage);
+            g
+        }
+    }
+}
+
+fn t_bytes(t: Type) -> u32 {
+    t.bytes().max(1)
+}
+
+/// The type codes `lockstep_rt_printf` and `lockstep_rt_convert` understand.
+pub fn type_code(t: Type) -> u8 {
+    match t {
+        Type::I1 => 0,
+        Type::I8 => 1,
+        Type::I16 => 2,
+        Type::I32 => 3,
+        Type::I64 => 4,
+        Type::F16 => 5,
+        Type::F32 => 6,
+        Type::F64 => 7,
+        Type::Ptr(_) => 8,
+    }
+}
+
+/// The type a code stands for (inverse of [`type_code`]).
+pub fn type_of_code(c: u32) -> Option<Type> {
+    Some(match c {
+        0 => Type::I1,
+        1 => Type::I8,
+        2 => Type::I16,
+        3 => Type::I32,
+        4 => Type::I64,
+        5 => Type::F16,
+        6 => Type::F32,
+        7 => Type::F64,
+        8 => Type::Ptr(ir::AddrSpace::Global),
+        _ => return None,
+    })
+}
+
+pub fn convert_code(op: ConvertOp) -> u32 {
+    ConvertOp::ALL.iter().position(|&o| o == op).unwrap_or(0) as u32
+}
+
+pub fn rounding_code(r: Rounding) -> u32 {
+    Rounding::ALL.iter().position(|&o| o == r).unwrap_or(0) as u32
+}
+
+fn rmw_op(op: AtomicRmwOp) -> llvm_sys::LLVMAtomicRMWBinOp {
+    use llvm_sys::LLVMAtomicRMWBinOp::*;
+    match op {
+        AtomicRmwOp::Xchg => LLVMAtomicRMWBinOpXchg,
+        AtomicRmwOp::Add => LLVMAtomicRMWBinOpAdd,
+        AtomicRmwOp::Sub => LLVMAtomicRMWBinOpSub,
+        AtomicRmwOp::And => LLVMAtomicRMWBinOpAnd,
+        AtomicRmwOp::Or => LLVMAtomicRMWBinOpOr,
+        AtomicRmwOp::Xor => LLVMAtomicRMWBinOpXor,
+        AtomicRmwOp::Smin => LLVMAtomicRMWBinOpMin,
+        AtomicRmwOp::Smax => LLVMAtomicRMWBinOpMax,
+        AtomicRmwOp::Umin => LLVMAtomicRMWBinOpUMin,
+        AtomicRmwOp::Umax => LLVMAtomicRMWBinOpUMax,
+        AtomicRmwOp::Fadd => LLVMAtomicRMWBinOpFAdd,
+        AtomicRmwOp::Fmin => LLVMAtomicRMWBinOpFMin,
+        AtomicRmwOp::Fmax => LLVMAtomicRMWBinOpFMax,
+    }
+}
+
+fn int_pred(c: IntCC) -> llvm_sys::LLVMIntPredicate {
+    match c {
+        IntCC::Eq => LLVMIntEQ,
+        IntCC::Ne => LLVMIntNE,
+        IntCC::Slt => LLVMIntSLT,
+        IntCC::Sle => LLVMIntSLE,
+        IntCC::Sgt => LLVMIntSGT,
+        IntCC::Sge => LLVMIntSGE,
+        IntCC::Ult => LLVMIntULT,
+        IntCC::Ule => LLVMIntULE,
+        IntCC::Ugt => LLVMIntUGT,
+        IntCC::Uge => LLVMIntUGE,
+    }
+}
+
+fn float_pred(c: FloatCC) -> llvm_sys::LLVMRealPredicate {
+    match c {
+        FloatCC::Oeq => LLVMRealOEQ,
+        FloatCC::One => LLVMRealONE,
+        FloatCC::Olt => LLVMRealOLT,
+        FloatCC::Ole => LLVMRealOLE,
+        FloatCC::Ogt => LLVMRealOGT,
+        FloatCC::Oge => LLVMRealOGE,
+        FloatCC::Ord => LLVMRealORD,
+        FloatCC::Uno => LLVMRealUNO,
+        FloatCC::Ueq => LLVMRealUEQ,
+        FloatCC::Une => LLVMRealUNE,
+        FloatCC::Ult => LLVMRealULT,
+        FloatCC::Ule => LLVMRealULE,
+        FloatCC::Ugt => LLVMRealUGT,
+        FloatCC::Uge => LLVMRealUGE,
+    }
+}

@@ -1,0 +1,134 @@
+//! The vectorization report (`lockstep compile --emit report`): per kernel
+//! specialization, the width, which values are uniform, consecutive or
+//! varying, which branches diverge, and how each memory access was emitted.
+
+use std::fmt::{self, Write as _};
+
+use lockstep_ir::{self as ir, ConvertOp, Rounding};
+use lockstep_passes::analysis::{Shape, Uniformity};
+
+use crate::emit::Spec;
+
+/// How a memory access was emitted.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Access {
+    /// One scalar access for the gang (uniform address).
+    Scalar,
+    /// One (masked) vector access (consecutive address, stride = size).
+    Vector,
+    /// A gather or scatter; the address's shape says why.
+    Gather(Shape),
+    /// Lane by lane (atomics).
+    PerLane,
+}
+
+/// What code generation did for one kernel specialization.
+#[derive(Clone, Debug, Default)]
+pub struct Report {
+    pub kernel: String,
+    pub width: u32,
+    pub local_size: [u32; 3],
+    pub uniform_values: usize,
+    pub consecutive_values: usize,
+    pub varying_values: usize,
+    /// Blocks ending in a divergent branch.
+    pub divergent_branches: Vec<String>,
+    /// Loops whose exit diverges.
+    pub divergent_loops: Vec<String>,
+    /// `(instruction, kind, access)` for every memory access.
+    pub accesses: Vec<(String, String, Access)>,
+    /// Operations done lane by lane, with why.
+    pub scalarized: Vec<String>,
+}
+
+impl Report {
+    pub fn new(kernel: &str, spec: &Spec) -> Report {
+        Report { kernel: kernel.to_string(), width: spec.width, local_size: spec.local_size, ..Report::default() }
+    }
+
+    pub fn note_shapes(&mut self, func: &ir::Function, uni: &Uniformity) {
+        for &b in &func.layout {
+            for &p in &func.blocks[b].params {
+                self.count(uni.shape(p));
+            }
+            for &i in &func.blocks[b].insts {
+                if let Some(r) = func.results[i] {
+                    self.count(uni.shape(r));
+                }
+            }
+            if uni.is_divergent(b) {
+                self.divergent_branches.push(format!("{b}"));
+            }
+        }
+        for lp in uni.loops().loops() {
+            if uni.is_divergent_loop(lp) {
+                self.divergent_loops.push(format!("{}", uni.loops().header(lp)));
+            }
+        }
+    }
+
+    fn count(&mut self, s: Shape) {
+        match s {
+            Shape::Uniform => self.uniform_values += 1,
+            Shape::Consecutive { .. } => self.consecutive_values += 1,
+            Shape::Varying => self.varying_values += 1,
+        }
+    }
+
+    pub fn note_access(&mut self, inst: ir::Inst, kind: &str, access: Access) {
+        self.accesses.push((format!("{inst}"), kind.to_string(), access));
+    }
+
+    pub fn note_scalarized_math(&mut self, function: &str, vector: bool) {
+        if vector {
+            let note = format!("{function}: no vector implementation, called once per lane");
+            if !self.scalarized.contains(&note) {
+                self.scalarized.push(note);
+            }
+        }
+    }
+
+    pub fn note_scalarized_conversion(&mut self, op: ConvertOp, rounding: Rounding) {
+        let note = format!("{op}.{rounding}: exact directed-rounding conversion, once per lane");
+        if !self.scalarized.contains(&note) {
+            self.scalarized.push(note);
+        }
+    }
+}
+
+impl fmt::Display for Report {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let [x, y, z] = self.local_size;
+        writeln!(f, "kernel {}: width {}, local size {x}x{y}x{z}", self.kernel, self.width)?;
+        writeln!(
+            f,
+            "  values: {} uniform, {} consecutive, {} varying",
+            self.uniform_values, self.consecutive_values, self.varying_values
+        )?;
+        if self.divergent_branches.is_empty() {
+            writeln!(f, "  control flow: uniform (all branches kept as branches)")?;
+        } else {
+            writeln!(f, "  divergent branches (linearized with masks): {}", self.divergent_branches.join(", "))?;
+        }
+        if !self.divergent_loops.is_empty() {
+            writeln!(f, "  loops with a divergent exit: {}", self.divergent_loops.join(", "))?;
+        }
+        let mut line = String::new();
+        for (inst, kind, access) in &self.accesses {
+            let how = match access {
+                Access::Scalar => "scalar (uniform address)".to_string(),
+                Access::Vector => "vector (consecutive)".to_string(),
+                Access::Gather(s) => format!("{} (address {s})", if kind == "load" { "gather" } else { "scatter" }),
+                Access::PerLane => "per lane (atomic)".to_string(),
+            };
+            let _ = writeln!(line, "    {inst} {kind}: {how}");
+        }
+        if !line.is_empty() {
+            write!(f, "  memory accesses:\n{line}")?;
+        }
+        for s in &self.scalarized {
+            writeln!(f, "  scalarized: {s}")?;
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,320 @@
+//! The SIMD engine: compiles each kernel specialization (local size, width)
+//! once — in memory per program, on disk across processes — and runs its
+//! work-groups on a persistent pool of worker threads, one per core, each
+//! with its own local memory.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, OnceLock};
+
+use lockstep_codegen::abi::{runtime_symbols, GroupContext, WorkGroupFn};
+use lockstep_codegen::backend::{target, HostTarget, Jit, ObjectCache};
+use lockstep_codegen::{emit, LocalLayout, Report, Spec};
+use lockstep_interp::convert::{self, Format};
+use lockstep_ir::{self as ir, ConvertOp, FuncId, Rounding, Type};
+use rayon::prelude::*;
+
+use crate::kernel::ArgValue;
+use crate::{Kernel, LaunchError, LaunchReport, NDRange, ProgramInner};
+
+/// One compiled work-group function and what launching it needs to know.
+pub(crate) struct CompiledKernel {
+    function: WorkGroupFn,
+    pub local: LocalLayout,
+    pub report: Report,
+}
+
+/// The host target, detected once.
+pub(crate) fn host() -> Result<&'static HostTarget, String> {
+    static HOST: OnceLock<Result<HostTarget, String>> = OnceLock::new();
+    HOST.get_or_init(|| HostTarget::detect().map_err(|e| e.to_string())).as_ref().map_err(|e| e.clone())
+}
+
+/// The process's JIT, with the runtime's helper functions registered.
+fn jit() -> Result<&'static Jit, String> {
+    static READY: OnceLock<Result<(), String>> = OnceLock::new();
+    let jit = Jit::global().map_err(|e| e.to_string())?;
+    READY
+        .get_or_init(|| {
+            jit.define_symbols(&[
+                (runtime_symbols::PRINTF, lockstep_rt_printf as usize),
+                (runtime_symbols::CONVERT, lockstep_rt_convert as usize),
+            ])
+            .map_err(|e| e.to_string())
+        })
+        .clone()?;
+    Ok(jit)
+}
+
+/// Compiled objects already loaded into the JIT, by cache key (a program
+/// built twice in one process loads its code once).
+fn loaded() -> &'static Mutex<HashMap<String, usize>> {
+    static LOADED: OnceLock<Mutex<HashMap<String, usize>>> = OnceLock::new();
+    LOADED.get_or_init(|| Mutex::new(HashMap::new()))
+}
+
+/// Compiles (or fetches) the specialization of `func` for `spec`.
+pub(crate) fn compiled(program: &ProgramInner, func: FuncId, spec: Spec) -> Result<Arc<CompiledKernel>, LaunchError> {
+    let name = program.module.functions[func].name.clone();
+    let fail = |message: String| LaunchError::Compile { kernel: name.clone(), message };
+    let mut cache = program.simd_cache.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some(k) = cache.get(&(func, spec)) {
+        return Ok(k.clone());
+    }
+    let host = host().map_err(&fail)?;
+    let jit = jit().map_err(&fail)?;
+    let context = inkwell::context::Context::create();
+    let module = context.create_module(&name);
+    let (local, report) = emit::emit_kernel(context.raw(), module.as_mut_ptr(), &program.module, func, &spec)
+        .map_err(|e| fail(e.to_string()))?;
+    let key = ObjectCache::key(&[
+        program.source.as_bytes(),
+        program.options.as_bytes(),
+        lockstep_codegen::backend::cache::compiler_version().as_bytes(),
+        host.fingerprint().as_bytes(),
+        name.as_bytes(),
+        format!("{:?}/{}", spec.local_size, spec.width).as_bytes(),
+    ]);
+    let symbol = format!("lockstep_wg_{}", &key[..32]);
+    let mut loaded = loaded().lock().unwrap_or_else(|e| e.into_inner());
+    let address = match loaded.get(&symbol) {
+        Some(&a) => a,
+        None => {
+            let disk = ObjectCache::open();
+            let object = match disk.as_ref().and_then(|c| c.get(&key)) {
+                Some(object) => object,
+                None => {
+                    rename_work_group_fn(&module, &symbol);
+                    let object = target::optimize_and_emit_object(host, &module).map_err(|e| fail(e.to_string()))?;
+                    if let Some(c) = &disk {
+                        let _ = c.put(&key, &object);
+                    }
+                    object
+                }
+            };
+            jit.add_object(&object).map_err(|e| fail(e.to_string()))?;
+            let a = jit.lookup(&symbol).map_err(|e| fail(e.to_string()))?;
+            loaded.insert(symbol, a);
+            a
+        }
+    };
+    // SAFETY: the symbol is a work-group function with this signature (abi.rs).
+    let function: WorkGroupFn = unsafe { std::mem::transmute::<usize, WorkGroupFn>(address) };
+    let k = Arc::new(CompiledKernel { function, local, report });
+    cache.insert((func, spec), k.clone());
+    Ok(k)
+}
+
+fn rename_work_group_fn(module: &inkwell::module::Module, symbol: &str) {
+    if let Some(f) = module.get_function(emit::WORK_GROUP_FN) {
+        f.as_global_value().set_name(symbol);
+    }
+}
+
+/// The SIMD width used when none is chosen: the host's for 32-bit lanes.
+pub(crate) fn default_width() -> u32 {
+    host().map(|h| h.preferred_width_32()).unwrap_or(4)
+}
+
+/// The worker pool, created once per thread count.
+fn pool(threads: usize) -> Result<Arc<rayon::ThreadPool>, LaunchError> {
+    static POOLS: OnceLock<Mutex<HashMap<usize, Arc<rayon::ThreadPool>>>> = OnceLock::new();
+    let mut pools = POOLS.get_or_init(|| Mutex::new(HashMap::new())).lock().unwrap_or_else(|e| e.into_inner());
+    if let Some(p) = pools.get(&threads) {
+        return Ok(p.clone());
+    }
+    let p = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .thread_name(|i| format!("lockstep-worker-{i}"))
+        .build()
+        .map_err(|e| LaunchError::Compile { kernel: String::new(), message: format!("starting worker threads: {e}") })?;
+    let p = Arc::new(p);
+    pools.insert(threads, p.clone());
+    Ok(p)
+}
+
+/// What printf output collects into during a launch.
+struct PrintfSink {
+    out: Mutex<String>,
+}
+
+/// Raw launch state shared by the workers (pointers into buffers the
+/// launch holds locked).
+struct Shared {
+    args: Vec<u64>,
+    globals: Vec<u64>,
+}
+
+// SAFETY: the pointers inside are to memory that outlives the launch and is
+// written only by the kernel, as OpenCL allows.
+unsafe impl Sync for Shared {}
+
+/// Runs a launch on the SIMD engine.
+pub(crate) fn launch(
+    kernel: &Kernel,
+    range: &NDRange,
+    local: [u64; 3],
+    bound: &[ArgValue],
+    width: u32,
+    threads: usize,
+) -> Result<LaunchReport, LaunchError> {
+    let program = &kernel.program;
+    let dims = range.dims as usize;
+    let mut global = [1u64; 3];
+    global[..dims].copy_from_slice(&range.global[..dims]);
+    let num_groups: [u64; 3] = std::array::from_fn(|d| global[d].div_ceil(local[d]));
+    // The group sizes that occur: full, and the smaller last one per dimension.
+    let size_of = |d: usize, g: u64| (global[d] - g * local[d]).min(local[d]);
+    let mut specs: HashMap<[u32; 3], Arc<CompiledKernel>> = HashMap::new();
+    for x in [0, num_groups[0] - 1] {
+        for y in [0, num_groups[1] - 1] {
+            for z in [0, num_groups[2] - 1] {
+                let sizes = [size_of(0, x) as u32, size_of(1, y) as u32, size_of(2, z) as u32];
+                if !specs.contains_key(&sizes) {
+                    let k = compiled(program, kernel.func, Spec { local_size: sizes, width })?;
+                    specs.insert(sizes, k);
+                }
+            }
+        }
+    }
+    // Arguments: local ones become offsets after the kernel's own locals.
+    let static_local = specs.values().map(|k| k.local.size).max().unwrap_or(0);
+    let mut local_total = static_local;
+    let mut byval: Vec<Vec<u64>> = Vec::new();
+    let mut guards = Vec::new();
+    let mut seen = Vec::new();
+    let mut args = Vec::with_capacity(bound.len());
+    for a in bound {
+        args.push(match a {
+            ArgValue::Buffer(s) => {
+                if !seen.contains(&s.id()) {
+                    seen.push(s.id());
+                    guards.push(s.write_lock());
+                }
+                // SAFETY: the buffer's lock is held for the launch.
+                unsafe { s.bytes_mut() }.as_mut_ptr() as u64
+            }
+            ArgValue::Null => 0,
+            ArgValue::Local(n) => {
+                let offset = local_total.div_ceil(64) * 64;
+                local_total = offset + *n as u64;
+                offset
+            }
+            ArgValue::Scalar(_, bytes) => {
+                let mut raw = [0u8; 8];
+                raw[..bytes.len().min(8)].copy_from_slice(&bytes[..bytes.len().min(8)]);
+                u64::from_le_bytes(raw)
+            }
+            ArgValue::Bytes(bytes) => {
+                // An aligned copy the kernel reads (and may write) by pointer.
+                let mut words = vec![0u64; bytes.len().div_ceil(8).max(1) + 1];
+                // SAFETY: `words` has at least `bytes.len()` bytes.
+                unsafe { std::ptr::copy_nonoverlapping(bytes.as_ptr(), words.as_mut_ptr() as *mut u8, bytes.len()) };
+                let p = words.as_ptr() as u64;
+                byval.push(words);
+                p
+            }
+        });
+    }
+    let globals = program.global_addresses();
+    let shared = Shared { args, globals };
+    let sink = PrintfSink { out: Mutex::new(String::new()) };
+    let total_groups = num_groups.iter().product::<u64>();
+    let local_bytes = local_total.div_ceil(64) as usize * 64 + 64;
+    let run_group = |mem: &mut Vec<u8>, index: u64| {
+        let g = [index % num_groups[0], (index / num_groups[0]) % num_groups[1], index / (num_groups[0] * num_groups[1])];
+        let sizes = [size_of(0, g[0]) as u32, size_of(1, g[1]) as u32, size_of(2, g[2]) as u32];
+        let k = &specs[&sizes];
+        // 64-byte aligned start of this worker's local memory.
+        let base = mem.as_mut_ptr() as usize;
+        let aligned = base.div_ceil(64) * 64;
+        let ctx = GroupContext {
+            args: shared.args.as_ptr(),
+            globals: shared.globals.as_ptr(),
+            local_mem: aligned as *mut u8,
+            printf_sink: &sink as *const PrintfSink as *mut std::ffi::c_void,
+            work_dim: dims as u64,
+            group_id: g,
+            global_size: global,
+            global_offset: range.offset,
+            num_groups,
+            enqueued_local_size: local,
+        };
+        // SAFETY: the compiled function reads `ctx` as abi.rs describes; all
+        // pointers in it are valid for the launch.
+        unsafe { (k.function)(&ctx) };
+    };
+    if threads <= 1 || total_groups == 1 {
+        let mut mem = vec![0u8; local_bytes + 64];
+        for index in 0..total_groups {
+            run_group(&mut mem, index);
+        }
+    } else {
+        pool(threads)?.install(|| {
+            (0..total_groups)
+                .into_par_iter()
+                .for_each_init(|| vec![0u8; local_bytes + 64], |mem, index| run_group(mem, index));
+        });
+    }
+    drop(guards);
+    drop(byval);
+    let printf_output = sink.out.into_inner().unwrap_or_else(|e| e.into_inner());
+    Ok(LaunchReport { printf_output, diagnostics: Vec::new() })
+}
+
+/// `printf` from generated code: formats one work-item's call.
+///
+/// # Safety
+/// Called by generated code with a live sink, a NUL-terminated format and
+/// `nargs` argument bits and type codes.
+unsafe extern "C" fn lockstep_rt_printf(sink: *mut std::ffi::c_void, format: *const u8, nargs: u64, bits: *const u64, types: *const u8) -> i32 {
+    let sink = &*(sink as *const PrintfSink);
+    let fmt = std::ffi::CStr::from_ptr(format as *const std::ffi::c_char).to_string_lossy();
+    let args: Vec<(u64, Type)> = (0..nargs as usize)
+        .map(|i| (*bits.add(i), type_of_code(*types.add(i))))
+        .collect();
+    let mut read_string = |addr: u64| -> Result<Vec<u8>, ()> {
+        if addr == 0 {
+            return Err(());
+        }
+        Ok(std::ffi::CStr::from_ptr(addr as *const std::ffi::c_char).to_bytes().to_vec())
+    };
+    match lockstep_interp::printf::format(&fmt, &args, &mut read_string) {
+        Ok(text) => {
+            sink.out.lock().unwrap_or_else(|e| e.into_inner()).push_str(&text);
+            0
+        }
+        Err(_) => -1,
+    }
+}
+
+fn type_of_code(c: u8) -> Type {
+    match c {
+        0 => Type::I1,
+        1 => Type::I8,
+        2 => Type::I16,
+        3 => Type::I32,
+        4 => Type::I64,
+        5 => Type::F16,
+        6 => Type::F32,
+        7 => Type::F64,
+        _ => Type::Ptr(ir::AddrSpace::Global),
+    }
+}
+
+/// An exact conversion with a directed rounding mode, for generated code.
+extern "C" fn lockstep_rt_convert(bits: u64, from: u32, to: u32, op: u32, rounding: u32, saturate: u32) -> u64 {
+    let (from, to) = (type_of_code(from as u8), type_of_code(to as u8));
+    let op = ConvertOp::ALL.get(op as usize).copied().unwrap_or(ConvertOp::Bitcast);
+    let mode = Rounding::ALL.get(rounding as usize).copied().unwrap_or(Rounding::Rte);
+    let _ = saturate;
+    let sext = |b: u64, t: Type| -> i128 {
+        let shift = 64 - t.bits();
+        (((b << shift) as i64) >> shift) as i128
+    };
+    match op {
+        ConvertOp::SiToFp => convert::int_to_float(sext(bits, from), Format::of(to), mode),
+        ConvertOp::UiToFp => convert::int_to_float((bits & from.int_mask()) as i128, Format::of(to), mode),
+        ConvertOp::FpTrunc | ConvertOp::FpExt => convert::float_to_float(bits, Format::of(from), Format::of(to), mode),
+        _ => bits,
+    }
+}
