@@ -7,6 +7,7 @@
 //! kernels and LLVM's `-O2` pipeline runs without its vectorizers; the
 //! importer turns the result into a verified Lockstep IR [`Module`](ir::Module).
 
+mod builtins;
 mod driver;
 mod error;
 mod import;
@@ -64,7 +65,7 @@ fn builtin_library(context: &Context) -> CompileResult<Option<inkwell::module::M
         .transpose()
 }
 
-/// The builtin library's bitcode, once the library is part of the build.
+/// The builtin library's bitcode (compiled from `builtins/` at build time).
 fn builtins_bitcode() -> Option<&'static [u8]> {
-    None
+    Some(builtins::BUILTINS_BC)
 }

@@ -66,10 +66,15 @@ pub(crate) fn compiled(program: &ProgramInner, func: FuncId, spec: Spec) -> Resu
     let module = context.create_module(&name);
     let (local, report) = emit::emit_kernel(context.raw(), module.as_mut_ptr(), &program.module, func, &spec)
         .map_err(|e| fail(e.to_string()))?;
+    if let Some(dir) = std::env::var_os("LOCKSTEP_DUMP_LLVM") {
+        let path = std::path::Path::new(&dir).join(format!("{name}-{:?}-w{}.ll", spec.local_size, spec.width));
+        let _ = std::fs::write(path, module.print_to_string().to_string());
+    }
     let key = ObjectCache::key(&[
         program.source.as_bytes(),
         program.options.as_bytes(),
         lockstep_codegen::backend::cache::compiler_version().as_bytes(),
+        build_identity().as_bytes(),
         host.fingerprint().as_bytes(),
         name.as_bytes(),
         format!("{:?}/{}", spec.local_size, spec.width).as_bytes(),
@@ -102,6 +107,19 @@ pub(crate) fn compiled(program: &ProgramInner, func: FuncId, spec: Spec) -> Resu
     let k = Arc::new(CompiledKernel { function, local, report });
     cache.insert((func, spec), k.clone());
     Ok(k)
+}
+
+/// Identifies this build of the compiler (the running executable's size and
+/// modification time), so a rebuilt Lockstep never loads code an older build
+/// cached.
+fn build_identity() -> &'static str {
+    static ID: OnceLock<String> = OnceLock::new();
+    ID.get_or_init(|| {
+        std::env::current_exe()
+            .and_then(std::fs::metadata)
+            .map(|m| format!("{}:{:?}", m.len(), m.modified().ok()))
+            .unwrap_or_default()
+    })
 }
 
 fn rename_work_group_fn(module: &inkwell::module::Module, symbol: &str) {

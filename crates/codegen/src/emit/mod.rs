@@ -68,8 +68,13 @@ struct Slot {
     ptr: V,
     ty: T,
     vector: bool,
-    /// Blend the value under the defining block's mask (temporal divergence).
+    /// Blend the value under the defining block's mask (a varying value
+    /// defined in a loop whose exit diverges).
     blend: bool,
+    /// For a value uniform (or consecutive) inside a loop whose exit
+    /// diverges: a per-lane copy, blended under the block's mask, that uses
+    /// after the loop read (each lane sees its own last iteration's value).
+    outside: Option<(V, T)>,
 }
 
 pub(crate) struct Emitter<'a> {
@@ -253,8 +258,17 @@ impl<'a> Emitter<'a> {
             return r;
         }
         if let Some(slot) = self.slots[v] {
-            let x = self.l.load(slot.ty, slot.ptr, 1);
-            let r = if slot.vector { Repr::Vector(x) } else { Repr::Scalar(x) };
+            let r = match slot.outside {
+                Some((ptr, ty)) if self.use_shape(v).is_varying() => Repr::Vector(self.l.load(ty, ptr, 1)),
+                _ => {
+                    let x = self.l.load(slot.ty, slot.ptr, 1);
+                    if slot.vector {
+                        Repr::Vector(x)
+                    } else {
+                        Repr::Scalar(x)
+                    }
+                }
+            };
             self.local.insert(v, r);
             return r;
         }
@@ -473,6 +487,7 @@ impl<'a> Emitter<'a> {
                 self.l.store(self.l.const_null(mask_ty), mask_slot[&b], 1);
                 for &p in &func.blocks[b].params {
                     let _ = self.get(p);
+                    self.store_outside_copy(p);
                 }
             }
             for &inst in &func.blocks[b].insts {
@@ -533,11 +548,16 @@ impl<'a> Emitter<'a> {
             for v in candidates {
                 let ty = func.value_type(v);
                 let temporal = self.uni.varying_outside(v).is_some();
-                let vector = !self.shape(v).is_uniform() || temporal;
+                let shape = self.shape(v);
+                let vector = !shape.is_uniform();
                 let t = if vector { self.vty(ty) } else { self.ty(ty) };
                 let ptr = self.in_allocas(|e| e.l.alloca(t));
-                let blend = temporal && !params.contains(&v);
-                self.slots[v] = Some(Slot { ptr, ty: t, vector, blend });
+                let blend = temporal && shape.is_varying() && !params.contains(&v);
+                let outside = (temporal && !shape.is_varying()).then(|| {
+                    let vt = self.vty(ty);
+                    (self.in_allocas(|e| e.l.alloca(vt)), vt)
+                });
+                self.slots[v] = Some(Slot { ptr, ty: t, vector, blend, outside });
             }
         }
     }
@@ -556,6 +576,20 @@ impl<'a> Emitter<'a> {
             x
         };
         self.l.store(x, slot.ptr, 1);
+        self.store_outside_copy(v);
+    }
+
+    /// Updates the per-lane copy of a value that varies outside its loop.
+    fn store_outside_copy(&mut self, v: Value) {
+        let Some((ptr, ty)) = self.slots[v].and_then(|s| s.outside) else { return };
+        let x = match self.local.get(&v).copied() {
+            Some(Repr::Vector(x)) => x,
+            Some(Repr::Scalar(x)) => self.l.splat(x, self.w),
+            None => self.vector(v),
+        };
+        let old = self.l.load(ty, ptr, 1);
+        let blended = self.l.select(self.mask, x, old);
+        self.l.store(blended, ptr, 1);
     }
 
     /// Routes the current block's lanes along its terminator, then branches to `after`.
@@ -614,7 +648,7 @@ impl<'a> Emitter<'a> {
         for (&p, &a) in params.iter().zip(&call.args) {
             let slot = self.slots[p].expect("block parameters have slots");
             let old = self.l.load(slot.ty, slot.ptr, 1);
-            let new = if self.shape(p).is_varying() || (slot.vector && self.uni.varying_outside(p).is_some()) {
+            let new = if self.shape(p).is_varying() {
                 let x = self.vector(a);
                 self.l.select(m, x, old)
             } else {
