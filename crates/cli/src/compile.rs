@@ -1,11 +1,15 @@
-//! `lockstep compile`: builds an OpenCL C file and prints what the compiler made of it.
+//! `lockstep compile`: builds an OpenCL C file and prints what the compiler
+//! made of it: the imported IR, the uniformity analysis, the CFG as
+//! Graphviz, the vectorization report, the generated LLVM IR or assembly.
 
 use std::path::PathBuf;
 
 use anyhow::{bail, Context, Result};
 use clap::{Args, ValueEnum};
+use lockstep_codegen::{kernel_listing, Listing, Spec};
 use lockstep_frontend::{compile, BuildOptions, CompileError, Source};
 use lockstep_ir::print::write_function;
+use lockstep_passes::analysis::{Uniformity, UniformityConfig};
 
 #[derive(Args)]
 pub struct CompileArgs {
@@ -17,8 +21,18 @@ pub struct CompileArgs {
     /// What to print.
     #[arg(long, value_enum, default_value_t = Emit::Ir)]
     emit: Emit,
+    /// The work-group size to specialize for (X[,Y[,Z]]; default: the
+    /// kernel's reqd_work_group_size, else 64).
+    #[arg(long = "local-size", value_parser = parse_local_size)]
+    local_size: Option<[u32; 3]>,
+    /// SIMD width (default: the host's best for 32-bit lanes).
+    #[arg(long)]
+    width: Option<u32>,
+    /// With --emit cfg-dot: also render FILE.png with Graphviz's `dot`.
+    #[arg(long, value_name = "FILE")]
+    png: Option<PathBuf>,
     /// Build options as one string (as clBuildProgram takes them).
-    #[arg(long = "build-options", default_value = "")]
+    #[arg(long = "build-options", default_value = "", allow_hyphen_values = true)]
     build_options: String,
     /// Further build options (-D, -I, -cl-std=…), after the file.
     #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
@@ -31,6 +45,35 @@ enum Emit {
     Ir,
     /// The optimized LLVM module the importer reads.
     LlvmInput,
+    /// The IR annotated with each value's shape and each branch's divergence.
+    Uniformity,
+    /// The CFG as Graphviz: divergent branches, loops, irreducible regions.
+    CfgDot,
+    /// What the SIMD engine did: width, shapes, linearized branches, memory accesses.
+    Report,
+    /// The generated SIMD LLVM IR (before LLVM's optimizer).
+    Llvm,
+    /// The SIMD LLVM IR after LLVM's -O3 for the host.
+    LlvmOpt,
+    /// Host assembly of the SIMD code.
+    Asm,
+}
+
+fn parse_local_size(s: &str) -> Result<[u32; 3], String> {
+    let parts: Vec<&str> = s.split([',', 'x']).collect();
+    if parts.is_empty() || parts.len() > 3 {
+        return Err("give 1 to 3 sizes, like 16,16".into());
+    }
+    let mut out = [1u32; 3];
+    for (i, p) in parts.iter().enumerate() {
+        out[i] = p
+            .trim()
+            .parse()
+            .ok()
+            .filter(|&n| n > 0)
+            .ok_or_else(|| format!("'{p}' is not a positive size"))?;
+    }
+    Ok(out)
 }
 
 pub fn run(args: CompileArgs) -> Result<()> {
@@ -58,45 +101,90 @@ pub fn run(args: CompileArgs) -> Result<()> {
     };
     eprint!("{}", compiled.log);
     let module = &compiled.module;
+    let kernels: Vec<_> = module
+        .kernels()
+        .filter(|(_, f)| args.kernel.as_deref().is_none_or(|k| k == f.name))
+        .map(|(id, _)| id)
+        .collect();
+    if let (Some(k), true) = (&args.kernel, kernels.is_empty()) {
+        let names: Vec<&str> = module.kernels().map(|(_, f)| f.name.as_str()).collect();
+        bail!(
+            "no kernel named '{k}' in {} (kernels: {})",
+            args.file.display(),
+            names.join(", ")
+        );
+    }
+    let width = args.width.unwrap_or_else(lockstep_codegen::host_width);
     let mut out = String::new();
-    let mut found = false;
-    for (_, g) in module.globals.iter() {
+    if args.emit == Emit::Ir {
         if args.kernel.is_none() {
-            out.push_str(&lockstep_ir::module_to_string(&single_global(module, g)));
+            for (_, g) in module.globals.iter() {
+                let mut m = lockstep_ir::Module::new();
+                m.globals.push(g.clone());
+                out.push_str(&lockstep_ir::module_to_string(&m));
+            }
         }
+        for &id in &kernels {
+            if !out.is_empty() {
+                out.push('\n');
+            }
+            write_function(&mut out, Some(module), &module.functions[id])?;
+        }
+        print!("{out}");
+        return Ok(());
     }
-    for (_, f) in module.functions.iter() {
-        if args.kernel.as_deref().is_some_and(|k| k != f.name) {
-            continue;
-        }
-        found = true;
-        if !out.is_empty() {
-            out.push('\n');
-        }
-        write_function(&mut out, Some(module), f)?;
-    }
-    if let Some(k) = &args.kernel {
-        if !found {
-            let names: Vec<&str> = module.kernels().map(|(_, f)| f.name.as_str()).collect();
-            bail!(
-                "no kernel named '{k}' in {} (kernels: {})",
-                args.file.display(),
-                names.join(", ")
-            );
-        }
+    for &id in &kernels {
+        let func = &module.functions[id];
+        let reqd = func.kernel.as_ref().and_then(|k| k.reqd_work_group_size);
+        let local_size = args.local_size.or(reqd).unwrap_or([64, 1, 1]);
+        let spec = Spec { local_size, width };
+        let config = UniformityConfig { local_size, width };
+        let text = match args.emit {
+            Emit::Uniformity => {
+                let info = Uniformity::for_function(func, &config);
+                format!(
+                    "; {config}\n{}",
+                    lockstep_passes::uniformity_listing(module, id, &info)
+                )
+            }
+            Emit::CfgDot => {
+                let info = Uniformity::for_function(func, &config);
+                let dot = lockstep_passes::cfg_dot(module, id, &info);
+                if let Some(png) = &args.png {
+                    render_png(&dot, png)?;
+                    eprintln!("wrote {}", png.display());
+                }
+                dot
+            }
+            Emit::Report => kernel_listing(module, id, &spec, Listing::Report)?,
+            Emit::Llvm => kernel_listing(module, id, &spec, Listing::Llvm)?,
+            Emit::LlvmOpt => kernel_listing(module, id, &spec, Listing::OptimizedLlvm)?,
+            Emit::Asm => kernel_listing(module, id, &spec, Listing::Asm)?,
+            Emit::Ir | Emit::LlvmInput => unreachable!("handled above"),
+        };
+        out.push_str(&text);
     }
     print!("{out}");
     Ok(())
 }
 
-/// A module holding only `g`, to print it with the module printer.
-fn single_global(
-    _module: &lockstep_ir::Module,
-    g: &lockstep_ir::GlobalData,
-) -> lockstep_ir::Module {
-    let mut m = lockstep_ir::Module::new();
-    m.globals.push(g.clone());
-    m
+fn render_png(dot: &str, png: &PathBuf) -> Result<()> {
+    use std::io::Write;
+    let mut child = std::process::Command::new("dot")
+        .args(["-Tpng", "-o"])
+        .arg(png)
+        .stdin(std::process::Stdio::piped())
+        .spawn()
+        .context("running Graphviz's `dot` (install the graphviz package)")?;
+    child
+        .stdin
+        .take()
+        .expect("piped")
+        .write_all(dot.as_bytes())?;
+    if !child.wait()?.success() {
+        bail!("`dot` failed to render {}", png.display());
+    }
+    Ok(())
 }
 
 fn shell_quote(s: &str) -> String {

@@ -67,13 +67,31 @@ mod tests {
     fn offsets_match_the_struct() {
         assert_eq!(offset_of!(GroupContext, args) as u64, offsets::ARGS);
         assert_eq!(offset_of!(GroupContext, globals) as u64, offsets::GLOBALS);
-        assert_eq!(offset_of!(GroupContext, local_mem) as u64, offsets::LOCAL_MEM);
-        assert_eq!(offset_of!(GroupContext, printf_sink) as u64, offsets::PRINTF_SINK);
+        assert_eq!(
+            offset_of!(GroupContext, local_mem) as u64,
+            offsets::LOCAL_MEM
+        );
+        assert_eq!(
+            offset_of!(GroupContext, printf_sink) as u64,
+            offsets::PRINTF_SINK
+        );
         assert_eq!(offset_of!(GroupContext, work_dim) as u64, offsets::WORK_DIM);
         assert_eq!(offset_of!(GroupContext, group_id) as u64, offsets::GROUP_ID);
-        assert_eq!(offset_of!(GroupContext, global_size) as u64, offsets::GLOBAL_SIZE);
-        assert_eq!(offset_of!(GroupContext, global_offset) as u64, offsets::GLOBAL_OFFSET);
-        assert_eq!(offset_of!(GroupContext, num_groups) as u64, offsets::NUM_GROUPS);
-        assert_eq!(offset_of!(GroupContext, enqueued_local_size) as u64, offsets::ENQUEUED_LOCAL_SIZE);
+        assert_eq!(
+            offset_of!(GroupContext, global_size) as u64,
+            offsets::GLOBAL_SIZE
+        );
+        assert_eq!(
+            offset_of!(GroupContext, global_offset) as u64,
+            offsets::GLOBAL_OFFSET
+        );
+        assert_eq!(
+            offset_of!(GroupContext, num_groups) as u64,
+            offsets::NUM_GROUPS
+        );
+        assert_eq!(
+            offset_of!(GroupContext, enqueued_local_size) as u64,
+            offsets::ENQUEUED_LOCAL_SIZE
+        );
     }
 }

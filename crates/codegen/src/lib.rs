@@ -25,3 +25,45 @@ pub enum CodegenError {
     #[error("internal code generation error: {0}")]
     Internal(String),
 }
+
+/// What [`kernel_listing`] shows.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Listing {
+    /// The generated LLVM IR, before LLVM's optimizer.
+    Llvm,
+    /// The LLVM IR after the `-O3` pipeline for the host.
+    OptimizedLlvm,
+    /// Host assembly.
+    Asm,
+    /// The vectorization report.
+    Report,
+}
+
+/// Generates one kernel specialization and returns it as text.
+pub fn kernel_listing(
+    module: &lockstep_ir::Module,
+    kernel: lockstep_ir::FuncId,
+    spec: &Spec,
+    listing: Listing,
+) -> Result<String, CodegenError> {
+    let context = inkwell::context::Context::create();
+    let llvm = context.create_module(&module.functions[kernel].name);
+    let (_, report) = emit::emit_kernel(context.raw(), llvm.as_mut_ptr(), module, kernel, spec)?;
+    let host = || backend::HostTarget::detect().map_err(|e| CodegenError::Internal(e.to_string()));
+    let backend_err = |e: backend::BackendError| CodegenError::Internal(e.to_string());
+    Ok(match listing {
+        Listing::Report => report.to_string(),
+        Listing::Llvm => llvm.print_to_string().to_string(),
+        Listing::OptimizedLlvm => {
+            backend::target::optimized_ir(&host()?, &llvm).map_err(backend_err)?
+        }
+        Listing::Asm => backend::target::emit_assembly(&host()?, &llvm).map_err(backend_err)?,
+    })
+}
+
+/// The SIMD width Lockstep picks for 32-bit lanes on this host.
+pub fn host_width() -> u32 {
+    backend::HostTarget::detect()
+        .map(|h| h.preferred_width_32())
+        .unwrap_or(4)
+}

@@ -43,7 +43,12 @@ pub struct Report {
 
 impl Report {
     pub fn new(kernel: &str, spec: &Spec) -> Report {
-        Report { kernel: kernel.to_string(), width: spec.width, local_size: spec.local_size, ..Report::default() }
+        Report {
+            kernel: kernel.to_string(),
+            width: spec.width,
+            local_size: spec.local_size,
+            ..Report::default()
+        }
     }
 
     pub fn note_shapes(&mut self, func: &ir::Function, uni: &Uniformity) {
@@ -62,7 +67,8 @@ impl Report {
         }
         for lp in uni.loops().loops() {
             if uni.is_divergent_loop(lp) {
-                self.divergent_loops.push(format!("{}", uni.loops().header(lp)));
+                self.divergent_loops
+                    .push(format!("{}", uni.loops().header(lp)));
             }
         }
     }
@@ -76,7 +82,8 @@ impl Report {
     }
 
     pub fn note_access(&mut self, inst: ir::Inst, kind: &str, access: Access) {
-        self.accesses.push((format!("{inst}"), kind.to_string(), access));
+        self.accesses
+            .push((format!("{inst}"), kind.to_string(), access));
     }
 
     pub fn note_scalarized_math(&mut self, function: &str, vector: bool) {
@@ -99,7 +106,11 @@ impl Report {
 impl fmt::Display for Report {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let [x, y, z] = self.local_size;
-        writeln!(f, "kernel {}: width {}, local size {x}x{y}x{z}", self.kernel, self.width)?;
+        writeln!(
+            f,
+            "kernel {}: width {}, local size {x}x{y}x{z}",
+            self.kernel, self.width
+        )?;
         writeln!(
             f,
             "  values: {} uniform, {} consecutive, {} varying",
@@ -108,17 +119,28 @@ impl fmt::Display for Report {
         if self.divergent_branches.is_empty() {
             writeln!(f, "  control flow: uniform (all branches kept as branches)")?;
         } else {
-            writeln!(f, "  divergent branches (linearized with masks): {}", self.divergent_branches.join(", "))?;
+            writeln!(
+                f,
+                "  divergent branches (linearized with masks): {}",
+                self.divergent_branches.join(", ")
+            )?;
         }
         if !self.divergent_loops.is_empty() {
-            writeln!(f, "  loops with a divergent exit: {}", self.divergent_loops.join(", "))?;
+            writeln!(
+                f,
+                "  loops with a divergent exit: {}",
+                self.divergent_loops.join(", ")
+            )?;
         }
         let mut line = String::new();
         for (inst, kind, access) in &self.accesses {
             let how = match access {
                 Access::Scalar => "scalar (uniform address)".to_string(),
                 Access::Vector => "vector (consecutive)".to_string(),
-                Access::Gather(s) => format!("{} (address {s})", if kind == "load" { "gather" } else { "scatter" }),
+                Access::Gather(s) => format!(
+                    "{} (address {s})",
+                    if kind == "load" { "gather" } else { "scatter" }
+                ),
                 Access::PerLane => "per lane (atomic)".to_string(),
             };
             let _ = writeln!(line, "    {inst} {kind}: {how}");

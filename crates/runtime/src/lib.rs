@@ -25,8 +25,8 @@ mod device;
 mod error;
 mod kernel;
 mod ndrange;
-mod simd;
 pub mod sim;
+mod simd;
 
 use std::sync::Arc;
 
@@ -156,16 +156,29 @@ impl Context {
     /// `LOCKSTEP_THREADS`, else one per core.
     pub fn threads(&self) -> usize {
         self.threads
-            .or_else(|| std::env::var("LOCKSTEP_THREADS").ok().and_then(|t| t.parse().ok()))
+            .or_else(|| {
+                std::env::var("LOCKSTEP_THREADS")
+                    .ok()
+                    .and_then(|t| t.parse().ok())
+            })
             .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
             .max(1)
     }
 
     /// The vectorization report of `kernel` specialized for `local_size`
     /// on the SIMD engine (compiling it if needed).
-    pub fn simd_report(&self, kernel: &Kernel, local_size: [u32; 3]) -> Result<String, LaunchError> {
-        let spec = lockstep_codegen::Spec { local_size, width: self.width() };
-        Ok(simd::compiled(&kernel.program, kernel.func, spec)?.report.to_string())
+    pub fn simd_report(
+        &self,
+        kernel: &Kernel,
+        local_size: [u32; 3],
+    ) -> Result<String, LaunchError> {
+        let spec = lockstep_codegen::Spec {
+            local_size,
+            width: self.width(),
+        };
+        Ok(simd::compiled(&kernel.program, kernel.func, spec)?
+            .report
+            .to_string())
     }
 
     /// Runs `kernel` over `range` after validating its arguments and the range.
@@ -175,7 +188,9 @@ impl Context {
         kernel::check_local_memory(kernel, &bound)?;
         match self.engine {
             Engine::Interpreter => self.run_interpreter(kernel, range, local, &bound),
-            Engine::Simd => simd::launch(kernel, range, local, &bound, self.width(), self.threads()),
+            Engine::Simd => {
+                simd::launch(kernel, range, local, &bound, self.width(), self.threads())
+            }
         }
     }
 
@@ -279,7 +294,9 @@ pub(crate) struct ProgramInner {
     pub source: String,
     pub options: String,
     /// Compiled SIMD specializations.
-    pub simd_cache: std::sync::Mutex<std::collections::HashMap<(ir::FuncId, lockstep_codegen::Spec), Arc<simd::CompiledKernel>>>,
+    pub simd_cache: std::sync::Mutex<
+        std::collections::HashMap<(ir::FuncId, lockstep_codegen::Spec), Arc<simd::CompiledKernel>>,
+    >,
     /// Program-scope variables' memory, allocated at the first SIMD launch;
     /// they keep their values across launches.
     globals_memory: std::sync::Mutex<Option<Vec<Buffer<u64>>>>,
@@ -295,19 +312,29 @@ impl ProgramInner {
     /// The addresses of the program-scope variables by `GlobalId` (0 for
     /// `local` ones), allocating and initializing them on first use.
     pub(crate) fn global_addresses(&self) -> Vec<u64> {
-        let mut memory = self.globals_memory.lock().unwrap_or_else(|e| e.into_inner());
+        let mut memory = self
+            .globals_memory
+            .lock()
+            .unwrap_or_else(|e| e.into_inner());
         let blocks = memory.get_or_insert_with(|| {
             let blocks: Vec<Buffer<u64>> = self
                 .module
                 .globals
                 .values()
                 .map(|g| {
-                    let words = if g.space == ir::AddrSpace::Local { 0 } else { (g.size as usize).div_ceil(8) };
+                    let words = if g.space == ir::AddrSpace::Local {
+                        0
+                    } else {
+                        (g.size as usize).div_ceil(8)
+                    };
                     let b = Buffer::<u64>::zeroed(words.max(1));
                     if let Some(init) = &g.init {
                         let mut bytes = vec![0u8; words.max(1) * 8];
                         bytes[..init.len()].copy_from_slice(init);
-                        let words: Vec<u64> = bytes.chunks_exact(8).map(|c| u64::from_le_bytes(c.try_into().expect("8 bytes"))).collect();
+                        let words: Vec<u64> = bytes
+                            .chunks_exact(8)
+                            .map(|c| u64::from_le_bytes(c.try_into().expect("8 bytes")))
+                            .collect();
                         b.write(&words);
                     }
                     b
@@ -321,10 +348,15 @@ impl ProgramInner {
                 }
                 let mut bytes = block.read_bytes();
                 for r in &g.relocs {
-                    let target = addrs[cranelift_entity::EntityRef::index(r.target)].wrapping_add(r.addend as u64);
-                    bytes[r.offset as usize..r.offset as usize + 8].copy_from_slice(&target.to_le_bytes());
+                    let target = addrs[cranelift_entity::EntityRef::index(r.target)]
+                        .wrapping_add(r.addend as u64);
+                    bytes[r.offset as usize..r.offset as usize + 8]
+                        .copy_from_slice(&target.to_le_bytes());
                 }
-                let words: Vec<u64> = bytes.chunks_exact(8).map(|c| u64::from_le_bytes(c.try_into().expect("8 bytes"))).collect();
+                let words: Vec<u64> = bytes
+                    .chunks_exact(8)
+                    .map(|c| u64::from_le_bytes(c.try_into().expect("8 bytes")))
+                    .collect();
                 block.write(&words);
             }
             blocks
@@ -333,7 +365,13 @@ impl ProgramInner {
             .globals
             .values()
             .zip(blocks.iter())
-            .map(|(g, b)| if g.space == ir::AddrSpace::Local { 0 } else { b.storage.id() as u64 })
+            .map(|(g, b)| {
+                if g.space == ir::AddrSpace::Local {
+                    0
+                } else {
+                    b.storage.id() as u64
+                }
+            })
             .collect()
     }
 }

@@ -318,8 +318,8 @@ pub struct Simulation {
     pub range: NDRange,
     /// Buffers to print after the run: argument name, buffer, element type, hex.
     dumps: Vec<(String, Buffer<u8>, ElemType, bool)>,
-    /// Kept alive until the run.
-    _buffers: Vec<Buffer<u8>>,
+    /// Every buffer with its initial contents (see [`Simulation::reset`]).
+    buffers: Vec<(Buffer<u8>, Vec<u8>)>,
 }
 
 impl Simulation {
@@ -385,7 +385,7 @@ impl Simulation {
                         if dump {
                             dumps.push((meta.name.clone(), buffer.clone(), elem, hex));
                         }
-                        buffers.push(buffer.clone());
+                        buffers.push((buffer.clone(), bytes.clone()));
                         ArgValue::from(&buffer)
                     }
                     _ => ArgValue::Bytes(bytes),
@@ -404,8 +404,15 @@ impl Simulation {
             kernel,
             range,
             dumps,
-            _buffers: buffers,
+            buffers,
         })
+    }
+
+    /// Restores every buffer's initial contents, so the simulation can run again.
+    pub fn reset(&self) {
+        for (buffer, initial) in &self.buffers {
+            buffer.write(initial);
+        }
     }
 
     /// Runs the kernel once.

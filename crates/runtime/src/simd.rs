@@ -26,7 +26,9 @@ pub(crate) struct CompiledKernel {
 /// The host target, detected once.
 pub(crate) fn host() -> Result<&'static HostTarget, String> {
     static HOST: OnceLock<Result<HostTarget, String>> = OnceLock::new();
-    HOST.get_or_init(|| HostTarget::detect().map_err(|e| e.to_string())).as_ref().map_err(|e| e.clone())
+    HOST.get_or_init(|| HostTarget::detect().map_err(|e| e.to_string()))
+        .as_ref()
+        .map_err(|e| e.clone())
 }
 
 /// The process's JIT, with the runtime's helper functions registered.
@@ -36,8 +38,14 @@ fn jit() -> Result<&'static Jit, String> {
     READY
         .get_or_init(|| {
             jit.define_symbols(&[
-                (runtime_symbols::PRINTF, lockstep_rt_printf as usize),
-                (runtime_symbols::CONVERT, lockstep_rt_convert as usize),
+                (
+                    runtime_symbols::PRINTF,
+                    lockstep_rt_printf as *const () as usize,
+                ),
+                (
+                    runtime_symbols::CONVERT,
+                    lockstep_rt_convert as *const () as usize,
+                ),
             ])
             .map_err(|e| e.to_string())
         })
@@ -53,9 +61,16 @@ fn loaded() -> &'static Mutex<HashMap<String, usize>> {
 }
 
 /// Compiles (or fetches) the specialization of `func` for `spec`.
-pub(crate) fn compiled(program: &ProgramInner, func: FuncId, spec: Spec) -> Result<Arc<CompiledKernel>, LaunchError> {
+pub(crate) fn compiled(
+    program: &ProgramInner,
+    func: FuncId,
+    spec: Spec,
+) -> Result<Arc<CompiledKernel>, LaunchError> {
     let name = program.module.functions[func].name.clone();
-    let fail = |message: String| LaunchError::Compile { kernel: name.clone(), message };
+    let fail = |message: String| LaunchError::Compile {
+        kernel: name.clone(),
+        message,
+    };
     let mut cache = program.simd_cache.lock().unwrap_or_else(|e| e.into_inner());
     if let Some(k) = cache.get(&(func, spec)) {
         return Ok(k.clone());
@@ -64,10 +79,17 @@ pub(crate) fn compiled(program: &ProgramInner, func: FuncId, spec: Spec) -> Resu
     let jit = jit().map_err(&fail)?;
     let context = inkwell::context::Context::create();
     let module = context.create_module(&name);
-    let (local, report) = emit::emit_kernel(context.raw(), module.as_mut_ptr(), &program.module, func, &spec)
-        .map_err(|e| fail(e.to_string()))?;
+    let (local, report) = emit::emit_kernel(
+        context.raw(),
+        module.as_mut_ptr(),
+        &program.module,
+        func,
+        &spec,
+    )
+    .map_err(|e| fail(e.to_string()))?;
     if let Some(dir) = std::env::var_os("LOCKSTEP_DUMP_LLVM") {
-        let path = std::path::Path::new(&dir).join(format!("{name}-{:?}-w{}.ll", spec.local_size, spec.width));
+        let path = std::path::Path::new(&dir)
+            .join(format!("{name}-{:?}-w{}.ll", spec.local_size, spec.width));
         let _ = std::fs::write(path, module.print_to_string().to_string());
     }
     let key = ObjectCache::key(&[
@@ -89,7 +111,8 @@ pub(crate) fn compiled(program: &ProgramInner, func: FuncId, spec: Spec) -> Resu
                 Some(object) => object,
                 None => {
                     rename_work_group_fn(&module, &symbol);
-                    let object = target::optimize_and_emit_object(host, &module).map_err(|e| fail(e.to_string()))?;
+                    let object = target::optimize_and_emit_object(host, &module)
+                        .map_err(|e| fail(e.to_string()))?;
                     if let Some(c) = &disk {
                         let _ = c.put(&key, &object);
                     }
@@ -104,7 +127,11 @@ pub(crate) fn compiled(program: &ProgramInner, func: FuncId, spec: Spec) -> Resu
     };
     // SAFETY: the symbol is a work-group function with this signature (abi.rs).
     let function: WorkGroupFn = unsafe { std::mem::transmute::<usize, WorkGroupFn>(address) };
-    let k = Arc::new(CompiledKernel { function, local, report });
+    let k = Arc::new(CompiledKernel {
+        function,
+        local,
+        report,
+    });
     cache.insert((func, spec), k.clone());
     Ok(k)
 }
@@ -136,7 +163,10 @@ pub(crate) fn default_width() -> u32 {
 /// The worker pool, created once per thread count.
 fn pool(threads: usize) -> Result<Arc<rayon::ThreadPool>, LaunchError> {
     static POOLS: OnceLock<Mutex<HashMap<usize, Arc<rayon::ThreadPool>>>> = OnceLock::new();
-    let mut pools = POOLS.get_or_init(|| Mutex::new(HashMap::new())).lock().unwrap_or_else(|e| e.into_inner());
+    let mut pools = POOLS
+        .get_or_init(|| Mutex::new(HashMap::new()))
+        .lock()
+        .unwrap_or_else(|e| e.into_inner());
     if let Some(p) = pools.get(&threads) {
         return Ok(p.clone());
     }
@@ -144,7 +174,10 @@ fn pool(threads: usize) -> Result<Arc<rayon::ThreadPool>, LaunchError> {
         .num_threads(threads)
         .thread_name(|i| format!("lockstep-worker-{i}"))
         .build()
-        .map_err(|e| LaunchError::Compile { kernel: String::new(), message: format!("starting worker threads: {e}") })?;
+        .map_err(|e| LaunchError::Compile {
+            kernel: String::new(),
+            message: format!("starting worker threads: {e}"),
+        })?;
     let p = Arc::new(p);
     pools.insert(threads, p.clone());
     Ok(p)
@@ -186,9 +219,20 @@ pub(crate) fn launch(
     for x in [0, num_groups[0] - 1] {
         for y in [0, num_groups[1] - 1] {
             for z in [0, num_groups[2] - 1] {
-                let sizes = [size_of(0, x) as u32, size_of(1, y) as u32, size_of(2, z) as u32];
+                let sizes = [
+                    size_of(0, x) as u32,
+                    size_of(1, y) as u32,
+                    size_of(2, z) as u32,
+                ];
                 if !specs.contains_key(&sizes) {
-                    let k = compiled(program, kernel.func, Spec { local_size: sizes, width })?;
+                    let k = compiled(
+                        program,
+                        kernel.func,
+                        Spec {
+                            local_size: sizes,
+                            width,
+                        },
+                    )?;
                     specs.insert(sizes, k);
                 }
             }
@@ -226,7 +270,13 @@ pub(crate) fn launch(
                 // An aligned copy the kernel reads (and may write) by pointer.
                 let mut words = vec![0u64; bytes.len().div_ceil(8).max(1) + 1];
                 // SAFETY: `words` has at least `bytes.len()` bytes.
-                unsafe { std::ptr::copy_nonoverlapping(bytes.as_ptr(), words.as_mut_ptr() as *mut u8, bytes.len()) };
+                unsafe {
+                    std::ptr::copy_nonoverlapping(
+                        bytes.as_ptr(),
+                        words.as_mut_ptr() as *mut u8,
+                        bytes.len(),
+                    )
+                };
                 let p = words.as_ptr() as u64;
                 byval.push(words);
                 p
@@ -235,12 +285,22 @@ pub(crate) fn launch(
     }
     let globals = program.global_addresses();
     let shared = Shared { args, globals };
-    let sink = PrintfSink { out: Mutex::new(String::new()) };
+    let sink = PrintfSink {
+        out: Mutex::new(String::new()),
+    };
     let total_groups = num_groups.iter().product::<u64>();
     let local_bytes = local_total.div_ceil(64) as usize * 64 + 64;
     let run_group = |mem: &mut Vec<u8>, index: u64| {
-        let g = [index % num_groups[0], (index / num_groups[0]) % num_groups[1], index / (num_groups[0] * num_groups[1])];
-        let sizes = [size_of(0, g[0]) as u32, size_of(1, g[1]) as u32, size_of(2, g[2]) as u32];
+        let g = [
+            index % num_groups[0],
+            (index / num_groups[0]) % num_groups[1],
+            index / (num_groups[0] * num_groups[1]),
+        ];
+        let sizes = [
+            size_of(0, g[0]) as u32,
+            size_of(1, g[1]) as u32,
+            size_of(2, g[2]) as u32,
+        ];
         let k = &specs[&sizes];
         // 64-byte aligned start of this worker's local memory.
         let base = mem.as_mut_ptr() as usize;
@@ -268,15 +328,19 @@ pub(crate) fn launch(
         }
     } else {
         pool(threads)?.install(|| {
-            (0..total_groups)
-                .into_par_iter()
-                .for_each_init(|| vec![0u8; local_bytes + 64], |mem, index| run_group(mem, index));
+            (0..total_groups).into_par_iter().for_each_init(
+                || vec![0u8; local_bytes + 64],
+                |mem, index| run_group(mem, index),
+            );
         });
     }
     drop(guards);
     drop(byval);
     let printf_output = sink.out.into_inner().unwrap_or_else(|e| e.into_inner());
-    Ok(LaunchReport { printf_output, diagnostics: Vec::new() })
+    Ok(LaunchReport {
+        printf_output,
+        diagnostics: Vec::new(),
+    })
 }
 
 /// `printf` from generated code: formats one work-item's call.
@@ -284,7 +348,13 @@ pub(crate) fn launch(
 /// # Safety
 /// Called by generated code with a live sink, a NUL-terminated format and
 /// `nargs` argument bits and type codes.
-unsafe extern "C" fn lockstep_rt_printf(sink: *mut std::ffi::c_void, format: *const u8, nargs: u64, bits: *const u64, types: *const u8) -> i32 {
+unsafe extern "C" fn lockstep_rt_printf(
+    sink: *mut std::ffi::c_void,
+    format: *const u8,
+    nargs: u64,
+    bits: *const u64,
+    types: *const u8,
+) -> i32 {
     let sink = &*(sink as *const PrintfSink);
     let fmt = std::ffi::CStr::from_ptr(format as *const std::ffi::c_char).to_string_lossy();
     let args: Vec<(u64, Type)> = (0..nargs as usize)
@@ -294,11 +364,16 @@ unsafe extern "C" fn lockstep_rt_printf(sink: *mut std::ffi::c_void, format: *co
         if addr == 0 {
             return Err(());
         }
-        Ok(std::ffi::CStr::from_ptr(addr as *const std::ffi::c_char).to_bytes().to_vec())
+        Ok(std::ffi::CStr::from_ptr(addr as *const std::ffi::c_char)
+            .to_bytes()
+            .to_vec())
     };
     match lockstep_interp::printf::format(&fmt, &args, &mut read_string) {
         Ok(text) => {
-            sink.out.lock().unwrap_or_else(|e| e.into_inner()).push_str(&text);
+            sink.out
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .push_str(&text);
             0
         }
         Err(_) => -1,
@@ -320,10 +395,23 @@ fn type_of_code(c: u8) -> Type {
 }
 
 /// An exact conversion with a directed rounding mode, for generated code.
-extern "C" fn lockstep_rt_convert(bits: u64, from: u32, to: u32, op: u32, rounding: u32, saturate: u32) -> u64 {
+extern "C" fn lockstep_rt_convert(
+    bits: u64,
+    from: u32,
+    to: u32,
+    op: u32,
+    rounding: u32,
+    saturate: u32,
+) -> u64 {
     let (from, to) = (type_of_code(from as u8), type_of_code(to as u8));
-    let op = ConvertOp::ALL.get(op as usize).copied().unwrap_or(ConvertOp::Bitcast);
-    let mode = Rounding::ALL.get(rounding as usize).copied().unwrap_or(Rounding::Rte);
+    let op = ConvertOp::ALL
+        .get(op as usize)
+        .copied()
+        .unwrap_or(ConvertOp::Bitcast);
+    let mode = Rounding::ALL
+        .get(rounding as usize)
+        .copied()
+        .unwrap_or(Rounding::Rte);
     let _ = saturate;
     let sext = |b: u64, t: Type| -> i128 {
         let shift = 64 - t.bits();
@@ -331,8 +419,12 @@ extern "C" fn lockstep_rt_convert(bits: u64, from: u32, to: u32, op: u32, roundi
     };
     match op {
         ConvertOp::SiToFp => convert::int_to_float(sext(bits, from), Format::of(to), mode),
-        ConvertOp::UiToFp => convert::int_to_float((bits & from.int_mask()) as i128, Format::of(to), mode),
-        ConvertOp::FpTrunc | ConvertOp::FpExt => convert::float_to_float(bits, Format::of(from), Format::of(to), mode),
+        ConvertOp::UiToFp => {
+            convert::int_to_float((bits & from.int_mask()) as i128, Format::of(to), mode)
+        }
+        ConvertOp::FpTrunc | ConvertOp::FpExt => {
+            convert::float_to_float(bits, Format::of(from), Format::of(to), mode)
+        }
         _ => bits,
     }
 }

@@ -29,7 +29,11 @@ pub struct Llvm {
 impl Llvm {
     pub fn new(ctx: LLVMContextRef, module: LLVMModuleRef) -> Llvm {
         let builder = unsafe { LLVMCreateBuilderInContext(ctx) };
-        Llvm { ctx, module, builder }
+        Llvm {
+            ctx,
+            module,
+            builder,
+        }
     }
 
     // ---- Types ----
@@ -82,10 +86,6 @@ impl Llvm {
     pub fn elem_type(&self, t: T) -> T {
         unsafe { LLVMGetElementType(t) }
     }
-    pub fn is_float_type(&self, t: T) -> bool {
-        use llvm_sys::LLVMTypeKind::*;
-        matches!(unsafe { LLVMGetTypeKind(t) }, LLVMHalfTypeKind | LLVMFloatTypeKind | LLVMDoubleTypeKind)
-    }
 
     // ---- Constants ----
     pub fn const_int(&self, t: T, v: u64) -> V {
@@ -100,15 +100,9 @@ impl Llvm {
     pub fn const_null(&self, t: T) -> V {
         unsafe { LLVMConstNull(t) }
     }
-    pub fn const_all_ones(&self, t: T) -> V {
-        unsafe { LLVMConstAllOnes(t) }
-    }
     pub fn const_vector(&self, elems: &[V]) -> V {
         let mut e = elems.to_vec();
         unsafe { LLVMConstVector(e.as_mut_ptr(), e.len() as u32) }
-    }
-    pub fn undef(&self, t: T) -> V {
-        unsafe { LLVMGetUndef(t) }
     }
     pub fn poison(&self, t: T) -> V {
         unsafe { LLVMGetPoison(t) }
@@ -136,18 +130,6 @@ impl Llvm {
     }
     pub fn current_block(&self) -> LLVMBasicBlockRef {
         unsafe { LLVMGetInsertBlock(self.builder) }
-    }
-    /// Positions before the first non-alloca instruction of `f`'s entry block
-    /// (where allocas go), and returns the block to restore.
-    pub fn entry_block(&self, f: V) -> LLVMBasicBlockRef {
-        unsafe { LLVMGetEntryBasicBlock(f) }
-    }
-    pub fn position_before(&self, inst: V) {
-        unsafe { LLVMPositionBuilderBefore(self.builder, inst) }
-    }
-    pub fn first_instruction(&self, bb: LLVMBasicBlockRef) -> Option<V> {
-        let i = unsafe { LLVMGetFirstInstruction(bb) };
-        (!i.is_null()).then_some(i)
     }
     pub fn add_fn_attr(&self, f: V, name: &str) {
         unsafe {
@@ -212,7 +194,16 @@ impl Llvm {
     }
     pub fn gep_i8(&self, p: V, offset: V) -> V {
         let mut idx = [offset];
-        unsafe { LLVMBuildGEP2(self.builder, self.i8(), p, idx.as_mut_ptr(), 1, c"".as_ptr()) }
+        unsafe {
+            LLVMBuildGEP2(
+                self.builder,
+                self.i8(),
+                p,
+                idx.as_mut_ptr(),
+                1,
+                c"".as_ptr(),
+            )
+        }
     }
 
     // ---- Arithmetic (scalar or vector operands alike) ----
@@ -295,10 +286,25 @@ impl Llvm {
         unsafe { LLVMBuildBitCast(self.builder, v, t, c"".as_ptr()) }
     }
     pub fn extract(&self, vec: V, lane: u32) -> V {
-        unsafe { LLVMBuildExtractElement(self.builder, vec, self.const_int(self.i32(), lane as u64), c"".as_ptr()) }
+        unsafe {
+            LLVMBuildExtractElement(
+                self.builder,
+                vec,
+                self.const_int(self.i32(), lane as u64),
+                c"".as_ptr(),
+            )
+        }
     }
     pub fn insert(&self, vec: V, v: V, lane: u32) -> V {
-        unsafe { LLVMBuildInsertElement(self.builder, vec, v, self.const_int(self.i32(), lane as u64), c"".as_ptr()) }
+        unsafe {
+            LLVMBuildInsertElement(
+                self.builder,
+                vec,
+                v,
+                self.const_int(self.i32(), lane as u64),
+                c"".as_ptr(),
+            )
+        }
     }
     /// A vector of `n` copies of scalar `v`.
     pub fn splat(&self, v: V, n: u32) -> V {
@@ -311,15 +317,26 @@ impl Llvm {
     // ---- Calls ----
     pub fn call(&self, fty: T, f: V, args: &[V]) -> V {
         let mut a = args.to_vec();
-        unsafe { LLVMBuildCall2(self.builder, fty, f, a.as_mut_ptr(), a.len() as u32, c"".as_ptr()) }
+        unsafe {
+            LLVMBuildCall2(
+                self.builder,
+                fty,
+                f,
+                a.as_mut_ptr(),
+                a.len() as u32,
+                c"".as_ptr(),
+            )
+        }
     }
 
     /// Calls the overloaded intrinsic `name` instantiated at `overloads`.
     pub fn intrinsic(&self, name: &str, overloads: &[T], args: &[V]) -> V {
-        let id = unsafe { llvm_sys::core::LLVMLookupIntrinsicID(name.as_ptr() as *const _, name.len()) };
+        let id =
+            unsafe { llvm_sys::core::LLVMLookupIntrinsicID(name.as_ptr() as *const _, name.len()) };
         assert!(id != 0, "unknown intrinsic {name}");
         let mut tys = overloads.to_vec();
-        let f = unsafe { LLVMGetIntrinsicDeclaration(self.module, id, tys.as_mut_ptr(), tys.len()) };
+        let f =
+            unsafe { LLVMGetIntrinsicDeclaration(self.module, id, tys.as_mut_ptr(), tys.len()) };
         let fty = unsafe { LLVMIntrinsicGetType(self.ctx, id, tys.as_mut_ptr(), tys.len()) };
         self.call(fty, f, args)
     }
@@ -327,7 +344,9 @@ impl Llvm {
     /// Declares (once) and calls an external C function.
     pub fn call_extern(&self, name: &str, ret: T, params: &[T], args: &[V]) -> V {
         let fty = self.func_type(ret, params);
-        let f = self.get_function(name).unwrap_or_else(|| self.add_function(name, fty));
+        let f = self
+            .get_function(name)
+            .unwrap_or_else(|| self.add_function(name, fty));
         self.call(fty, f, args)
     }
 }

@@ -79,7 +79,6 @@ struct Slot {
 
 pub(crate) struct Emitter<'a> {
     pub l: Llvm,
-    pub module: &'a ir::Module,
     pub func: &'a ir::Function,
     pub uni: Uniformity,
     pub w: u32,
@@ -117,9 +116,15 @@ pub fn emit_kernel(
     spec: &Spec,
 ) -> Result<(LocalLayout, Report), CodegenError> {
     let func = &module.functions[kernel];
-    let unsupported = |what: String| CodegenError::Unsupported { kernel: func.name.clone(), construct: what };
+    let unsupported = |what: String| CodegenError::Unsupported {
+        kernel: func.name.clone(),
+        construct: what,
+    };
     if !matches!(spec.width, 4 | 8 | 16 | 32) {
-        return Err(unsupported(format!("SIMD width {} (use 4, 8, 16 or 32)", spec.width)));
+        return Err(unsupported(format!(
+            "SIMD width {} (use 4, 8, 16 or 32)",
+            spec.width
+        )));
     }
     for (_, inst) in func.insts_in_layout() {
         match &func.insts[inst] {
@@ -132,7 +137,10 @@ pub fn emit_kernel(
             _ => {}
         }
     }
-    let config = UniformityConfig { local_size: spec.local_size, width: spec.width };
+    let config = UniformityConfig {
+        local_size: spec.local_size,
+        width: spec.width,
+    };
     let uni = Uniformity::for_function(func, &config);
     let divergent = func.layout.iter().any(|&b| uni.is_divergent(b));
     if divergent && !uni.loops().is_cfg_reducible() {
@@ -152,7 +160,6 @@ pub fn emit_kernel(
     l.add_fn_attr(f, "alwaysinline");
     let alloca_block = l.append_block(f, "allocas");
     let mut e = Emitter {
-        module,
         func,
         w,
         spec: *spec,
@@ -166,7 +173,9 @@ pub fn emit_kernel(
         local: HashMap::new(),
         slots: SecondaryMap::new(),
         bases: HashMap::new(),
-        cur_block: func.entry_block().expect("verified functions have an entry"),
+        cur_block: func
+            .entry_block()
+            .expect("verified functions have an entry"),
         stack: SecondaryMap::new(),
         local_layout: layout_locals(module),
         alloca_block,
@@ -201,7 +210,10 @@ fn layout_locals(module: &ir::Module) -> LocalLayout {
 
 impl<'a> Emitter<'a> {
     pub fn unsupported(&self, what: impl Into<String>) -> CodegenError {
-        CodegenError::Unsupported { kernel: self.func.name.clone(), construct: what.into() }
+        CodegenError::Unsupported {
+            kernel: self.func.name.clone(),
+            construct: what.into(),
+        }
     }
 
     pub fn shape(&self, v: Value) -> Shape {
@@ -259,7 +271,9 @@ impl<'a> Emitter<'a> {
         }
         if let Some(slot) = self.slots[v] {
             let r = match slot.outside {
-                Some((ptr, ty)) if self.use_shape(v).is_varying() => Repr::Vector(self.l.load(ty, ptr, 1)),
+                Some((ptr, ty)) if self.use_shape(v).is_varying() => {
+                    Repr::Vector(self.l.load(ty, ptr, 1))
+                }
                 _ => {
                     let x = self.l.load(slot.ty, slot.ptr, 1);
                     if slot.vector {
@@ -272,7 +286,10 @@ impl<'a> Emitter<'a> {
             self.local.insert(v, r);
             return r;
         }
-        panic!("codegen: {v} used before it was emitted (in {})", self.func.name)
+        panic!(
+            "codegen: {v} used before it was emitted (in {})",
+            self.func.name
+        )
     }
 
     /// `v` as a vector (broadcast if uniform).
@@ -300,7 +317,11 @@ impl<'a> Emitter<'a> {
     /// Any lane of `m` set.
     pub fn any(&self, m: V) -> V {
         let bits = self.l.bitcast(m, self.l.int(self.w));
-        self.l.icmp(llvm_sys::LLVMIntPredicate::LLVMIntNE, bits, self.l.const_null(self.l.int(self.w)))
+        self.l.icmp(
+            llvm_sys::LLVMIntPredicate::LLVMIntNE,
+            bits,
+            self.l.const_null(self.l.int(self.w)),
+        )
     }
 
     fn kernel_params(&mut self) {
@@ -310,21 +331,32 @@ impl<'a> Emitter<'a> {
         let args = self.ctx_field_ptr(crate::abi::offsets::ARGS);
         for (i, p) in params.into_iter().enumerate() {
             let ty = self.func.value_type(p);
-            let slot = self.l.gep_i8(args, self.l.const_int(self.l.i64(), 8 * i as u64));
+            let slot = self
+                .l
+                .gep_i8(args, self.l.const_int(self.l.i64(), 8 * i as u64));
             let bits = self.l.load(self.l.i64(), slot, 8);
             let v = match ty {
                 ir::Type::Ptr(ir::AddrSpace::Local) => {
                     let base = self.ctx_field_ptr(crate::abi::offsets::LOCAL_MEM);
                     self.l.gep_i8(base, bits)
                 }
-                ir::Type::Ptr(_) => self.l.cast(llvm_sys::LLVMOpcode::LLVMIntToPtr, bits, self.l.ptr()),
+                ir::Type::Ptr(_) => {
+                    self.l
+                        .cast(llvm_sys::LLVMOpcode::LLVMIntToPtr, bits, self.l.ptr())
+                }
                 t if t.is_float() => {
                     let int = self.l.int(t.bits());
-                    let narrow = if t.bits() < 64 { self.l.cast(llvm_sys::LLVMOpcode::LLVMTrunc, bits, int) } else { bits };
+                    let narrow = if t.bits() < 64 {
+                        self.l.cast(llvm_sys::LLVMOpcode::LLVMTrunc, bits, int)
+                    } else {
+                        bits
+                    };
                     self.l.bitcast(narrow, self.ty(t))
                 }
                 ir::Type::I64 => bits,
-                t => self.l.cast(llvm_sys::LLVMOpcode::LLVMTrunc, bits, self.ty(t)),
+                t => self
+                    .l
+                    .cast(llvm_sys::LLVMOpcode::LLVMTrunc, bits, self.ty(t)),
             };
             self.direct[p] = Some(Repr::Scalar(v));
         }
@@ -332,13 +364,17 @@ impl<'a> Emitter<'a> {
 
     /// Loads a pointer-sized field of the group context.
     pub fn ctx_field_ptr(&self, offset: u64) -> V {
-        let p = self.l.gep_i8(self.ctx, self.l.const_int(self.l.i64(), offset));
+        let p = self
+            .l
+            .gep_i8(self.ctx, self.l.const_int(self.l.i64(), offset));
         self.l.load(self.l.ptr(), p, 8)
     }
 
     /// Loads element `index` of a `[u64; 3]` (or a single `u64`) field.
     pub fn ctx_field_u64(&self, offset: u64, index: u64) -> V {
-        let p = self.l.gep_i8(self.ctx, self.l.const_int(self.l.i64(), offset + 8 * index));
+        let p = self
+            .l
+            .gep_i8(self.ctx, self.l.const_int(self.l.i64(), offset + 8 * index));
         self.l.load(self.l.i64(), p, 8)
     }
 
@@ -349,7 +385,9 @@ impl<'a> Emitter<'a> {
             let align = data.align.max(8) as u64;
             let per_lane = (data.size as u64).div_ceil(align) * align;
             let bytes = per_lane * self.w as u64;
-            let arr = self.in_allocas(|e| e.l.alloca_aligned(e.l.array(e.l.i8(), bytes), align.max(64) as u32));
+            let arr = self.in_allocas(|e| {
+                e.l.alloca_aligned(e.l.array(e.l.i8(), bytes), align.max(64) as u32)
+            });
             self.stack[slot] = Some((arr, per_lane));
         }
     }
@@ -358,9 +396,16 @@ impl<'a> Emitter<'a> {
 
     fn emit_uniform(&mut self) -> Result<(), CodegenError> {
         let func = self.func;
-        let reachable: Vec<Block> = func.layout.iter().copied().filter(|&b| self.uni.is_reachable(b)).collect();
-        let bbs: HashMap<Block, LLVMBasicBlockRef> =
-            reachable.iter().map(|&b| (b, self.l.append_block(self.f, &format!("{b}")))).collect();
+        let reachable: Vec<Block> = func
+            .layout
+            .iter()
+            .copied()
+            .filter(|&b| self.uni.is_reachable(b))
+            .collect();
+        let bbs: HashMap<Block, LLVMBasicBlockRef> = reachable
+            .iter()
+            .map(|&b| (b, self.l.append_block(self.f, &format!("{b}"))))
+            .collect();
         let entry = func.entry_block().expect("entry");
         // Phis for block parameters.
         let mut phis: HashMap<Value, V> = HashMap::new();
@@ -371,10 +416,18 @@ impl<'a> Emitter<'a> {
             self.l.position_at_end(bbs[&b]);
             for &p in &func.blocks[b].params {
                 let ty = self.func.value_type(p);
-                let t = if self.shape(p).is_uniform() { self.ty(ty) } else { self.vty(ty) };
+                let t = if self.shape(p).is_uniform() {
+                    self.ty(ty)
+                } else {
+                    self.vty(ty)
+                };
                 let phi = self.l.phi(t);
                 phis.insert(p, phi);
-                self.direct[p] = Some(if self.shape(p).is_uniform() { Repr::Scalar(phi) } else { Repr::Vector(phi) });
+                self.direct[p] = Some(if self.shape(p).is_uniform() {
+                    Repr::Scalar(phi)
+                } else {
+                    Repr::Vector(phi)
+                });
             }
         }
         self.l.position_at_end(self.alloca_block);
@@ -398,7 +451,11 @@ impl<'a> Emitter<'a> {
             let from = self.l.current_block();
             let incoming = |e: &mut Self, call: &ir::BlockCall| {
                 for (&p, &a) in func.blocks[call.block].params.iter().zip(&call.args) {
-                    let v = if e.shape(p).is_uniform() { e.scalar(a) } else { e.vector(a) };
+                    let v = if e.shape(p).is_uniform() {
+                        e.scalar(a)
+                    } else {
+                        e.vector(a)
+                    };
                     e.l.add_incoming(phis[&p], v, from);
                 }
             };
@@ -407,21 +464,32 @@ impl<'a> Emitter<'a> {
                     incoming(self, dest);
                     self.l.br(bbs[&dest.block]);
                 }
-                InstData::Brif { cond, then_dest, else_dest } => {
+                InstData::Brif {
+                    cond,
+                    then_dest,
+                    else_dest,
+                } => {
                     incoming(self, then_dest);
                     incoming(self, else_dest);
                     let c = self.scalar(*cond);
-                    self.l.cond_br(c, bbs[&then_dest.block], bbs[&else_dest.block]);
+                    self.l
+                        .cond_br(c, bbs[&then_dest.block], bbs[&else_dest.block]);
                 }
-                InstData::Switch { arg, default, cases } => {
+                InstData::Switch {
+                    arg,
+                    default,
+                    cases,
+                } => {
                     incoming(self, default);
                     for (_, d) in cases {
                         incoming(self, d);
                     }
                     let x = self.scalar(*arg);
                     let t = self.l.type_of(x);
-                    let cases: Vec<(V, LLVMBasicBlockRef)> =
-                        cases.iter().map(|(v, d)| (self.l.const_int(t, *v), bbs[&d.block])).collect();
+                    let cases: Vec<(V, LLVMBasicBlockRef)> = cases
+                        .iter()
+                        .map(|(v, d)| (self.l.const_int(t, *v), bbs[&d.block]))
+                        .collect();
                     self.l.switch(x, bbs[&default.block], &cases);
                 }
                 InstData::Return { .. } => self.l.ret_void(),
@@ -450,15 +518,27 @@ impl<'a> Emitter<'a> {
             mask_slot.insert(b, s);
         }
         self.create_slots(&order);
-        let checks: Vec<LLVMBasicBlockRef> =
-            order.iter().map(|b| self.l.append_block(self.f, &format!("{b}.check"))).collect();
+        let checks: Vec<LLVMBasicBlockRef> = order
+            .iter()
+            .map(|b| self.l.append_block(self.f, &format!("{b}.check")))
+            .collect();
         let exit = self.l.append_block(self.f, "exit");
         // Loops that end at each position (innermost first).
         let mut loop_ends: HashMap<usize, Vec<Block>> = HashMap::new();
         for lp in self.uni.loops().loops() {
-            let last = self.uni.loops().blocks(lp).iter().filter_map(|b| index.get(b)).max().copied();
+            let last = self
+                .uni
+                .loops()
+                .blocks(lp)
+                .iter()
+                .filter_map(|b| index.get(b))
+                .max()
+                .copied();
             if let Some(last) = last {
-                loop_ends.entry(last).or_default().push(self.uni.loops().header(lp));
+                loop_ends
+                    .entry(last)
+                    .or_default()
+                    .push(self.uni.loops().header(lp));
             }
         }
         for ends in loop_ends.values_mut() {
@@ -542,9 +622,17 @@ impl<'a> Emitter<'a> {
             }
         }
         for &b in order {
-            let params = if b == entry { Vec::new() } else { func.blocks[b].params.clone() };
+            let params = if b == entry {
+                Vec::new()
+            } else {
+                func.blocks[b].params.clone()
+            };
             let results = func.blocks[b].insts.iter().filter_map(|&i| func.results[i]);
-            let candidates: Vec<Value> = params.iter().copied().chain(results.filter(|&v| used_outside[v] && b != entry)).collect();
+            let candidates: Vec<Value> = params
+                .iter()
+                .copied()
+                .chain(results.filter(|&v| used_outside[v] && b != entry))
+                .collect();
             for v in candidates {
                 let ty = func.value_type(v);
                 let temporal = self.uni.varying_outside(v).is_some();
@@ -557,7 +645,13 @@ impl<'a> Emitter<'a> {
                     let vt = self.vty(ty);
                     (self.in_allocas(|e| e.l.alloca(vt)), vt)
                 });
-                self.slots[v] = Some(Slot { ptr, ty: t, vector, blend, outside });
+                self.slots[v] = Some(Slot {
+                    ptr,
+                    ty: t,
+                    vector,
+                    blend,
+                    outside,
+                });
             }
         }
     }
@@ -568,7 +662,11 @@ impl<'a> Emitter<'a> {
         if self.slots[v].is_some() && self.direct[v].is_some() {
             return;
         }
-        let x = if slot.vector { self.vector(v) } else { self.scalar(v) };
+        let x = if slot.vector {
+            self.vector(v)
+        } else {
+            self.scalar(v)
+        };
         let x = if slot.blend {
             let old = self.l.load(slot.ty, slot.ptr, 1);
             self.l.select(self.mask, x, old)
@@ -581,7 +679,9 @@ impl<'a> Emitter<'a> {
 
     /// Updates the per-lane copy of a value that varies outside its loop.
     fn store_outside_copy(&mut self, v: Value) {
-        let Some((ptr, ty)) = self.slots[v].and_then(|s| s.outside) else { return };
+        let Some((ptr, ty)) = self.slots[v].and_then(|s| s.outside) else {
+            return;
+        };
         let x = match self.local.get(&v).copied() {
             Some(Repr::Vector(x)) => x,
             Some(Repr::Scalar(x)) => self.l.splat(x, self.w),
@@ -593,12 +693,21 @@ impl<'a> Emitter<'a> {
     }
 
     /// Routes the current block's lanes along its terminator, then branches to `after`.
-    fn route_terminator(&mut self, term: ir::Inst, mask_slot: &HashMap<Block, V>, after: LLVMBasicBlockRef) {
+    fn route_terminator(
+        &mut self,
+        term: ir::Inst,
+        mask_slot: &HashMap<Block, V>,
+        after: LLVMBasicBlockRef,
+    ) {
         let func = self.func;
         let m = self.mask;
         match &func.insts[term] {
             InstData::Jump { dest } => self.route(dest, m, mask_slot),
-            InstData::Brif { cond, then_dest, else_dest } => {
+            InstData::Brif {
+                cond,
+                then_dest,
+                else_dest,
+            } => {
                 if self.use_shape(*cond).is_uniform() {
                     let c = self.scalar(*cond);
                     let t = self.l.append_block(self.f, "uniform.then");
@@ -618,7 +727,11 @@ impl<'a> Emitter<'a> {
                     self.route(else_dest, mf, mask_slot);
                 }
             }
-            InstData::Switch { arg, default, cases } => {
+            InstData::Switch {
+                arg,
+                default,
+                cases,
+            } => {
                 let x = self.vector(*arg);
                 let t = self.l.elem_type(self.l.type_of(x));
                 let mut rest = m;
@@ -652,7 +765,11 @@ impl<'a> Emitter<'a> {
                 let x = self.vector(a);
                 self.l.select(m, x, old)
             } else {
-                let x = if slot.vector { self.vector(a) } else { self.scalar(a) };
+                let x = if slot.vector {
+                    self.vector(a)
+                } else {
+                    self.scalar(a)
+                };
                 let any = self.any(m);
                 self.l.select(any, x, old)
             };
@@ -679,13 +796,30 @@ impl<'a> Emitter<'a> {
         self.l.add_incoming(g, self.l.const_int(i64t, 0), entry);
         let base = self.l.mul(g, self.l.const_int(i64t, w));
         let iota: Vec<V> = (0..w).map(|i| self.l.const_int(i64t, i)).collect();
-        let lin = self.l.add(self.l.splat(base, self.w), self.l.const_vector(&iota));
+        let lin = self
+            .l
+            .add(self.l.splat(base, self.w), self.l.const_vector(&iota));
         let limit = self.l.splat(self.l.const_int(i64t, total), self.w);
-        let mask = self.l.icmp(llvm_sys::LLVMIntPredicate::LLVMIntULT, lin, limit);
-        let gang_ty = self.l.func_type(self.l.void(), &[self.l.ptr(), i64t, self.l.type_of(lin), self.l.type_of(mask)]);
-        self.l.call(gang_ty, self.f, &[self.l.param(wg, 0), g, lin, mask]);
+        let mask = self
+            .l
+            .icmp(llvm_sys::LLVMIntPredicate::LLVMIntULT, lin, limit);
+        let gang_ty = self.l.func_type(
+            self.l.void(),
+            &[
+                self.l.ptr(),
+                i64t,
+                self.l.type_of(lin),
+                self.l.type_of(mask),
+            ],
+        );
+        self.l
+            .call(gang_ty, self.f, &[self.l.param(wg, 0), g, lin, mask]);
         let next = self.l.add(g, self.l.const_int(i64t, 1));
-        let more = self.l.icmp(llvm_sys::LLVMIntPredicate::LLVMIntULT, next, self.l.const_int(i64t, gangs));
+        let more = self.l.icmp(
+            llvm_sys::LLVMIntPredicate::LLVMIntULT,
+            next,
+            self.l.const_int(i64t, gangs),
+        );
         self.l.add_incoming(g, next, body);
         self.l.cond_br(more, body, done);
         self.l.position_at_end(done);
@@ -727,19 +861,33 @@ fn loop_contiguous_order(func: &ir::Function, uni: &Uniformity) -> Vec<Block> {
     // Make loops contiguous: stable-sort each loop's blocks together by
     // (outermost-first) loop membership, preserving RPO within.
     let mut order = post;
-    let index_of = |order: &Vec<Block>| -> HashMap<Block, usize> { order.iter().enumerate().map(|(i, &b)| (b, i)).collect() };
+    let index_of = |order: &Vec<Block>| -> HashMap<Block, usize> {
+        order.iter().enumerate().map(|(i, &b)| (b, i)).collect()
+    };
     let mut changed = true;
     while changed {
         changed = false;
         let idx = index_of(&order);
         for lp in loops.loops() {
             let header = loops.header(lp);
-            let Some(&start) = idx.get(&header) else { continue };
-            let members: Vec<Block> = order[start..].iter().copied().filter(|&b| loops.contains(lp, b)).collect();
+            let Some(&start) = idx.get(&header) else {
+                continue;
+            };
+            let members: Vec<Block> = order[start..]
+                .iter()
+                .copied()
+                .filter(|&b| loops.contains(lp, b))
+                .collect();
             let count = members.len();
-            let contiguous = order[start..start + count].iter().all(|&b| loops.contains(lp, b));
+            let contiguous = order[start..start + count]
+                .iter()
+                .all(|&b| loops.contains(lp, b));
             if !contiguous {
-                let rest: Vec<Block> = order[start..].iter().copied().filter(|&b| !loops.contains(lp, b)).collect();
+                let rest: Vec<Block> = order[start..]
+                    .iter()
+                    .copied()
+                    .filter(|&b| !loops.contains(lp, b))
+                    .collect();
                 order.truncate(start);
                 order.extend(members);
                 order.extend(rest);

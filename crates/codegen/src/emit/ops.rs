@@ -7,8 +7,8 @@ use llvm_sys::LLVMIntPredicate::*;
 use llvm_sys::LLVMOpcode;
 use llvm_sys::LLVMRealPredicate::*;
 use lockstep_ir::{
-    self as ir, AtomicRmwOp, BinaryOp, ConvertOp, FloatCC, InstData, IntCC, Rounding, TernaryOp, Type, UnaryOp, Value,
-    WorkItemQuery,
+    self as ir, AtomicRmwOp, BinaryOp, ConvertOp, FloatCC, InstData, IntCC, Rounding, TernaryOp,
+    Type, UnaryOp, Value, WorkItemQuery,
 };
 use lockstep_passes::analysis::Shape;
 
@@ -29,7 +29,9 @@ impl<'a> Emitter<'a> {
         let repr = match data {
             InstData::Iconst { imm } => {
                 let t = self.ty(rty.expect("iconst has a result"));
-                let c = if rty == Some(Type::Ptr(ir::AddrSpace::Global)) || rty.is_some_and(|t| t.is_ptr()) {
+                let c = if rty == Some(Type::Ptr(ir::AddrSpace::Global))
+                    || rty.is_some_and(|t| t.is_ptr())
+                {
                     let i = self.l.const_int(self.l.i64(), *imm);
                     unsafe { llvm_sys::core::LLVMConstIntToPtr(i, t) }
                 } else {
@@ -39,10 +41,18 @@ impl<'a> Emitter<'a> {
             }
             InstData::Fconst { bits } => {
                 let t = rty.expect("fconst has a result");
-                Some(Repr::Scalar(self.l.const_real_bits(self.ty(t), t.bits(), *bits)))
+                Some(Repr::Scalar(self.l.const_real_bits(
+                    self.ty(t),
+                    t.bits(),
+                    *bits,
+                )))
             }
-            InstData::Unary { op, arg } => Some(self.lanewise(uniform, &[*arg], |e, xs| e.unary(*op, xs[0]))),
-            InstData::Binary { op, args } => Some(self.lanewise(uniform, args, |e, xs| e.binary(*op, xs[0], xs[1]))),
+            InstData::Unary { op, arg } => {
+                Some(self.lanewise(uniform, &[*arg], |e, xs| e.unary(*op, xs[0])))
+            }
+            InstData::Binary { op, args } => {
+                Some(self.lanewise(uniform, args, |e, xs| e.binary(*op, xs[0], xs[1])))
+            }
             InstData::Ternary { op, args } => {
                 let name = match op {
                     TernaryOp::Fma => "llvm.fma",
@@ -54,11 +64,19 @@ impl<'a> Emitter<'a> {
                     e.l.intrinsic(name, &[t], xs)
                 }))
             }
-            InstData::Icmp { cond, args } => Some(self.lanewise(uniform, args, |e, xs| e.l.icmp(int_pred(*cond), xs[0], xs[1]))),
-            InstData::Fcmp { cond, args } => Some(self.lanewise(uniform, args, |e, xs| e.l.fcmp(float_pred(*cond), xs[0], xs[1]))),
+            InstData::Icmp { cond, args } => Some(self.lanewise(uniform, args, |e, xs| {
+                e.l.icmp(int_pred(*cond), xs[0], xs[1])
+            })),
+            InstData::Fcmp { cond, args } => Some(self.lanewise(uniform, args, |e, xs| {
+                e.l.fcmp(float_pred(*cond), xs[0], xs[1])
+            })),
             InstData::Select { args } => {
                 if uniform {
-                    let (c, a, b) = (self.scalar(args[0]), self.scalar(args[1]), self.scalar(args[2]));
+                    let (c, a, b) = (
+                        self.scalar(args[0]),
+                        self.scalar(args[1]),
+                        self.scalar(args[2]),
+                    );
                     Some(Repr::Scalar(self.l.select(c, a, b)))
                 } else {
                     let c = match self.get(args[0]) {
@@ -69,20 +87,38 @@ impl<'a> Emitter<'a> {
                     Some(Repr::Vector(self.l.select(c, a, b)))
                 }
             }
-            InstData::Convert { op, arg, rounding, saturate } => {
+            InstData::Convert {
+                op,
+                arg,
+                rounding,
+                saturate,
+            } => {
                 let to = rty.expect("conversions have a result");
                 let from = func.value_type(*arg);
                 Some(self.convert(uniform, *op, *arg, from, to, *rounding, *saturate))
             }
-            InstData::PtrAdd { args } => Some(self.lanewise(uniform, args, |e, xs| e.l.gep_i8(xs[0], xs[1]))),
-            InstData::Load { ptr, align, volatile } => Some(self.load(inst, *ptr, rty.unwrap(), *align, *volatile, uniform)),
-            InstData::Store { args, align, volatile } => {
+            InstData::PtrAdd { args } => {
+                Some(self.lanewise(uniform, args, |e, xs| e.l.gep_i8(xs[0], xs[1])))
+            }
+            InstData::Load {
+                ptr,
+                align,
+                volatile,
+            } => Some(self.load(inst, *ptr, rty.unwrap(), *align, *volatile, uniform)),
+            InstData::Store {
+                args,
+                align,
+                volatile,
+            } => {
                 self.store(inst, args[0], args[1], *align, *volatile);
                 None
             }
             InstData::StackAddr { slot } => {
-                let (base, per_lane) = self.stack[*slot].expect("stack slots are allocated up front");
-                let offsets: Vec<V> = (0..self.w).map(|l| self.l.const_int(self.l.i64(), l as u64 * per_lane)).collect();
+                let (base, per_lane) =
+                    self.stack[*slot].expect("stack slots are allocated up front");
+                let offsets: Vec<V> = (0..self.w)
+                    .map(|l| self.l.const_int(self.l.i64(), l as u64 * per_lane))
+                    .collect();
                 let offs = self.l.const_vector(&offsets);
                 let bases = self.l.splat(base, self.w);
                 Some(Repr::Vector(self.l.gep_i8(bases, offs)))
@@ -92,9 +128,10 @@ impl<'a> Emitter<'a> {
                 self.mem_intrinsic(matches!(data, InstData::MemSet { .. }), *args);
                 None
             }
-            InstData::AtomicRmw { .. } | InstData::AtomicCas { .. } | InstData::AtomicLoad { .. } | InstData::AtomicStore { .. } => {
-                self.atomic(inst)
-            }
+            InstData::AtomicRmw { .. }
+            | InstData::AtomicCas { .. }
+            | InstData::AtomicLoad { .. }
+            | InstData::AtomicStore { .. } => self.atomic(inst),
             InstData::Fence { .. } => {
                 unsafe {
                     llvm_sys::core::LLVMBuildFence(
@@ -106,7 +143,9 @@ impl<'a> Emitter<'a> {
                 };
                 None
             }
-            InstData::WorkItem { query, dim } => Some(self.work_item(*query, *dim, result.unwrap())),
+            InstData::WorkItem { query, dim } => {
+                Some(self.work_item(*query, *dim, result.unwrap()))
+            }
             InstData::Printf { format, args } => Some(self.printf(format, args)),
             InstData::Barrier { .. } | InstData::Call { .. } => {
                 return Err(self.unsupported(format!("'{}' in the SIMD engine", data.mnemonic())))
@@ -129,7 +168,12 @@ impl<'a> Emitter<'a> {
     }
 
     /// Applies `f` to scalars when the result is uniform, else to vectors.
-    fn lanewise(&mut self, uniform: bool, args: &[Value], f: impl Fn(&mut Self, &[V]) -> V) -> Repr {
+    fn lanewise(
+        &mut self,
+        uniform: bool,
+        args: &[Value],
+        f: impl Fn(&mut Self, &[V]) -> V,
+    ) -> Repr {
         if uniform {
             let xs: Vec<V> = args.iter().map(|&a| self.scalar(a)).collect();
             Repr::Scalar(f(self, &xs))
@@ -144,21 +188,36 @@ impl<'a> Emitter<'a> {
     fn record_base(&mut self, r: Value, data: &InstData) {
         let base = |e: &mut Self, v: Value| -> V { e.scalar(v) };
         let b = match data {
-            InstData::Binary { op: BinaryOp::Iadd, args } => {
+            InstData::Binary {
+                op: BinaryOp::Iadd,
+                args,
+            } => {
                 let (x, y) = (base(self, args[0]), base(self, args[1]));
                 Some(self.l.add(x, y))
             }
-            InstData::Binary { op: BinaryOp::Isub, args } => {
+            InstData::Binary {
+                op: BinaryOp::Isub,
+                args,
+            } => {
                 let (x, y) = (base(self, args[0]), base(self, args[1]));
                 Some(self.l.sub(x, y))
             }
-            InstData::Binary { op: BinaryOp::Imul, args } => {
+            InstData::Binary {
+                op: BinaryOp::Imul,
+                args,
+            } => {
                 let (x, y) = (base(self, args[0]), base(self, args[1]));
                 Some(self.l.mul(x, y))
             }
-            InstData::Binary { op: BinaryOp::Ishl, args } => {
+            InstData::Binary {
+                op: BinaryOp::Ishl,
+                args,
+            } => {
                 let (x, y) = (base(self, args[0]), base(self, args[1]));
-                let mask = self.l.const_int(self.l.type_of(y), (self.func.value_type(args[0]).bits() - 1) as u64);
+                let mask = self.l.const_int(
+                    self.l.type_of(y),
+                    (self.func.value_type(args[0]).bits() - 1) as u64,
+                );
                 let y = self.l.and(y, mask);
                 Some(self.l.shl(x, y))
             }
@@ -166,7 +225,11 @@ impl<'a> Emitter<'a> {
                 let (x, y) = (base(self, args[0]), base(self, args[1]));
                 Some(self.l.gep_i8(x, y))
             }
-            InstData::Convert { op: op @ (ConvertOp::Sext | ConvertOp::Zext | ConvertOp::Trunc), arg, .. } => {
+            InstData::Convert {
+                op: op @ (ConvertOp::Sext | ConvertOp::Zext | ConvertOp::Trunc),
+                arg,
+                ..
+            } => {
                 let x = base(self, *arg);
                 let to = self.ty(self.func.value_type(r));
                 let opcode = match op {
@@ -190,7 +253,11 @@ impl<'a> Emitter<'a> {
             UnaryOp::Ineg => self.l.neg(x),
             UnaryOp::Bnot => self.l.not(x),
             UnaryOp::Clz | UnaryOp::Ctz => {
-                let name = if op == UnaryOp::Clz { "llvm.ctlz" } else { "llvm.cttz" };
+                let name = if op == UnaryOp::Clz {
+                    "llvm.ctlz"
+                } else {
+                    "llvm.cttz"
+                };
                 let f = self.l.const_int(self.l.i1(), 0);
                 self.l.intrinsic(name, &[t], &[x, f])
             }
@@ -249,7 +316,9 @@ impl<'a> Emitter<'a> {
             BinaryOp::Iadd => l.add(a, b),
             BinaryOp::Isub => l.sub(a, b),
             BinaryOp::Imul => l.mul(a, b),
-            BinaryOp::Udiv | BinaryOp::Urem | BinaryOp::Sdiv | BinaryOp::Srem => self.safe_division(op, a, b),
+            BinaryOp::Udiv | BinaryOp::Urem | BinaryOp::Sdiv | BinaryOp::Srem => {
+                self.safe_division(op, a, b)
+            }
             BinaryOp::Umulhi | BinaryOp::Smulhi => self.mul_hi(op == BinaryOp::Smulhi, a, b),
             BinaryOp::Band => l.and(a, b),
             BinaryOp::Bor => l.or(a, b),
@@ -291,7 +360,9 @@ impl<'a> Emitter<'a> {
     }
 
     fn elem_bits(&self, t: super::llvm::T) -> u32 {
-        let elem = if unsafe { llvm_sys::core::LLVMGetTypeKind(t) } == llvm_sys::LLVMTypeKind::LLVMVectorTypeKind {
+        let elem = if unsafe { llvm_sys::core::LLVMGetTypeKind(t) }
+            == llvm_sys::LLVMTypeKind::LLVMVectorTypeKind
+        {
             self.l.elem_type(t)
         } else {
             t
@@ -311,7 +382,11 @@ impl<'a> Emitter<'a> {
 
     fn float_splat(&self, like: V, value: f64) -> V {
         let t = self.l.type_of(like);
-        let et = if self.l.is_vector(like) { self.l.elem_type(t) } else { t };
+        let et = if self.l.is_vector(like) {
+            self.l.elem_type(t)
+        } else {
+            t
+        };
         let c = unsafe { llvm_sys::core::LLVMConstReal(et, value) };
         if self.l.is_vector(like) {
             self.l.splat(c, self.w)
@@ -350,11 +425,23 @@ impl<'a> Emitter<'a> {
         let t = self.l.type_of(a);
         let bits = self.elem_bits(t);
         let wide_e = self.l.int(bits * 2);
-        let wide = if self.l.is_vector(a) { self.l.vec(wide_e, self.w) } else { wide_e };
-        let ext = if signed { LLVMOpcode::LLVMSExt } else { LLVMOpcode::LLVMZExt };
+        let wide = if self.l.is_vector(a) {
+            self.l.vec(wide_e, self.w)
+        } else {
+            wide_e
+        };
+        let ext = if signed {
+            LLVMOpcode::LLVMSExt
+        } else {
+            LLVMOpcode::LLVMZExt
+        };
         let (x, y) = (self.l.cast(ext, a, wide), self.l.cast(ext, b, wide));
         let p = self.l.mul(x, y);
-        let sh = if self.l.is_vector(a) { self.l.splat(self.l.const_int(wide_e, bits as u64), self.w) } else { self.l.const_int(wide_e, bits as u64) };
+        let sh = if self.l.is_vector(a) {
+            self.l.splat(self.l.const_int(wide_e, bits as u64), self.w)
+        } else {
+            self.l.const_int(wide_e, bits as u64)
+        };
         let hi = self.l.lshr(p, sh);
         self.l.cast(LLVMOpcode::LLVMTrunc, hi, t)
     }
@@ -363,7 +450,10 @@ impl<'a> Emitter<'a> {
     /// else the C library, lane by lane for vectors.
     fn math1(&mut self, x: V, name: &str) -> V {
         let t = self.l.type_of(x);
-        if matches!(name, "exp" | "exp2" | "exp10" | "log" | "log2" | "log10" | "sin" | "cos" | "tan") {
+        if matches!(
+            name,
+            "exp" | "exp2" | "exp10" | "log" | "log2" | "log10" | "sin" | "cos" | "tan"
+        ) {
             return self.l.intrinsic(&format!("llvm.{name}"), &[t], &[x]);
         }
         self.per_lane_libm(name, &[x])
@@ -392,7 +482,16 @@ impl<'a> Emitter<'a> {
         };
         self.report.note_scalarized_math(&cname, vector);
         let call = |e: &mut Self, xs: &[V]| -> V {
-            let xs: Vec<V> = xs.iter().map(|&x| if is_f16 { e.l.cast(LLVMOpcode::LLVMFPExt, x, ct) } else { x }).collect();
+            let xs: Vec<V> = xs
+                .iter()
+                .map(|&x| {
+                    if is_f16 {
+                        e.l.cast(LLVMOpcode::LLVMFPExt, x, ct)
+                    } else {
+                        x
+                    }
+                })
+                .collect();
             let params = vec![ct; xs.len()];
             let r = e.l.call_extern(&cname, ct, &params, &xs);
             if is_f16 {
@@ -414,8 +513,21 @@ impl<'a> Emitter<'a> {
     }
 
     #[allow(clippy::too_many_arguments)]
-    fn convert(&mut self, uniform: bool, op: ConvertOp, arg: Value, from: Type, to: Type, rounding: Rounding, saturate: bool) -> Repr {
-        let x = if uniform { self.scalar(arg) } else { self.vector(arg) };
+    fn convert(
+        &mut self,
+        uniform: bool,
+        op: ConvertOp,
+        arg: Value,
+        from: Type,
+        to: Type,
+        rounding: Rounding,
+        saturate: bool,
+    ) -> Repr {
+        let x = if uniform {
+            self.scalar(arg)
+        } else {
+            self.vector(arg)
+        };
         let tt = if uniform { self.ty(to) } else { self.vty(to) };
         let r = match op {
             ConvertOp::Zext => self.l.cast(LLVMOpcode::LLVMZExt, x, tt),
@@ -437,10 +549,16 @@ impl<'a> Emitter<'a> {
                     Rounding::Rtn => self.l.intrinsic("llvm.floor", &[ft], &[x]),
                 };
                 let _ = saturate;
-                let name = if op == ConvertOp::FpToSi { "llvm.fptosi.sat" } else { "llvm.fptoui.sat" };
+                let name = if op == ConvertOp::FpToSi {
+                    "llvm.fptosi.sat"
+                } else {
+                    "llvm.fptoui.sat"
+                };
                 self.l.intrinsic(name, &[tt, ft], &[rounded])
             }
-            ConvertOp::SiToFp | ConvertOp::UiToFp | ConvertOp::FpTrunc if rounding != Rounding::Rte => {
+            ConvertOp::SiToFp | ConvertOp::UiToFp | ConvertOp::FpTrunc
+                if rounding != Rounding::Rte =>
+            {
                 return self.exact_conversion(uniform, op, x, from, to, rounding, saturate);
             }
             ConvertOp::SiToFp => self.l.cast(LLVMOpcode::LLVMSIToFP, x, tt),
@@ -457,12 +575,25 @@ impl<'a> Emitter<'a> {
     /// Conversions to float with a directed rounding mode: the runtime's
     /// exact conversion, lane by lane (rare in kernels; reported).
     #[allow(clippy::too_many_arguments)]
-    fn exact_conversion(&mut self, uniform: bool, op: ConvertOp, x: V, from: Type, to: Type, rounding: Rounding, saturate: bool) -> Repr {
+    fn exact_conversion(
+        &mut self,
+        uniform: bool,
+        op: ConvertOp,
+        x: V,
+        from: Type,
+        to: Type,
+        rounding: Rounding,
+        saturate: bool,
+    ) -> Repr {
         self.report.note_scalarized_conversion(op, rounding);
         let i64t = self.l.i64();
         let i32t = self.l.i32();
         let code = |t: Type| type_code(t) as u64;
-        let lanes: Vec<V> = if uniform { vec![x] } else { (0..self.w).map(|l| self.l.extract(x, l)).collect() };
+        let lanes: Vec<V> = if uniform {
+            vec![x]
+        } else {
+            (0..self.w).map(|l| self.l.extract(x, l)).collect()
+        };
         let mut out = Vec::new();
         for lx in lanes {
             let bits = self.to_bits(lx, from);
@@ -474,7 +605,12 @@ impl<'a> Emitter<'a> {
                 self.l.const_int(i32t, rounding_code(rounding) as u64),
                 self.l.const_int(i32t, saturate as u64),
             ];
-            let r = self.l.call_extern(crate::abi::runtime_symbols::CONVERT, i64t, &[i64t, i32t, i32t, i32t, i32t, i32t], &args);
+            let r = self.l.call_extern(
+                crate::abi::runtime_symbols::CONVERT,
+                i64t,
+                &[i64t, i32t, i32t, i32t, i32t, i32t],
+                &args,
+            );
             out.push(self.from_bits(r, to));
         }
         if uniform {
@@ -507,7 +643,12 @@ impl<'a> Emitter<'a> {
         match t {
             Type::Ptr(_) => self.l.cast(LLVMOpcode::LLVMIntToPtr, bits, self.l.ptr()),
             t => {
-                let int = if t.bits() < 64 { self.l.cast(LLVMOpcode::LLVMTrunc, bits, self.l.int(t.bits())) } else { bits };
+                let int = if t.bits() < 64 {
+                    self.l
+                        .cast(LLVMOpcode::LLVMTrunc, bits, self.l.int(t.bits()))
+                } else {
+                    bits
+                };
                 if t.is_float() {
                     self.l.bitcast(int, self.ty(t))
                 } else {
@@ -528,7 +669,15 @@ impl<'a> Emitter<'a> {
         }
     }
 
-    fn load(&mut self, inst: ir::Inst, ptr: Value, ty: Type, align: u32, volatile: bool, uniform_result: bool) -> Repr {
+    fn load(
+        &mut self,
+        inst: ir::Inst,
+        ptr: Value,
+        ty: Type,
+        align: u32,
+        volatile: bool,
+        uniform_result: bool,
+    ) -> Repr {
         let mt = self.mem_ty(ty);
         let shape = self.use_shape(ptr);
         let size = mt.bytes() as i64;
@@ -539,13 +688,24 @@ impl<'a> Emitter<'a> {
                 self.l.set_volatile(v);
             }
             let v = self.from_mem(v, ty);
-            (if uniform_result { Repr::Scalar(v) } else { Repr::Vector(self.l.splat(v, self.w)) }, Access::Scalar)
+            (
+                if uniform_result {
+                    Repr::Scalar(v)
+                } else {
+                    Repr::Vector(self.l.splat(v, self.w))
+                },
+                Access::Scalar,
+            )
         } else if shape == (Shape::Consecutive { stride: size }) && !volatile {
             let p = self.scalar(ptr);
             let vt = self.vty(mt);
             let pass = self.l.poison(vt);
             let align_v = self.l.const_int(self.l.i32(), align as u64);
-            let v = self.l.intrinsic("llvm.masked.load", &[vt, self.l.ptr()], &[p, align_v, self.mask, pass]);
+            let v = self.l.intrinsic(
+                "llvm.masked.load",
+                &[vt, self.l.ptr()],
+                &[p, align_v, self.mask, pass],
+            );
             (Repr::Vector(self.from_mem(v, ty)), Access::Vector)
         } else {
             let ps = self.vector(ptr);
@@ -553,7 +713,11 @@ impl<'a> Emitter<'a> {
             let pass = self.l.poison(vt);
             let align_v = self.l.const_int(self.l.i32(), align as u64);
             let pt = self.l.type_of(ps);
-            let v = self.l.intrinsic("llvm.masked.gather", &[vt, pt], &[ps, align_v, self.mask, pass]);
+            let v = self.l.intrinsic(
+                "llvm.masked.gather",
+                &[vt, pt],
+                &[ps, align_v, self.mask, pass],
+            );
             (Repr::Vector(self.from_mem(v, ty)), Access::Gather(shape))
         };
         self.report.note_access(inst, "load", access);
@@ -578,7 +742,9 @@ impl<'a> Emitter<'a> {
                 let lz = self.l.intrinsic("llvm.ctlz", &[wt], &[bits, f]);
                 let last = self.l.sub(self.l.const_int(wt, self.w as u64 - 1), lz);
                 let idx = self.l.cast(LLVMOpcode::LLVMZExt, last, self.l.i32());
-                unsafe { llvm_sys::core::LLVMBuildExtractElement(self.l.builder, vec, idx, c"".as_ptr()) }
+                unsafe {
+                    llvm_sys::core::LLVMBuildExtractElement(self.l.builder, vec, idx, c"".as_ptr())
+                }
             };
             let v = self.to_mem(v, ty);
             let any = self.any(self.mask);
@@ -599,7 +765,11 @@ impl<'a> Emitter<'a> {
             let v = self.to_mem(v, ty);
             let align_v = self.l.const_int(self.l.i32(), align as u64);
             let vt = self.l.type_of(v);
-            self.l.intrinsic("llvm.masked.store", &[vt, self.l.ptr()], &[v, p, align_v, self.mask]);
+            self.l.intrinsic(
+                "llvm.masked.store",
+                &[vt, self.l.ptr()],
+                &[v, p, align_v, self.mask],
+            );
             Access::Vector
         } else {
             let ps = self.vector(ptr);
@@ -607,7 +777,11 @@ impl<'a> Emitter<'a> {
             let v = self.to_mem(v, ty);
             let align_v = self.l.const_int(self.l.i32(), align as u64);
             let (vt, pt) = (self.l.type_of(v), self.l.type_of(ps));
-            self.l.intrinsic("llvm.masked.scatter", &[vt, pt], &[v, ps, align_v, self.mask]);
+            self.l.intrinsic(
+                "llvm.masked.scatter",
+                &[vt, pt],
+                &[v, ps, align_v, self.mask],
+            );
             Access::Gather(shape)
         };
         self.report.note_access(inst, "store", access);
@@ -625,7 +799,11 @@ impl<'a> Emitter<'a> {
         if ty != Type::I1 {
             return v;
         }
-        let t = if self.l.is_vector(v) { self.l.vec(self.l.i8(), self.w) } else { self.l.i8() };
+        let t = if self.l.is_vector(v) {
+            self.l.vec(self.l.i8(), self.w)
+        } else {
+            self.l.i8()
+        };
         self.l.cast(LLVMOpcode::LLVMZExt, v, t)
     }
 
@@ -635,7 +813,13 @@ impl<'a> Emitter<'a> {
             return self.l.gep_i8(base, self.l.const_int(self.l.i64(), offset));
         }
         let table = self.ctx_field_ptr(offsets::GLOBALS);
-        let slot = self.l.gep_i8(table, self.l.const_int(self.l.i64(), 8 * cranelift_entity::EntityRef::index(global) as u64));
+        let slot = self.l.gep_i8(
+            table,
+            self.l.const_int(
+                self.l.i64(),
+                8 * cranelift_entity::EntityRef::index(global) as u64,
+            ),
+        );
         self.l.load(self.l.ptr(), slot, 8)
     }
 
@@ -644,9 +828,17 @@ impl<'a> Emitter<'a> {
         self.per_active_lane(&args, |e, xs| {
             let f = e.l.const_int(e.l.i1(), 0);
             if set {
-                e.l.intrinsic("llvm.memset", &[e.l.ptr(), e.l.i64()], &[xs[0], xs[1], xs[2], f]);
+                e.l.intrinsic(
+                    "llvm.memset",
+                    &[e.l.ptr(), e.l.i64()],
+                    &[xs[0], xs[1], xs[2], f],
+                );
             } else {
-                e.l.intrinsic("llvm.memmove", &[e.l.ptr(), e.l.ptr(), e.l.i64()], &[xs[0], xs[1], xs[2], f]);
+                e.l.intrinsic(
+                    "llvm.memmove",
+                    &[e.l.ptr(), e.l.ptr(), e.l.i64()],
+                    &[xs[0], xs[1], xs[2], f],
+                );
             }
             None
         });
@@ -654,7 +846,11 @@ impl<'a> Emitter<'a> {
 
     /// Runs `f` on each active lane's operands in lane order (a branch per
     /// lane); returns the lanes' results as a vector if `f` gives values.
-    fn per_active_lane(&mut self, args: &[Value], f: impl Fn(&mut Self, &[V]) -> Option<V>) -> Option<V> {
+    fn per_active_lane(
+        &mut self,
+        args: &[Value],
+        f: impl Fn(&mut Self, &[V]) -> Option<V>,
+    ) -> Option<V> {
         let vecs: Vec<V> = args.iter().map(|&a| self.vector(a)).collect();
         let mut slot: Option<(V, super::llvm::T)> = None;
         for lane in 0..self.w {
@@ -685,15 +881,30 @@ impl<'a> Emitter<'a> {
         let data = func.insts[inst].clone();
         let result_ty = func.results[inst].map(|r| func.value_type(r));
         let args = data.args();
-        self.report.note_access(inst, data.mnemonic(), Access::PerLane);
+        self.report
+            .note_access(inst, data.mnemonic(), Access::PerLane);
         let r = self.per_active_lane(&args, |e, xs| {
             let b = e.l.builder;
             unsafe {
                 match &data {
-                    InstData::AtomicRmw { op, .. } => Some(llvm_sys::core::LLVMBuildAtomicRMW(b, rmw_op(*op), xs[0], xs[1], SEQ, 0)),
+                    InstData::AtomicRmw { op, .. } => Some(llvm_sys::core::LLVMBuildAtomicRMW(
+                        b,
+                        rmw_op(*op),
+                        xs[0],
+                        xs[1],
+                        SEQ,
+                        0,
+                    )),
                     InstData::AtomicCas { .. } => {
-                        let pair = llvm_sys::core::LLVMBuildAtomicCmpXchg(b, xs[0], xs[1], xs[2], SEQ, SEQ, 0);
-                        Some(llvm_sys::core::LLVMBuildExtractValue(b, pair, 0, c"".as_ptr()))
+                        let pair = llvm_sys::core::LLVMBuildAtomicCmpXchg(
+                            b, xs[0], xs[1], xs[2], SEQ, SEQ, 0,
+                        );
+                        Some(llvm_sys::core::LLVMBuildExtractValue(
+                            b,
+                            pair,
+                            0,
+                            c"".as_ptr(),
+                        ))
                     }
                     InstData::AtomicLoad { .. } => {
                         let t = e.ty(result_ty.expect("atomic loads have a result"));
@@ -728,13 +939,27 @@ impl<'a> Emitter<'a> {
             WorkItemQuery::GlobalSize => Repr::Scalar(ctx_u64(self, offsets::GLOBAL_SIZE)),
             WorkItemQuery::GlobalOffset => Repr::Scalar(ctx_u64(self, offsets::GLOBAL_OFFSET)),
             WorkItemQuery::NumGroups => Repr::Scalar(ctx_u64(self, offsets::NUM_GROUPS)),
-            WorkItemQuery::EnqueuedLocalSize => Repr::Scalar(ctx_u64(self, offsets::ENQUEUED_LOCAL_SIZE)),
-            WorkItemQuery::LocalSize => Repr::Scalar(self.l.const_int(i64t, self.spec.local_size[d].max(1) as u64)),
-            WorkItemQuery::LocalId | WorkItemQuery::GlobalId | WorkItemQuery::LocalLinearId | WorkItemQuery::GlobalLinearId => {
+            WorkItemQuery::EnqueuedLocalSize => {
+                Repr::Scalar(ctx_u64(self, offsets::ENQUEUED_LOCAL_SIZE))
+            }
+            WorkItemQuery::LocalSize => Repr::Scalar(
+                self.l
+                    .const_int(i64t, self.spec.local_size[d].max(1) as u64),
+            ),
+            WorkItemQuery::LocalId
+            | WorkItemQuery::GlobalId
+            | WorkItemQuery::LocalLinearId
+            | WorkItemQuery::GlobalLinearId => {
                 // Lane l of gang g is local linear id g*W + l.
                 let lin0 = self.l.mul(self.gang, self.l.const_int(i64t, self.w as u64));
                 let ids = |e: &mut Self, lin: V, dim: usize| -> V {
-                    let k = |e: &Self, c: u64| if e.l.is_vector(lin) { e.l.splat(e.l.const_int(i64t, c), e.w) } else { e.l.const_int(i64t, c) };
+                    let k = |e: &Self, c: u64| {
+                        if e.l.is_vector(lin) {
+                            e.l.splat(e.l.const_int(i64t, c), e.w)
+                        } else {
+                            e.l.const_int(i64t, c)
+                        }
+                    };
                     match dim {
                         0 => e.l.urem(lin, k(e, lx)),
                         1 => {
@@ -749,7 +974,11 @@ impl<'a> Emitter<'a> {
                     let el = e.ctx_field_u64(offsets::ENQUEUED_LOCAL_SIZE, dim as u64);
                     let off = e.ctx_field_u64(offsets::GLOBAL_OFFSET, dim as u64);
                     let start = e.l.add(e.l.mul(gid, el), off);
-                    let start = if e.l.is_vector(lid) { e.l.splat(start, e.w) } else { start };
+                    let start = if e.l.is_vector(lid) {
+                        e.l.splat(start, e.w)
+                    } else {
+                        start
+                    };
                     e.l.add(start, lid)
                 };
                 let compute = |e: &mut Self, lin: V| -> V {
@@ -767,13 +996,21 @@ impl<'a> Emitter<'a> {
                                 let lid = ids(e, lin, dim);
                                 let g = global(e, lid, dim);
                                 let off = e.ctx_field_u64(offsets::GLOBAL_OFFSET, dim as u64);
-                                let off = if e.l.is_vector(g) { e.l.splat(off, e.w) } else { off };
+                                let off = if e.l.is_vector(g) {
+                                    e.l.splat(off, e.w)
+                                } else {
+                                    off
+                                };
                                 let rel = e.l.sub(g, off);
                                 acc = Some(match acc {
                                     None => rel,
                                     Some(a) => {
                                         let gs = e.ctx_field_u64(offsets::GLOBAL_SIZE, dim as u64);
-                                        let gs = if e.l.is_vector(a) { e.l.splat(gs, e.w) } else { gs };
+                                        let gs = if e.l.is_vector(a) {
+                                            e.l.splat(gs, e.w)
+                                        } else {
+                                            gs
+                                        };
                                         e.l.add(e.l.mul(a, gs), rel)
                                     }
                                 });
@@ -800,8 +1037,16 @@ impl<'a> Emitter<'a> {
         let i64t = self.l.i64();
         let i8t = self.l.i8();
         let fmt = self.global_string(format);
-        let types: Vec<V> = args.iter().map(|&a| self.l.const_int(i8t, type_code(self.func.value_type(a)) as u64)).collect();
-        let types_arr = unsafe { llvm_sys::core::LLVMConstArray2(i8t, types.clone().as_mut_ptr(), types.len() as u64) };
+        let types: Vec<V> = args
+            .iter()
+            .map(|&a| {
+                self.l
+                    .const_int(i8t, type_code(self.func.value_type(a)) as u64)
+            })
+            .collect();
+        let types_arr = unsafe {
+            llvm_sys::core::LLVMConstArray2(i8t, types.clone().as_mut_ptr(), types.len() as u64)
+        };
         let types_g = self.private_constant(types_arr, "printf.types");
         let n = args.len().max(1) as u64;
         let bits_arr = self.in_allocas(|e| e.l.alloca(e.l.array(i64t, n)));
@@ -819,7 +1064,13 @@ impl<'a> Emitter<'a> {
                 crate::abi::runtime_symbols::PRINTF,
                 e.l.i32(),
                 &[ptr, ptr, i64t, ptr, ptr],
-                &[sink, fmt, e.l.const_int(i64t, nargs as u64), bits_arr, types_g],
+                &[
+                    sink,
+                    fmt,
+                    e.l.const_int(i64t, nargs as u64),
+                    bits_arr,
+                    types_g,
+                ],
             );
             Some(r)
         });
@@ -832,7 +1083,14 @@ impl<'a> Emitter<'a> {
     fn global_string(&mut self, s: &str) -> V {
         let mut bytes = s.as_bytes().to_vec();
         bytes.push(0);
-        let c = unsafe { llvm_sys::core::LLVMConstStringInContext2(self.l.ctx, bytes.as_ptr() as *const _, bytes.len(), 1) };
+        let c = unsafe {
+            llvm_sys::core::LLVMConstStringInContext2(
+                self.l.ctx,
+                bytes.as_ptr() as *const _,
+                bytes.len(),
+                1,
+            )
+        };
         self.private_constant(c, "printf.format")
     }
 
@@ -866,22 +1124,6 @@ pub fn type_code(t: Type) -> u8 {
         Type::F64 => 7,
         Type::Ptr(_) => 8,
     }
-}
-
-/// The type a code stands for (inverse of [`type_code`]).
-pub fn type_of_code(c: u32) -> Option<Type> {
-    Some(match c {
-        0 => Type::I1,
-        1 => Type::I8,
-        2 => Type::I16,
-        3 => Type::I32,
-        4 => Type::I64,
-        5 => Type::F16,
-        6 => Type::F32,
-        7 => Type::F64,
-        8 => Type::Ptr(ir::AddrSpace::Global),
-        _ => return None,
-    })
 }
 
 pub fn convert_code(op: ConvertOp) -> u32 {

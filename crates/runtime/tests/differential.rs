@@ -1,0 +1,138 @@
+//! Differential tests: every corpus kernel (`tests/kernels/**.sim`) runs on
+//! the SIMD engine at widths 4, 8, 16 and 32, at the `.sim`'s local size and
+//! at a second one that is not a multiple of the width, and its output (printf
+//! text and dumped buffers) must equal the interpreter's — the oracle.
+//!
+//! Kernels the SIMD engine does not run yet (barriers) are listed, not
+//! skipped silently: the test fails if any other kernel is refused.
+
+use std::path::{Path, PathBuf};
+
+use lockstep_runtime::sim::Simulation;
+use lockstep_runtime::{Context, Engine, LaunchError};
+
+fn sims(dir: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for entry in std::fs::read_dir(&d).into_iter().flatten().flatten() {
+            let p = entry.path();
+            if p.is_dir() {
+                stack.push(p);
+            } else if p.extension().is_some_and(|e| e == "sim") {
+                out.push(p);
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+fn output(ctx: &Context, sim: &Simulation) -> Result<String, LaunchError> {
+    sim.reset();
+    let report = ctx.launch(&sim.kernel, &sim.range)?;
+    Ok(format!("{}{}", report.printf_output, sim.dump()))
+}
+
+/// A local size whose first dimension is not a multiple of `width`, valid
+/// for the kernel (`None` when the kernel fixes its local size, or when an
+/// OpenCL 1.x program has no such divisor of the global size).
+fn second_local_size(sim: &Simulation, width: u32, uniform_required: bool) -> Option<[u64; 3]> {
+    if sim.kernel.required_work_group_size().is_some() {
+        return None;
+    }
+    let local = sim.range.local_size()?;
+    let global = sim.range.global_size();
+    (1..local[0])
+        .rev()
+        .find(|&l| l % width as u64 != 0 && (!uniform_required || global[0] % l == 0))
+        .map(|l| [l, local[1], local[2]])
+}
+
+#[test]
+fn simd_engine_matches_the_interpreter() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/kernels");
+    let all = sims(&root);
+    let interp = Context::with_engine(Engine::Interpreter);
+    let mut failures = Vec::new();
+    let mut refused = Vec::new();
+    let mut compared = 0;
+    for path in &all {
+        let name = path
+            .strip_prefix(&root)
+            .unwrap_or(path)
+            .display()
+            .to_string();
+        let options = std::fs::read_to_string(path.with_extension("options")).unwrap_or_default();
+        let options = options.trim();
+        let uniform_required = options.contains("CL1.");
+        let mut sim = match Simulation::load(&interp, path, options) {
+            Ok(s) => s,
+            Err(e) => {
+                failures.push(format!("{name}: does not load: {e}"));
+                continue;
+            }
+        };
+        let original = sim.range;
+        for width in [4u32, 8, 16, 32] {
+            let mut simd = Context::with_engine(Engine::Simd);
+            simd.set_width(width);
+            let mut ranges = vec![original];
+            if let Some(l) = second_local_size(&sim, width, uniform_required) {
+                ranges.push(original.local(l));
+            }
+            for range in ranges {
+                sim.range = range;
+                let expected = match output(&interp, &sim) {
+                    Ok(o) => o,
+                    // A second local size the kernel cannot run with (e.g. its
+                    // local buffers were sized for the first): nothing to compare.
+                    Err(_) if range != original => continue,
+                    Err(e) => {
+                        failures.push(format!("{name}: interpreter: {e}"));
+                        break;
+                    }
+                };
+                match output(&simd, &sim) {
+                    Ok(actual) if actual == expected => compared += 1,
+                    Ok(actual) => {
+                        let diff = expected
+                            .lines()
+                            .zip(actual.lines())
+                            .find(|(e, a)| e != a)
+                            .map(|(e, a)| format!("expected `{e}`, got `{a}`"))
+                            .unwrap_or_else(|| "outputs differ in length".into());
+                        failures.push(format!(
+                            "{name} width {width} local {:?}: {diff}",
+                            range.local_size().unwrap_or_default()
+                        ));
+                    }
+                    Err(LaunchError::Compile { message, .. }) if message.contains("barriers") => {
+                        refused.push(name.clone());
+                        break;
+                    }
+                    Err(e) => failures.push(format!(
+                        "{name} width {width} local {:?}: {e}",
+                        range.local_size().unwrap_or_default()
+                    )),
+                }
+            }
+            sim.range = original;
+            if refused.last() == Some(&name) {
+                break;
+            }
+        }
+    }
+    eprintln!(
+        "{compared} runs compared; {} kernels with barriers not yet on the SIMD engine: {}",
+        refused.len(),
+        refused.join(", ")
+    );
+    assert!(compared > 0, "nothing was compared");
+    assert!(
+        failures.is_empty(),
+        "{} mismatches:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+}
