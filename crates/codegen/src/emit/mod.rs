@@ -194,6 +194,17 @@ pub fn emit_kernel(
     Ok((e.local_layout.clone(), e.report))
 }
 
+/// The host's vector width in bits when SLEEF's vector math is loaded in
+/// the JIT (its functions then serve vector math), else `None`.
+pub(crate) fn sleef_vector_bits() -> Option<u32> {
+    static BITS: std::sync::OnceLock<Option<u32>> = std::sync::OnceLock::new();
+    *BITS.get_or_init(|| {
+        let jit = crate::backend::Jit::global().ok()?;
+        let host = crate::backend::HostTarget::detect().ok()?;
+        jit.has_sleef().then(|| host.vector_bits())
+    })
+}
+
 fn layout_locals(module: &ir::Module) -> LocalLayout {
     let mut layout = LocalLayout::default();
     for (id, g) in module.globals.iter() {
@@ -247,7 +258,13 @@ impl<'a> Emitter<'a> {
     /// Runs `f` with the builder at the end of the alloca block.
     pub(super) fn in_allocas<R>(&mut self, f: impl FnOnce(&mut Self) -> R) -> R {
         let here = self.l.current_block();
-        self.l.position_at_end(self.alloca_block);
+        // Before the block's branch once it has one, else at its end.
+        let term = unsafe { llvm_sys::core::LLVMGetBasicBlockTerminator(self.alloca_block) };
+        if term.is_null() {
+            self.l.position_at_end(self.alloca_block);
+        } else {
+            unsafe { llvm_sys::core::LLVMPositionBuilderBefore(self.l.builder, term) };
+        }
         let r = f(self);
         if !here.is_null() {
             self.l.position_at_end(here);

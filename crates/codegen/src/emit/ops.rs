@@ -449,22 +449,102 @@ impl<'a> Emitter<'a> {
     /// A one-argument math function: LLVM's intrinsic where it has one,
     /// else the C library, lane by lane for vectors.
     fn math1(&mut self, x: V, name: &str) -> V {
+        if let Some(v) = self.sleef(name, &[x]) {
+            return v;
+        }
         let t = self.l.type_of(x);
-        if matches!(
-            name,
-            "exp" | "exp2" | "exp10" | "log" | "log2" | "log10" | "sin" | "cos" | "tan"
-        ) {
+        if !self.l.is_vector(x)
+            && matches!(
+                name,
+                "exp" | "exp2" | "exp10" | "log" | "log2" | "log10" | "sin" | "cos" | "tan"
+            )
+        {
             return self.l.intrinsic(&format!("llvm.{name}"), &[t], &[x]);
         }
         self.per_lane_libm(name, &[x])
     }
 
     fn math2(&mut self, a: V, b: V, name: &str) -> V {
+        if let Some(v) = self.sleef(name, &[a, b]) {
+            return v;
+        }
         let t = self.l.type_of(a);
         match name {
-            "pow" => self.l.intrinsic("llvm.pow", &[t], &[a, b]),
-            "fmod" => self.l.frem(a, b),
+            "pow" if !self.l.is_vector(a) => self.l.intrinsic("llvm.pow", &[t], &[a, b]),
+            "fmod" if !self.l.is_vector(a) => self.l.frem(a, b),
             _ => self.per_lane_libm(name, &[a, b]),
+        }
+    }
+
+    /// A vector math function from SLEEF (1-ulp variants) applied to chunks
+    /// of the host's vector width; `None` for scalars, f16, or without SLEEF.
+    fn sleef(&mut self, name: &str, args: &[V]) -> Option<V> {
+        if !self.l.is_vector(args[0]) {
+            return None;
+        }
+        let et = self.l.elem_type(self.l.type_of(args[0]));
+        let (letter, elem_bits) = if et == self.l.f32() {
+            ("f", 32)
+        } else if et == self.l.f64() {
+            ("d", 64)
+        } else {
+            return None;
+        };
+        let host_bits = super::sleef_vector_bits()?;
+        let min_chunk = 128 / elem_bits;
+        let chunk = (host_bits / elem_bits).min(self.w).max(min_chunk);
+        if self.w % chunk != 0 {
+            return None;
+        }
+        let suffix = match name {
+            "hypot" => "_u05",
+            "erfc" => "_u15",
+            "fmod" | "remainder" => "",
+            _ => "_u10",
+        };
+        let fname = format!("Sleef_{name}{letter}{chunk}{suffix}");
+        let ct = self.l.vec(et, chunk);
+        let mut parts = Vec::new();
+        for start in (0..self.w).step_by(chunk as usize) {
+            let pieces: Vec<V> = args.iter().map(|&a| self.lanes(a, start, chunk)).collect();
+            let params = vec![ct; pieces.len()];
+            parts.push(self.l.call_extern(&fname, ct, &params, &pieces));
+        }
+        // Concatenate the chunks, pairwise.
+        while parts.len() > 1 {
+            let n = unsafe { llvm_sys::core::LLVMGetVectorSize(self.l.type_of(parts[0])) } * 2;
+            let idx: Vec<V> = (0..n)
+                .map(|i| self.l.const_int(self.l.i32(), i as u64))
+                .collect();
+            let mask = self.l.const_vector(&idx);
+            parts = parts
+                .chunks(2)
+                .map(|pair| unsafe {
+                    llvm_sys::core::LLVMBuildShuffleVector(
+                        self.l.builder,
+                        pair[0],
+                        pair[1],
+                        mask,
+                        c"".as_ptr(),
+                    )
+                })
+                .collect();
+        }
+        Some(parts[0])
+    }
+
+    /// Lanes `start..start + n` of vector `v`.
+    fn lanes(&self, v: V, start: u32, n: u32) -> V {
+        if start == 0 && n == self.w {
+            return v;
+        }
+        let idx: Vec<V> = (start..start + n)
+            .map(|i| self.l.const_int(self.l.i32(), i as u64))
+            .collect();
+        let mask = self.l.const_vector(&idx);
+        let poison = self.l.poison(self.l.type_of(v));
+        unsafe {
+            llvm_sys::core::LLVMBuildShuffleVector(self.l.builder, v, poison, mask, c"".as_ptr())
         }
     }
 
