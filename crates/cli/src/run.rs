@@ -16,7 +16,7 @@ pub struct RunArgs {
     /// The .sim file.
     file: PathBuf,
     /// Which engine runs the kernel.
-    #[arg(long, value_enum, default_value_t = EngineArg::Interp)]
+    #[arg(long, value_enum, default_value_t = EngineArg::Simd)]
     engine: EngineArg,
     /// Build options for the program (as clBuildProgram takes them).
     #[arg(long = "build-options", default_value = "", allow_hyphen_values = true)]
@@ -66,6 +66,9 @@ pub fn run(args: RunArgs) -> Result<()> {
         let report = sim.run(&ctx)?;
         times.push(start.elapsed().as_secs_f64() * 1e3);
         if i == 0 {
+            if let Some(note) = &report.fallback {
+                eprintln!("note: {note}");
+            }
             printed = report.printf_output;
             diagnostics = report.diagnostics;
         }

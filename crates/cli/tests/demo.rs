@@ -56,13 +56,22 @@ fn demo_runs_checks_and_writes_the_picture() {
 }
 
 #[test]
-fn demo_on_simd_says_it_is_not_available() {
-    let dir = tempfile::tempdir().unwrap();
-    let out = lockstep(&["demo", "--engine", "simd"], Some(dir.path()));
-    assert_eq!(out.status.code(), Some(1));
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(stderr.contains("SIMD engine"), "{stderr}");
-    assert!(stderr.contains("not available yet"), "{stderr}");
+fn demo_runs_on_both_engines_with_the_same_verdicts() {
+    for engine in ["simd", "interp"] {
+        let dir = tempfile::tempdir().unwrap();
+        let out = lockstep(
+            &["demo", "--engine", engine, "--size", "48x32"],
+            Some(dir.path()),
+        );
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{engine}: {stdout}{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert_eq!(stdout.matches(", ok:").count(), 3, "{engine}: {stdout}");
+    }
 }
 
 #[test]

@@ -21,6 +21,10 @@ pub enum CodegenError {
     /// The kernel uses something the SIMD engine does not handle yet.
     #[error("kernel '{kernel}': the SIMD engine does not support {construct}")]
     Unsupported { kernel: String, construct: String },
+    /// A construct the SIMD engine will support but does not yet (barriers,
+    /// divergent irreducible loops): the kernel can run on the interpreter.
+    #[error("kernel '{kernel}': the SIMD engine does not run {construct} yet")]
+    NotYet { kernel: String, construct: String },
     /// LLVM rejected generated code: a compiler bug.
     #[error("internal code generation error: {0}")]
     Internal(String),

@@ -21,9 +21,6 @@ impl BuildError {
 /// An engine name that does not name an engine of this build.
 #[derive(Debug, Error, PartialEq)]
 pub enum EngineError {
-    /// `simd`, until the SIMD engine lands.
-    #[error("the SIMD engine ('simd') is not available yet in this build; use the interpreter ('interp')")]
-    SimdNotBuilt,
     #[error("unknown engine '{name}' (engines: interp, simd)")]
     Unknown { name: String },
 }
@@ -106,6 +103,9 @@ pub enum LaunchError {
         first: usize,
         second: usize,
     },
+    /// The kernel uses something the SIMD engine does not run yet.
+    #[error("kernel '{kernel}': the SIMD engine does not run {construct} yet; use the interpreter engine")]
+    SimdNotYet { kernel: String, construct: String },
     /// The SIMD engine could not compile the kernel.
     #[error("kernel '{kernel}' could not be compiled for the SIMD engine: {message}")]
     Compile { kernel: String, message: String },

@@ -52,9 +52,11 @@ pub const MAX_LOCAL_MEM_SIZE: u64 = 256 * 1024;
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
 pub enum Engine {
     /// The reference interpreter: one work-item at a time, exact semantics.
-    #[default]
     Interpreter,
-    /// Compiled code running W work-items per SIMD instruction, all cores busy.
+    /// Compiled code running W work-items per SIMD instruction, all cores
+    /// busy. Kernels it does not run yet (barriers) run on the interpreter,
+    /// and the launch report says so.
+    #[default]
     Simd,
 }
 
@@ -113,6 +115,8 @@ pub struct LaunchReport {
     pub printf_output: String,
     /// Checked-mode findings (data races, uninitialized local reads), with locations.
     pub diagnostics: Vec<String>,
+    /// Set when a SIMD launch ran on the interpreter instead, with why.
+    pub fallback: Option<String>,
 }
 
 impl Context {
@@ -189,7 +193,19 @@ impl Context {
         match self.engine {
             Engine::Interpreter => self.run_interpreter(kernel, range, local, &bound),
             Engine::Simd => {
-                simd::launch(kernel, range, local, &bound, self.width(), self.threads())
+                match simd::launch(kernel, range, local, &bound, self.width(), self.threads()) {
+                    Err(LaunchError::SimdNotYet {
+                        kernel: name,
+                        construct,
+                    }) => {
+                        let mut report = self.run_interpreter(kernel, range, local, &bound)?;
+                        report.fallback = Some(format!(
+                        "kernel '{name}' uses {construct}, which the SIMD engine does not run yet; it ran on the interpreter"
+                    ));
+                        Ok(report)
+                    }
+                    other => other,
+                }
             }
         }
     }
@@ -253,6 +269,7 @@ impl Context {
         Ok(LaunchReport {
             printf_output: report.printf_output,
             diagnostics: report.diagnostics.iter().map(|d| d.to_string()).collect(),
+            fallback: None,
         })
     }
 }

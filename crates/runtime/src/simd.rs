@@ -86,7 +86,12 @@ pub(crate) fn compiled(
         func,
         &spec,
     )
-    .map_err(|e| fail(e.to_string()))?;
+    .map_err(|e| match e {
+        lockstep_codegen::CodegenError::NotYet { kernel, construct } => {
+            LaunchError::SimdNotYet { kernel, construct }
+        }
+        e => fail(e.to_string()),
+    })?;
     if let Some(dir) = std::env::var_os("LOCKSTEP_DUMP_LLVM") {
         let path = std::path::Path::new(&dir)
             .join(format!("{name}-{:?}-w{}.ll", spec.local_size, spec.width));
@@ -340,6 +345,7 @@ pub(crate) fn launch(
     Ok(LaunchReport {
         printf_output,
         diagnostics: Vec::new(),
+        fallback: None,
     })
 }
 

@@ -5,7 +5,7 @@
 use std::path::{Path, PathBuf};
 
 use lockstep_runtime::sim::Simulation;
-use lockstep_runtime::Context;
+use lockstep_runtime::{Context, Engine};
 
 fn sims(dir: &Path) -> Vec<PathBuf> {
     let mut out = Vec::new();
@@ -69,7 +69,7 @@ fn corpus_matches_references_on_the_interpreter() {
         "the corpus should have at least 80 kernels, found {}",
         all.len()
     );
-    let ctx = Context::new();
+    let ctx = Context::with_engine(Engine::Interpreter);
     let mut failures = Vec::new();
     for sim in &all {
         let reference = std::fs::read_to_string(sim.with_extension("ref")).unwrap_or_default();

@@ -672,9 +672,10 @@ fn engine_names() {
     use lockstep_runtime::{Engine, EngineError};
     assert_eq!("interp".parse::<Engine>(), Ok(Engine::Interpreter));
     assert_eq!(Engine::Interpreter.name(), "interp");
-    let err = "simd".parse::<Engine>().unwrap_err();
-    assert!(matches!(err, EngineError::SimdNotBuilt), "{err:?}");
-    assert!(err.to_string().contains("not available yet"), "{err}");
+    assert_eq!("simd".parse::<Engine>(), Ok(Engine::Simd));
+    assert_eq!(Engine::Simd.name(), "simd");
+    assert_eq!(Engine::default(), Engine::Simd);
     let err = "gpu".parse::<Engine>().unwrap_err();
+    assert!(matches!(err, EngineError::Unknown { .. }), "{err:?}");
     assert!(err.to_string().contains("engines: interp, simd"), "{err}");
 }

@@ -130,9 +130,10 @@ pub fn emit_kernel(
         match &func.insts[inst] {
             InstData::Call { .. } => return Err(unsupported("a call that was not inlined".into())),
             InstData::Barrier { .. } => {
-                return Err(unsupported(
-                    "barriers on the SIMD engine (not implemented yet: run it with the interpreter engine)".into(),
-                ))
+                return Err(CodegenError::NotYet {
+                    kernel: func.name.clone(),
+                    construct: "barriers".into(),
+                })
             }
             _ => {}
         }
@@ -144,10 +145,10 @@ pub fn emit_kernel(
     let uni = Uniformity::for_function(func, &config);
     let divergent = func.layout.iter().any(|&b| uni.is_divergent(b));
     if divergent && !uni.loops().is_cfg_reducible() {
-        return Err(unsupported(
-            "divergent control flow in an irreducible loop (not implemented yet: run it with the interpreter engine)"
-                .into(),
-        ));
+        return Err(CodegenError::NotYet {
+            kernel: func.name.clone(),
+            construct: "divergent control flow in an irreducible loop".into(),
+        });
     }
     let l = Llvm::new(llvm_ctx, llvm_module);
     let w = spec.width;
