@@ -10,6 +10,8 @@
 //! * a `; expected output:` line followed by `; `-prefixed lines: the exact
 //!   output of a check that prints something. `LOCKSTEP_BLESS=1` rewrites
 //!   this block from the actual output.
+//! * `; check: <text>` lines, for long outputs (generated LLVM IR): each
+//!   text must occur in the output, in this order (FileCheck's CHECK).
 //!
 //! Every file that parses is also checked to round-trip: print → parse →
 //! print gives the same text.
@@ -33,6 +35,8 @@ pub struct TestFile {
     pub expected_errors: Vec<String>,
     /// The expected-output block, if present.
     pub expected_output: Option<String>,
+    /// `; check:` texts, in order.
+    pub checks: Vec<String>,
 }
 
 impl TestFile {
@@ -67,12 +71,17 @@ impl TestFile {
             }
             out
         });
+        let checks = source
+            .lines()
+            .filter_map(|l| l.trim().strip_prefix("; check:").map(|c| c.trim().to_string()))
+            .collect();
         Ok(TestFile {
             path: path.to_path_buf(),
             source,
             kinds,
             expected_errors,
             expected_output,
+            checks,
         })
     }
 
@@ -139,6 +148,11 @@ pub fn run_file(file: &TestFile, checks: &[(&str, Check)], bless: bool) -> Resul
     if !outputs.is_empty() {
         outcome.output = Some(outputs.concat());
     }
+    if !file.checks.is_empty() {
+        let output = outcome.output.as_deref().unwrap_or_default();
+        check_in_order(&file.checks, output)?;
+        return Ok(None);
+    }
     compare_output(file, outcome.output.as_deref(), bless)
 }
 
@@ -150,6 +164,18 @@ pub fn check_roundtrip(module: &Module) -> Result<()> {
     let second = module_to_string(&reparsed);
     if first != second {
         bail!("print → parse → print changed the text:\n--- first\n{first}--- second\n{second}");
+    }
+    Ok(())
+}
+
+/// Each of `checks` must occur in `output`, each after the previous one.
+fn check_in_order(checks: &[String], output: &str) -> Result<()> {
+    let mut at = 0;
+    for c in checks {
+        match output[at..].find(c.as_str()) {
+            Some(i) => at += i + c.len(),
+            None => bail!("`; check: {c}` not found (after byte {at}) in the output:\n{output}"),
+        }
     }
     Ok(())
 }

@@ -25,11 +25,12 @@ fn main() -> ExitCode {
         })
         .collect();
     let bless = std::env::var_os("LOCKSTEP_BLESS").is_some_and(|v| v != "0");
-    let checks = lockstep_passes::filetest_checks();
+    let mut checks: Vec<(&str, lockstep_filetests::Check)> = lockstep_passes::filetest_checks().to_vec();
+    checks.push(("codegen", codegen_check));
     let (mut passed, mut failed) = (0, 0);
     for path in &files {
         let result = TestFile::read(path).and_then(|file| {
-            if let Some(new_source) = run_file(&file, checks, bless)? {
+            if let Some(new_source) = run_file(&file, &checks, bless)? {
                 std::fs::write(path, new_source)?;
                 println!("blessed {}", path.display());
             }
@@ -49,4 +50,18 @@ fn main() -> ExitCode {
     } else {
         ExitCode::FAILURE
     }
+}
+
+/// `test codegen`: the SIMD LLVM IR of each kernel (width 8; local size from
+/// `reqd_work_group_size`, else 64), before LLVM's optimizer.
+fn codegen_check(module: &lockstep_ir::Module) -> Result<String, String> {
+    let mut out = String::new();
+    for (id, f) in module.kernels() {
+        let local_size = f.kernel.as_ref().and_then(|k| k.reqd_work_group_size).unwrap_or([64, 1, 1]);
+        let spec = lockstep_codegen::Spec { local_size, width: 8 };
+        let text = lockstep_codegen::kernel_listing(module, id, &spec, lockstep_codegen::Listing::Llvm)
+            .map_err(|e| e.to_string())?;
+        out.push_str(&text);
+    }
+    Ok(out)
 }
