@@ -73,7 +73,11 @@ impl TestFile {
         });
         let checks = source
             .lines()
-            .filter_map(|l| l.trim().strip_prefix("; check:").map(|c| c.trim().to_string()))
+            .filter_map(|l| {
+                l.trim()
+                    .strip_prefix("; check:")
+                    .map(|c| c.trim().to_string())
+            })
             .collect();
         Ok(TestFile {
             path: path.to_path_buf(),

@@ -25,7 +25,8 @@ fn main() -> ExitCode {
         })
         .collect();
     let bless = std::env::var_os("LOCKSTEP_BLESS").is_some_and(|v| v != "0");
-    let mut checks: Vec<(&str, lockstep_filetests::Check)> = lockstep_passes::filetest_checks().to_vec();
+    let mut checks: Vec<(&str, lockstep_filetests::Check)> =
+        lockstep_passes::filetest_checks().to_vec();
     checks.push(("codegen", codegen_check));
     let (mut passed, mut failed) = (0, 0);
     for path in &files {
@@ -57,10 +58,18 @@ fn main() -> ExitCode {
 fn codegen_check(module: &lockstep_ir::Module) -> Result<String, String> {
     let mut out = String::new();
     for (id, f) in module.kernels() {
-        let local_size = f.kernel.as_ref().and_then(|k| k.reqd_work_group_size).unwrap_or([64, 1, 1]);
-        let spec = lockstep_codegen::Spec { local_size, width: 8 };
-        let text = lockstep_codegen::kernel_listing(module, id, &spec, lockstep_codegen::Listing::Llvm)
-            .map_err(|e| e.to_string())?;
+        let local_size = f
+            .kernel
+            .as_ref()
+            .and_then(|k| k.reqd_work_group_size)
+            .unwrap_or([64, 1, 1]);
+        let spec = lockstep_codegen::Spec {
+            local_size,
+            width: 8,
+        };
+        let text =
+            lockstep_codegen::kernel_listing(module, id, &spec, lockstep_codegen::Listing::Llvm)
+                .map_err(|e| e.to_string())?;
         out.push_str(&text);
     }
     Ok(out)

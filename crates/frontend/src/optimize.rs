@@ -92,8 +92,24 @@ pub fn prepare<'c>(
     run_passes(module, &pipeline)
 }
 
+/// LLVM options set once per process: no rewriting of loop exit values into
+/// closed forms (they need integers wider than 64 bits, like `i65` for the
+/// sum of a `long` counter, and the loop computes the same value anyway).
+fn set_llvm_options() {
+    static ONCE: std::sync::Once = std::sync::Once::new();
+    ONCE.call_once(|| {
+        let args = [c"lockstep".as_ptr(), c"-replexitval=never".as_ptr()];
+        // SAFETY: two NUL-terminated strings that live for the call; LLVM
+        // copies what it keeps.
+        unsafe {
+            llvm_sys::support::LLVMParseCommandLineOptions(2, args.as_ptr(), std::ptr::null())
+        };
+    });
+}
+
 fn run_passes(module: &Module, pipeline: &str) -> CompileResult<()> {
     use llvm_sys::transforms::pass_builder::*;
+    set_llvm_options();
     let passes = CString::new(pipeline).expect("pipeline has no NUL");
     // SAFETY: the module is live; a null target machine gives LLVM's generic
     // target information, which is what an abstract spir64 module wants.

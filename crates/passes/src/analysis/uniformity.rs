@@ -513,6 +513,23 @@ impl Uniformity {
                         }
                         _ => Shape::Varying,
                     },
+                    // `x & (2^k - 1)` with k >= 32 is how LLVM writes
+                    // `zext(trunc x)`: a consecutive index keeps its shape
+                    // (the same no-wrap assumption as for `zext`).
+                    BinaryOp::Band => match (sa, sb) {
+                        (Shape::Uniform, Shape::Uniform) => Shape::Uniform,
+                        (Shape::Consecutive { stride }, Shape::Uniform)
+                            if low_mask_bits(int_constant(func, *b)) >= 32 =>
+                        {
+                            Shape::Consecutive { stride }
+                        }
+                        (Shape::Uniform, Shape::Consecutive { stride })
+                            if low_mask_bits(int_constant(func, *a)) >= 32 =>
+                        {
+                            Shape::Consecutive { stride }
+                        }
+                        _ => Shape::Varying,
+                    },
                     BinaryOp::Ishl => match (sa, sb) {
                         (Shape::Uniform, Shape::Uniform) => Shape::Uniform,
                         (Shape::Consecutive { stride }, Shape::Uniform) => {
@@ -754,5 +771,15 @@ fn fit(shape: Shape, ty: Type) -> Shape {
     match shape {
         Shape::Consecutive { .. } if ty == Type::I1 || ty.is_float() => Shape::Varying,
         s => s,
+    }
+}
+
+/// `k` if `mask` is the constant `2^k - 1` (k ≥ 1), else 0.
+fn low_mask_bits(mask: Option<i64>) -> u32 {
+    match mask {
+        Some(m) if m != 0 && (m as u64).wrapping_add(1) & (m as u64) == 0 => {
+            (m as u64).count_ones()
+        }
+        _ => 0,
     }
 }

@@ -1,0 +1,114 @@
+//! The command line's contract: errors exit 1 with a useful message and no
+//! panic; `--emit report` says what the SIMD engine did.
+
+use std::process::{Command, Output};
+
+fn lockstep(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_lockstep"))
+        .args(args)
+        .output()
+        .expect("lockstep runs")
+}
+
+fn repo(path: &str) -> String {
+    format!("{}/../../{path}", env!("CARGO_MANIFEST_DIR"))
+}
+
+#[test]
+fn compile_error_exits_1_with_clangs_diagnostic() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("broken.cl");
+    std::fs::write(&file, "kernel void k(global int *p) {\n  p[0] = oops;\n}\n").unwrap();
+    let out = lockstep(&["compile", file.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("broken.cl:2:10: error: use of undeclared identifier 'oops'"),
+        "{stderr}"
+    );
+    assert!(!stderr.contains("panicked"), "{stderr}");
+}
+
+#[test]
+fn unsupported_construct_exits_1_naming_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("rec.cl");
+    std::fs::write(
+        &file,
+        "int f(int n) { return n < 2 ? n : f(n - 1) + f(n - 2); }\nkernel void k(global int *p) { p[0] = f(p[1]); }\n",
+    )
+    .unwrap();
+    let out = lockstep(&["compile", file.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("rec.cl:") && stderr.contains("recursion"),
+        "{stderr}"
+    );
+    assert!(!stderr.contains("panicked"), "{stderr}");
+}
+
+#[test]
+fn malformed_sim_exits_1_naming_the_line() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::copy(
+        repo("tests/kernels/elementwise/saxpy.cl"),
+        dir.path().join("saxpy.cl"),
+    )
+    .unwrap();
+    let sim = dir.path().join("bad.sim");
+    std::fs::write(&sim, "saxpy.cl\nsaxpy\n64 1 1\n16 x 1\n").unwrap();
+    let out = lockstep(&["run", sim.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("bad.sim:4:") && stderr.contains("local size"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn report_on_mandelbrot_names_width_divergent_loop_and_consecutive_accesses() {
+    let out = lockstep(&[
+        "compile",
+        &repo("crates/cli/demo/mandelbrot.cl"),
+        "--emit",
+        "report",
+        "--local-size",
+        "16,16",
+        "--width",
+        "16",
+    ]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{stdout}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(stdout.contains("width 16"), "{stdout}");
+    assert!(stdout.contains("loops with a divergent exit"), "{stdout}");
+    assert!(stdout.contains("store: vector (consecutive)"), "{stdout}");
+    assert!(
+        !stdout.contains("scatter") && !stdout.contains("gather"),
+        "{stdout}"
+    );
+}
+
+#[test]
+fn run_times_the_kernel_when_asked() {
+    let out = lockstep(&[
+        "run",
+        &repo("tests/kernels/elementwise/saxpy.sim"),
+        "--time",
+        "--repeat",
+        "3",
+        "--quiet",
+    ]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{stdout}");
+    let line = stdout.lines().last().unwrap_or_default();
+    assert!(
+        line.starts_with("time: min=") && line.contains(" ms median="),
+        "{line}"
+    );
+}
