@@ -29,6 +29,10 @@ pub struct GroupContext {
     pub global_offset: [u64; 3],
     pub num_groups: [u64; 3],
     pub enqueued_local_size: [u64; 3],
+    /// Scratch memory for this work-group's gangs (kernels with barriers
+    /// keep each gang's state there between barriers): at least
+    /// `gangs × gang_state` bytes of the compiled kernel, 64-byte aligned.
+    pub scratch: *mut u8,
 }
 
 /// Byte offsets of `GroupContext`'s fields, as the generated code uses them.
@@ -43,6 +47,7 @@ pub mod offsets {
     pub const GLOBAL_OFFSET: u64 = 88;
     pub const NUM_GROUPS: u64 = 112;
     pub const ENQUEUED_LOCAL_SIZE: u64 = 136;
+    pub const SCRATCH: u64 = 160;
 }
 
 /// The signature of a compiled work-group function.

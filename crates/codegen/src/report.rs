@@ -39,6 +39,9 @@ pub struct Report {
     pub accesses: Vec<(String, String, Access)>,
     /// Operations done lane by lane, with why.
     pub scalarized: Vec<String>,
+    /// Barriers, and the bytes of state each gang keeps between them.
+    pub barriers: usize,
+    pub gang_state: u64,
 }
 
 impl Report {
@@ -147,6 +150,13 @@ impl fmt::Display for Report {
         }
         if !line.is_empty() {
             write!(f, "  memory accesses:\n{line}")?;
+        }
+        if self.barriers > 0 {
+            writeln!(
+                f,
+                "  barriers: {} (each gang stops at a barrier until all gangs of the group arrive; {} bytes of state per gang: masks, values live across blocks, private arrays)",
+                self.barriers, self.gang_state
+            )?;
         }
         for s in &self.scalarized {
             writeln!(f, "  scalarized: {s}")?;

@@ -54,8 +54,8 @@ pub enum Engine {
     /// The reference interpreter: one work-item at a time, exact semantics.
     Interpreter,
     /// Compiled code running W work-items per SIMD instruction, all cores
-    /// busy. Kernels it does not run yet (barriers) run on the interpreter,
-    /// and the launch report says so.
+    /// busy. Kernels it does not run yet (divergent irreducible loops) run
+    /// on the interpreter, and the launch report says so.
     #[default]
     Simd,
 }

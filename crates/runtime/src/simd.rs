@@ -295,6 +295,16 @@ pub(crate) fn launch(
     };
     let total_groups = num_groups.iter().product::<u64>();
     let local_bytes = local_total.div_ceil(64) as usize * 64 + 64;
+    // Gang state of kernels with barriers: one area per gang, per worker.
+    let scratch_bytes = specs
+        .iter()
+        .map(|(sizes, k)| {
+            let lanes: u64 = sizes.iter().map(|&s| s as u64).product();
+            lanes.div_ceil(width as u64) * k.local.gang_state
+        })
+        .max()
+        .unwrap_or(0) as usize
+        + 64;
     let run_group = |mem: &mut Vec<u8>, index: u64| {
         let g = [
             index % num_groups[0],
@@ -307,9 +317,10 @@ pub(crate) fn launch(
             size_of(2, g[2]) as u32,
         ];
         let k = &specs[&sizes];
-        // 64-byte aligned start of this worker's local memory.
+        // 64-byte aligned starts of this worker's local memory and scratch.
         let base = mem.as_mut_ptr() as usize;
         let aligned = base.div_ceil(64) * 64;
+        let scratch = (aligned + local_bytes).div_ceil(64) * 64;
         let ctx = GroupContext {
             args: shared.args.as_ptr(),
             globals: shared.globals.as_ptr(),
@@ -321,20 +332,21 @@ pub(crate) fn launch(
             global_offset: range.offset,
             num_groups,
             enqueued_local_size: local,
+            scratch: scratch as *mut u8,
         };
         // SAFETY: the compiled function reads `ctx` as abi.rs describes; all
         // pointers in it are valid for the launch.
         unsafe { (k.function)(&ctx) };
     };
     if threads <= 1 || total_groups == 1 {
-        let mut mem = vec![0u8; local_bytes + 64];
+        let mut mem = vec![0u8; local_bytes + scratch_bytes + 128];
         for index in 0..total_groups {
             run_group(&mut mem, index);
         }
     } else {
         pool(threads)?.install(|| {
             (0..total_groups).into_par_iter().for_each_init(
-                || vec![0u8; local_bytes + 64],
+                || vec![0u8; local_bytes + scratch_bytes + 128],
                 |mem, index| run_group(mem, index),
             );
         });

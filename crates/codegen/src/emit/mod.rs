@@ -20,6 +20,7 @@
 //! Irreducible control flow that diverges is rejected for now with a clear
 //! error; the block-IP scheme will cover it.
 
+mod barriers;
 mod llvm;
 mod ops;
 
@@ -50,6 +51,9 @@ pub struct LocalLayout {
     pub offsets: Vec<(ir::GlobalId, u64)>,
     /// Bytes the variables take (local arguments follow, 64-byte aligned).
     pub size: u64,
+    /// For kernels with barriers: bytes of state each gang keeps between
+    /// barriers (in `GroupContext::scratch`); 0 otherwise.
+    pub gang_state: u64,
 }
 
 /// The name of the exported work-group function.
@@ -104,6 +108,26 @@ pub(crate) struct Emitter<'a> {
     pub stack: SecondaryMap<ir::StackSlot, Option<(V, u64)>>,
     pub local_layout: LocalLayout,
     alloca_block: LLVMBasicBlockRef,
+    /// Set for kernels with barriers: where the gang's state lives.
+    barrier: Option<BarrierMode>,
+    /// Kernels with barriers: the block a resumed gang enters for each resume point.
+    resume_blocks: HashMap<Block, LLVMBasicBlockRef>,
+}
+
+/// Kernels with barriers keep all of a gang's state in memory the work-group
+/// function provides, so a gang can stop at a barrier and resume there.
+struct BarrierMode {
+    /// The gang's state area and the resume point it is called with (0: start).
+    state: V,
+    resume: V,
+    /// Bytes of state allocated so far.
+    size: u64,
+    /// Stores that initialize the state on a fresh start.
+    inits: Vec<(V, V)>,
+    /// The blocks after each barrier: resume point `k` is `blocks[k - 1]`.
+    blocks: Vec<Block>,
+    /// Sizes of LLVM types, by the x86-64 data layout.
+    layout: llvm_sys::target::LLVMTargetDataRef,
 }
 
 /// Emits `kernel` specialized on `spec` into `module` (an empty LLVM module
@@ -127,17 +151,13 @@ pub fn emit_kernel(
         )));
     }
     for (_, inst) in func.insts_in_layout() {
-        match &func.insts[inst] {
-            InstData::Call { .. } => return Err(unsupported("a call that was not inlined".into())),
-            InstData::Barrier { .. } => {
-                return Err(CodegenError::NotYet {
-                    kernel: func.name.clone(),
-                    construct: "barriers".into(),
-                })
-            }
-            _ => {}
+        if let InstData::Call { .. } = &func.insts[inst] {
+            return Err(unsupported("a call that was not inlined".into()));
         }
     }
+    let has_barriers = func.has_barrier();
+    let (split, resume_blocks) = barriers::split_at_barriers(func);
+    let func = if has_barriers { &split } else { func };
     let config = UniformityConfig {
         local_size: spec.local_size,
         width: spec.width,
@@ -155,7 +175,14 @@ pub fn emit_kernel(
     // The gang function: (ctx, gang index, local linear ids, mask).
     let lin_ty = l.vec(l.i64(), w);
     let mask_ty = l.vec(l.i1(), w);
-    let gang_ty = l.func_type(l.void(), &[l.ptr(), l.i64(), lin_ty, mask_ty]);
+    let gang_ty = if has_barriers {
+        l.func_type(
+            l.i32(),
+            &[l.ptr(), l.i64(), lin_ty, mask_ty, l.ptr(), l.i32()],
+        )
+    } else {
+        l.func_type(l.void(), &[l.ptr(), l.i64(), lin_ty, mask_ty])
+    };
     let f = l.add_function("lockstep_gang", gang_ty);
     l.set_internal(f);
     l.add_fn_attr(f, "alwaysinline");
@@ -180,18 +207,37 @@ pub fn emit_kernel(
         stack: SecondaryMap::new(),
         local_layout: layout_locals(module),
         alloca_block,
+        resume_blocks: HashMap::new(),
+        barrier: has_barriers.then(|| BarrierMode {
+            state: l.param(f, 4),
+            resume: l.param(f, 5),
+            size: 0,
+            inits: Vec::new(),
+            blocks: resume_blocks,
+            layout: unsafe {
+                llvm_sys::target::LLVMCreateTargetData(
+                    c"e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-i128:128-f80:128-n8:16:32:64-S128".as_ptr(),
+                )
+            },
+        }),
         uni,
         l,
     };
     e.report.note_shapes(func, &e.uni);
     e.kernel_params();
     e.stack_slots();
-    if divergent {
+    if divergent || has_barriers {
         e.emit_linearized()?;
     } else {
         e.emit_uniform()?;
     }
     e.emit_work_group_function();
+    if let Some(b) = &e.barrier {
+        e.local_layout.gang_state = b.size.div_ceil(64) * 64;
+        e.report.barriers = b.blocks.len();
+        e.report.gang_state = e.local_layout.gang_state;
+        unsafe { llvm_sys::target::LLVMDisposeTargetData(b.layout) };
+    }
     Ok((e.local_layout.clone(), e.report))
 }
 
@@ -273,7 +319,60 @@ impl<'a> Emitter<'a> {
         r
     }
 
+    /// Memory for a value of type `t` that lives for the whole gang: an
+    /// alloca, or (kernels with barriers) a place in the gang's state.
+    pub(super) fn gang_memory(&mut self, t: T) -> V {
+        match &self.barrier {
+            None => self.in_allocas(|e| e.l.alloca(t)),
+            Some(b) => {
+                let (size, align) = unsafe {
+                    (
+                        llvm_sys::target::LLVMABISizeOfType(b.layout, t),
+                        llvm_sys::target::LLVMABIAlignmentOfType(b.layout, t),
+                    )
+                };
+                self.state_bytes(size, align.max(16) as u64)
+            }
+        }
+    }
+
+    /// `bytes` of gang memory aligned to `align`.
+    fn gang_bytes(&mut self, bytes: u64, align: u64) -> V {
+        match &self.barrier {
+            None => {
+                self.in_allocas(|e| e.l.alloca_aligned(e.l.array(e.l.i8(), bytes), align as u32))
+            }
+            Some(_) => self.state_bytes(bytes, align),
+        }
+    }
+
+    fn state_bytes(&mut self, bytes: u64, align: u64) -> V {
+        let b = self.barrier.as_mut().expect("barrier mode");
+        let offset = b.size.div_ceil(align) * align;
+        b.size = offset + bytes.max(1);
+        let state = b.state;
+        self.in_allocas(|e| e.l.gep_i8(state, e.l.const_int(e.l.i64(), offset)))
+    }
+
+    /// Sets `ptr` to `value` when the gang starts (not when it resumes).
+    fn init_gang_memory(&mut self, ptr: V, value: V) {
+        match &mut self.barrier {
+            None => {
+                self.in_allocas(|e| e.l.store(value, ptr, 1));
+            }
+            Some(b) => b.inits.push((ptr, value)),
+        }
+    }
+
     // ---- Values ----
+
+    /// Forgets the values (and lane-0 bases) of the previous block: only
+    /// values available everywhere carry over.
+    fn start_block_values(&mut self) {
+        self.local.clear();
+        let direct = &self.direct;
+        self.bases.retain(|v, _| direct[*v].is_some());
+    }
 
     pub fn define(&mut self, v: Value, r: Repr) {
         self.local.insert(v, r);
@@ -403,9 +502,7 @@ impl<'a> Emitter<'a> {
             let align = data.align.max(8) as u64;
             let per_lane = (data.size as u64).div_ceil(align) * align;
             let bytes = per_lane * self.w as u64;
-            let arr = self.in_allocas(|e| {
-                e.l.alloca_aligned(e.l.array(e.l.i8(), bytes), align.max(64) as u32)
-            });
+            let arr = self.gang_bytes(bytes, align.max(64));
             self.stack[slot] = Some((arr, per_lane));
         }
     }
@@ -528,11 +625,9 @@ impl<'a> Emitter<'a> {
         // Mask slots, parameter slots and slots of values that cross blocks.
         let mut mask_slot: HashMap<Block, V> = HashMap::new();
         for &b in &order[1..] {
-            let s = self.in_allocas(|e| {
-                let s = e.l.alloca(mask_ty);
-                e.l.store(e.l.const_null(mask_ty), s, 1);
-                s
-            });
+            let s = self.gang_memory(mask_ty);
+            let zero = self.l.const_null(mask_ty);
+            self.init_gang_memory(s, zero);
             mask_slot.insert(b, s);
         }
         self.create_slots(&order);
@@ -562,25 +657,47 @@ impl<'a> Emitter<'a> {
         for ends in loop_ends.values_mut() {
             ends.sort_by_key(|h| std::cmp::Reverse(index[h]));
         }
-        self.l.position_at_end(self.alloca_block);
-        self.l.br(checks[0]);
+        let exit = self.emit_start(&checks, exit, &order, &mask_slot);
         let gang_mask = self.mask;
         for (i, &b) in order.iter().enumerate() {
             self.cur_block = b;
-            self.local.clear();
+            self.start_block_values();
             let body = self.l.append_block(self.f, &format!("{b}"));
             let after = self.l.append_block(self.f, &format!("{b}.after"));
             self.l.position_at_end(checks[i]);
+            let resume_point = self.resume_point(b);
             if b == entry {
                 self.mask = gang_mask;
                 self.l.br(body);
+            } else if let Some(k) = resume_point {
+                // Lanes waiting after a barrier: the gang stops here until
+                // every gang of the group has arrived, then resumes at `body`.
+                let m = self.l.load(mask_ty, mask_slot[&b], 1);
+                let any = self.any(m);
+                let suspend = self.l.append_block(self.f, &format!("{b}.suspend"));
+                self.l.cond_br(any, suspend, after);
+                self.l.position_at_end(suspend);
+                unsafe {
+                    llvm_sys::core::LLVMBuildRet(
+                        self.l.builder,
+                        self.l.const_int(self.l.i32(), k as u64),
+                    )
+                };
+                self.l.position_at_end(self.resume_blocks[&b]);
+                let m = self.l.load(mask_ty, mask_slot[&b], 1);
+                let any = self.any(m);
+                self.l.cond_br(any, body, after);
+                self.l.position_at_end(body);
+                self.mask = self.l.load(mask_ty, mask_slot[&b], 1);
             } else {
                 let m = self.l.load(mask_ty, mask_slot[&b], 1);
                 self.mask = m;
                 let any = self.any(m);
                 self.l.cond_br(any, body, after);
             }
-            self.l.position_at_end(body);
+            if resume_point.is_none() {
+                self.l.position_at_end(body);
+            }
             if b != entry {
                 self.l.store(self.l.const_null(mask_ty), mask_slot[&b], 1);
                 for &p in &func.blocks[b].params {
@@ -594,7 +711,7 @@ impl<'a> Emitter<'a> {
                 }
                 self.emit_inst(inst)?;
                 if let Some(r) = func.results[inst] {
-                    if b == entry {
+                    if b == entry && self.barrier.is_none() {
                         self.direct[r] = Some(self.local[&r]);
                     }
                     self.store_to_slot(r);
@@ -615,9 +732,72 @@ impl<'a> Emitter<'a> {
             self.l.br(next);
         }
         self.l.position_at_end(exit);
-        self.l.ret_void();
+        if self.barrier.is_some() {
+            unsafe {
+                llvm_sys::core::LLVMBuildRet(
+                    self.l.builder,
+                    self.l.const_int(self.l.i32(), u32::MAX as u64),
+                )
+            };
+        } else {
+            self.l.ret_void();
+        }
         self.mask = gang_mask;
         Ok(())
+    }
+
+    /// The resume point number of `b`, if it starts after a barrier.
+    fn resume_point(&self, b: Block) -> Option<usize> {
+        self.barrier
+            .as_ref()?
+            .blocks
+            .iter()
+            .position(|&r| r == b)
+            .map(|i| i + 1)
+    }
+
+    /// Ends the alloca block: a fresh gang initializes its state and starts
+    /// at the first block; a resumed one goes to its resume point.
+    fn emit_start(
+        &mut self,
+        checks: &[LLVMBasicBlockRef],
+        exit: LLVMBasicBlockRef,
+        order: &[Block],
+        _mask_slot: &HashMap<Block, V>,
+    ) -> LLVMBasicBlockRef {
+        let Some(b) = &self.barrier else {
+            self.l.position_at_end(self.alloca_block);
+            self.l.br(checks[0]);
+            return exit;
+        };
+        let resume = b.resume;
+        let inits = b.inits.clone();
+        let blocks = b.blocks.clone();
+        let fresh = self.l.append_block(self.f, "fresh");
+        let mut cases = Vec::new();
+        for (k, &rb) in blocks.iter().enumerate() {
+            if order.contains(&rb) {
+                let bb = self.l.append_block(self.f, &format!("{rb}.resume"));
+                self.resume_blocks.insert(rb, bb);
+                cases.push((self.l.const_int(self.l.i32(), k as u64 + 1), bb));
+            }
+        }
+        self.l.position_at_end(self.alloca_block);
+        let is_fresh = self.l.icmp(
+            llvm_sys::LLVMIntPredicate::LLVMIntEQ,
+            resume,
+            self.l.const_int(self.l.i32(), 0),
+        );
+        let dispatch = self.l.append_block(self.f, "resume");
+        self.l.cond_br(is_fresh, fresh, dispatch);
+        self.l.position_at_end(fresh);
+        for (ptr, value) in inits {
+            self.l.store(value, ptr, 1);
+        }
+        self.l.br(checks[0]);
+        self.l.position_at_end(dispatch);
+        self.l.switch(resume, exit, &cases);
+        exit
     }
 
     /// Slots for block parameters and for values used outside their block.
@@ -649,7 +829,9 @@ impl<'a> Emitter<'a> {
             let candidates: Vec<Value> = params
                 .iter()
                 .copied()
-                .chain(results.filter(|&v| used_outside[v] && b != entry))
+                .chain(
+                    results.filter(|&v| used_outside[v] && (b != entry || self.barrier.is_some())),
+                )
                 .collect();
             for v in candidates {
                 let ty = func.value_type(v);
@@ -657,11 +839,11 @@ impl<'a> Emitter<'a> {
                 let shape = self.shape(v);
                 let vector = !shape.is_uniform();
                 let t = if vector { self.vty(ty) } else { self.ty(ty) };
-                let ptr = self.in_allocas(|e| e.l.alloca(t));
+                let ptr = self.gang_memory(t);
                 let blend = temporal && shape.is_varying() && !params.contains(&v);
                 let outside = (temporal && !shape.is_varying()).then(|| {
                     let vt = self.vty(ty);
-                    (self.in_allocas(|e| e.l.alloca(vt)), vt)
+                    (self.gang_memory(vt), vt)
                 });
                 self.slots[v] = Some(Slot {
                     ptr,
@@ -727,6 +909,10 @@ impl<'a> Emitter<'a> {
                 else_dest,
             } => {
                 if self.use_shape(*cond).is_uniform() {
+                    // Load the arguments here, where both routes can use them.
+                    for &a in then_dest.args.iter().chain(&else_dest.args) {
+                        let _ = self.get(a);
+                    }
                     let c = self.scalar(*cond);
                     let t = self.l.append_block(self.f, "uniform.then");
                     let f = self.l.append_block(self.f, "uniform.else");
@@ -795,23 +981,40 @@ impl<'a> Emitter<'a> {
         }
     }
 
-    /// The exported work-group function: runs every gang of one group.
+    /// The exported work-group function: runs every gang of one group. With
+    /// barriers it runs phases: every gang runs until it stops at a barrier
+    /// (or finishes), then every gang resumes there, until all finish.
     fn emit_work_group_function(&mut self) {
         let w = self.w as u64;
         let [lx, ly, lz] = self.spec.local_size.map(|x| x.max(1) as u64);
         let total = lx * ly * lz;
         let gangs = total.div_ceil(w);
+        let i64t = self.l.i64();
+        let i32t = self.l.i32();
         let wg_ty = self.l.func_type(self.l.void(), &[self.l.ptr()]);
         let wg = self.l.add_function(WORK_GROUP_FN, wg_ty);
+        let ctx = self.l.param(wg, 0);
         let entry = self.l.append_block(wg, "entry");
+        let phase = self.l.append_block(wg, "phase");
         let body = self.l.append_block(wg, "gang");
+        let phase_end = self.l.append_block(wg, "phase.end");
         let done = self.l.append_block(wg, "done");
         self.l.position_at_end(entry);
+        let scratch = {
+            let p = self
+                .l
+                .gep_i8(ctx, self.l.const_int(i64t, crate::abi::offsets::SCRATCH));
+            self.l.load(self.l.ptr(), p, 8)
+        };
+        self.l.br(phase);
+        self.l.position_at_end(phase);
+        let resume = self.l.phi(i32t);
+        self.l
+            .add_incoming(resume, self.l.const_int(i32t, 0), entry);
         self.l.br(body);
         self.l.position_at_end(body);
-        let i64t = self.l.i64();
         let g = self.l.phi(i64t);
-        self.l.add_incoming(g, self.l.const_int(i64t, 0), entry);
+        self.l.add_incoming(g, self.l.const_int(i64t, 0), phase);
         let base = self.l.mul(g, self.l.const_int(i64t, w));
         let iota: Vec<V> = (0..w).map(|i| self.l.const_int(i64t, i)).collect();
         let lin = self
@@ -821,17 +1024,30 @@ impl<'a> Emitter<'a> {
         let mask = self
             .l
             .icmp(llvm_sys::LLVMIntPredicate::LLVMIntULT, lin, limit);
-        let gang_ty = self.l.func_type(
-            self.l.void(),
-            &[
-                self.l.ptr(),
-                i64t,
-                self.l.type_of(lin),
-                self.l.type_of(mask),
-            ],
-        );
-        self.l
-            .call(gang_ty, self.f, &[self.l.param(wg, 0), g, lin, mask]);
+        let (lin_t, mask_t) = (self.l.type_of(lin), self.l.type_of(mask));
+        let stopped_at = match &self.barrier {
+            None => {
+                let gang_ty = self
+                    .l
+                    .func_type(self.l.void(), &[self.l.ptr(), i64t, lin_t, mask_t]);
+                self.l.call(gang_ty, self.f, &[ctx, g, lin, mask]);
+                None
+            }
+            Some(b) => {
+                let state_size = b.size.div_ceil(64) * 64;
+                let state = self
+                    .l
+                    .gep_i8(scratch, self.l.mul(g, self.l.const_int(i64t, state_size)));
+                let ptr = self.l.ptr();
+                let gang_ty = self
+                    .l
+                    .func_type(i32t, &[ptr, i64t, lin_t, mask_t, ptr, i32t]);
+                Some(
+                    self.l
+                        .call(gang_ty, self.f, &[ctx, g, lin, mask, state, resume]),
+                )
+            }
+        };
         let next = self.l.add(g, self.l.const_int(i64t, 1));
         let more = self.l.icmp(
             llvm_sys::LLVMIntPredicate::LLVMIntULT,
@@ -839,7 +1055,21 @@ impl<'a> Emitter<'a> {
             self.l.const_int(i64t, gangs),
         );
         self.l.add_incoming(g, next, body);
-        self.l.cond_br(more, body, done);
+        self.l.cond_br(more, body, phase_end);
+        self.l.position_at_end(phase_end);
+        match stopped_at {
+            None => self.l.br(done),
+            Some(r) => {
+                // Every gang stops at the same barrier (OpenCL requires it).
+                let finished = self.l.icmp(
+                    llvm_sys::LLVMIntPredicate::LLVMIntEQ,
+                    r,
+                    self.l.const_int(i32t, u32::MAX as u64),
+                );
+                self.l.add_incoming(resume, r, phase_end);
+                self.l.cond_br(finished, done, phase);
+            }
+        }
         self.l.position_at_end(done);
         self.l.ret_void();
     }

@@ -147,8 +147,11 @@ impl<'a> Emitter<'a> {
                 Some(self.work_item(*query, *dim, result.unwrap()))
             }
             InstData::Printf { format, args } => Some(self.printf(format, args)),
-            InstData::Barrier { .. } | InstData::Call { .. } => {
-                return Err(self.unsupported(format!("'{}' in the SIMD engine", data.mnemonic())))
+            // The kernel was split at its barriers: the gang stops at the
+            // resume point that follows, so nothing is emitted here.
+            InstData::Barrier { .. } => None,
+            InstData::Call { .. } => {
+                return Err(self.unsupported("a call that was not inlined"));
             }
             _ => None,
         };
@@ -1129,7 +1132,8 @@ impl<'a> Emitter<'a> {
         };
         let types_g = self.private_constant(types_arr, "printf.types");
         let n = args.len().max(1) as u64;
-        let bits_arr = self.in_allocas(|e| e.l.alloca(e.l.array(i64t, n)));
+        let arr_t = self.l.array(i64t, n);
+        let bits_arr = self.gang_memory(arr_t);
         let sink = self.ctx_field_ptr(offsets::PRINTF_SINK);
         let arg_tys: Vec<Type> = args.iter().map(|&a| self.func.value_type(a)).collect();
         let nargs = args.len();
