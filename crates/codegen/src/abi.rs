@@ -63,10 +63,60 @@ pub mod runtime_symbols {
     pub const CONVERT: &str = "lockstep_rt_convert";
 }
 
+/// The code of a scalar type in the runtime calls' argument type arrays.
+pub fn type_code(t: lockstep_ir::Type) -> u8 {
+    use lockstep_ir::Type;
+    match t {
+        Type::I1 => 0,
+        Type::I8 => 1,
+        Type::I16 => 2,
+        Type::I32 => 3,
+        Type::I64 => 4,
+        Type::F16 => 5,
+        Type::F32 => 6,
+        Type::F64 => 7,
+        Type::Ptr(_) => 8,
+    }
+}
+
+/// The type a [`type_code`] stands for (pointers come back as `ptr.global`).
+pub fn type_of_code(c: u8) -> lockstep_ir::Type {
+    use lockstep_ir::Type;
+    match c {
+        0 => Type::I1,
+        1 => Type::I8,
+        2 => Type::I16,
+        3 => Type::I32,
+        4 => Type::I64,
+        5 => Type::F16,
+        6 => Type::F32,
+        7 => Type::F64,
+        _ => Type::Ptr(lockstep_ir::AddrSpace::Global),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use std::mem::offset_of;
+
+    #[test]
+    fn type_codes_round_trip() {
+        use lockstep_ir::{AddrSpace, Type};
+        for t in [
+            Type::I1,
+            Type::I8,
+            Type::I16,
+            Type::I32,
+            Type::I64,
+            Type::F16,
+            Type::F32,
+            Type::F64,
+            Type::Ptr(AddrSpace::Global),
+        ] {
+            assert_eq!(type_of_code(type_code(t)), t);
+        }
+    }
 
     #[test]
     fn offsets_match_the_struct() {

@@ -312,6 +312,24 @@ impl Reader {
     }
 }
 
+/// Every `.sim` file under `dir`, sorted.
+pub fn simulation_files(dir: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for entry in std::fs::read_dir(&d).into_iter().flatten().flatten() {
+            let p = entry.path();
+            if p.is_dir() {
+                stack.push(p);
+            } else if p.extension().is_some_and(|e| e == "sim") {
+                out.push(p);
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
 /// A parsed and set-up simulation, ready to run.
 pub struct Simulation {
     pub kernel: Kernel,

@@ -6,11 +6,11 @@
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, OnceLock};
 
-use lockstep_codegen::abi::{runtime_symbols, GroupContext, WorkGroupFn};
+use lockstep_codegen::abi::{runtime_symbols, type_of_code, GroupContext, WorkGroupFn};
 use lockstep_codegen::backend::{target, HostTarget, Jit, ObjectCache};
 use lockstep_codegen::{emit, LocalLayout, Report, Spec};
 use lockstep_interp::convert::{self, Format};
-use lockstep_ir::{self as ir, ConvertOp, FuncId, Rounding, Type};
+use lockstep_ir::{ConvertOp, FuncId, Rounding, Type};
 use rayon::prelude::*;
 
 use crate::kernel::ArgValue;
@@ -395,20 +395,6 @@ unsafe extern "C" fn lockstep_rt_printf(
             0
         }
         Err(_) => -1,
-    }
-}
-
-fn type_of_code(c: u8) -> Type {
-    match c {
-        0 => Type::I1,
-        1 => Type::I8,
-        2 => Type::I16,
-        3 => Type::I32,
-        4 => Type::I64,
-        5 => Type::F16,
-        6 => Type::F32,
-        7 => Type::F64,
-        _ => Type::Ptr(ir::AddrSpace::Global),
     }
 }
 

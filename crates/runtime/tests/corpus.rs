@@ -2,27 +2,10 @@
 //! runs and its output matches `NAME.ref` (`EXACT` lines, in order, with
 //! nothing else printed).
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
-use lockstep_runtime::sim::Simulation;
+use lockstep_runtime::sim::{simulation_files, Simulation};
 use lockstep_runtime::{Context, Engine};
-
-fn sims(dir: &Path) -> Vec<PathBuf> {
-    let mut out = Vec::new();
-    let mut stack = vec![dir.to_path_buf()];
-    while let Some(d) = stack.pop() {
-        for entry in std::fs::read_dir(&d).into_iter().flatten().flatten() {
-            let p = entry.path();
-            if p.is_dir() {
-                stack.push(p);
-            } else if p.extension().is_some_and(|e| e == "sim") {
-                out.push(p);
-            }
-        }
-    }
-    out.sort();
-    out
-}
 
 /// Runs one simulation and returns its full output (printf text, then dumps).
 fn run(ctx: &Context, sim: &Path) -> Result<String, String> {
@@ -63,7 +46,7 @@ fn compare(output: &str, reference: &str) -> Result<(), String> {
 #[test]
 fn corpus_matches_references_on_the_interpreter() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/kernels");
-    let all = sims(&root);
+    let all = simulation_files(&root);
     assert!(
         all.len() >= 80,
         "the corpus should have at least 80 kernels, found {}",

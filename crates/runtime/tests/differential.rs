@@ -9,27 +9,10 @@
 //! local memory nothing wrote, races: e.g. a tile size fixed in the source)
 //! is listed and not compared.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
-use lockstep_runtime::sim::Simulation;
+use lockstep_runtime::sim::{simulation_files, Simulation};
 use lockstep_runtime::{Context, Engine, LaunchError};
-
-fn sims(dir: &Path) -> Vec<PathBuf> {
-    let mut out = Vec::new();
-    let mut stack = vec![dir.to_path_buf()];
-    while let Some(d) = stack.pop() {
-        for entry in std::fs::read_dir(&d).into_iter().flatten().flatten() {
-            let p = entry.path();
-            if p.is_dir() {
-                stack.push(p);
-            } else if p.extension().is_some_and(|e| e == "sim") {
-                out.push(p);
-            }
-        }
-    }
-    out.sort();
-    out
-}
 
 /// The run's output, or the reason the SIMD engine handed it to the interpreter.
 fn output(ctx: &Context, sim: &Simulation) -> Result<Result<String, String>, LaunchError> {
@@ -59,7 +42,7 @@ fn second_local_size(sim: &Simulation, width: u32, uniform_required: bool) -> Op
 #[test]
 fn simd_engine_matches_the_interpreter() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/kernels");
-    let all = sims(&root);
+    let all = simulation_files(&root);
     let interp = Context::with_engine(Engine::Interpreter);
     let mut checked = Context::with_engine(Engine::Interpreter);
     checked.set_checked(true);

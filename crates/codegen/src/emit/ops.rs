@@ -14,7 +14,7 @@ use lockstep_passes::analysis::Shape;
 
 use super::llvm::V;
 use super::{Emitter, Repr};
-use crate::abi::offsets;
+use crate::abi::{offsets, type_code};
 use crate::report::Access;
 use crate::CodegenError;
 
@@ -1193,21 +1193,6 @@ impl<'a> Emitter<'a> {
 
 fn t_bytes(t: Type) -> u32 {
     t.bytes().max(1)
-}
-
-/// The type codes `lockstep_rt_printf` and `lockstep_rt_convert` understand.
-pub fn type_code(t: Type) -> u8 {
-    match t {
-        Type::I1 => 0,
-        Type::I8 => 1,
-        Type::I16 => 2,
-        Type::I32 => 3,
-        Type::I64 => 4,
-        Type::F16 => 5,
-        Type::F32 => 6,
-        Type::F64 => 7,
-        Type::Ptr(_) => 8,
-    }
 }
 
 pub fn convert_code(op: ConvertOp) -> u32 {
