@@ -50,6 +50,10 @@ impl EngineArg {
 }
 
 fn main() -> ExitCode {
+    // Like other Unix tools, end quietly when the reader of our output goes
+    // away (`lockstep run x.sim | head`) instead of failing to print.
+    // SAFETY: restoring the default action of SIGPIPE before any thread starts.
+    unsafe { libc::signal(libc::SIGPIPE, libc::SIG_DFL) };
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Compile(args) => compile::run(args),
