@@ -325,6 +325,53 @@ pub(crate) struct ProgramInner {
     pub uniform_groups_required: bool,
 }
 
+/// The on-disk cache key of a program's imported IR. Sources that include
+/// other files are not cached (a header could change unseen).
+fn build_cache_key(source: &Source, options: &str) -> Option<String> {
+    if source.text.contains("#include") {
+        return None;
+    }
+    Some(lockstep_codegen::backend::ObjectCache::key(&[
+        b"program-ir",
+        source.name.as_bytes(),
+        source.text.as_bytes(),
+        options.as_bytes(),
+        lockstep_codegen::backend::cache::compiler_version().as_bytes(),
+        simd::build_identity().as_bytes(),
+    ]))
+}
+
+/// A previous build of the same program, from the disk cache: its IR text
+/// (parsed and verified again) and build log.
+fn cached_build(source: &Source, options: &str) -> Option<lockstep_frontend::Compiled> {
+    let key = build_cache_key(source, options)?;
+    let bytes = lockstep_codegen::backend::ObjectCache::open()?.get(&key)?;
+    let text = String::from_utf8(bytes).ok()?;
+    let (log, ir_text) = text.split_once('\0')?;
+    let module = ir::parse_module(ir_text).ok()?;
+    ir::verify_module(&module).ok()?;
+    Some(lockstep_frontend::Compiled {
+        module,
+        log: log.to_string(),
+        warnings: lockstep_frontend::parse_diagnostics(log),
+    })
+}
+
+fn store_build(source: &Source, options: &str, compiled: &lockstep_frontend::Compiled) {
+    let (Some(key), Some(cache)) = (
+        build_cache_key(source, options),
+        lockstep_codegen::backend::ObjectCache::open(),
+    ) else {
+        return;
+    };
+    let text = format!(
+        "{}\0{}",
+        compiled.log,
+        ir::module_to_string(&compiled.module)
+    );
+    let _ = cache.put(&key, text.as_bytes());
+}
+
 impl ProgramInner {
     /// The addresses of the program-scope variables by `GlobalId` (0 for
     /// `local` ones), allocating and initializing them on first use.
@@ -410,7 +457,14 @@ impl Program {
 
     fn build_source(source: &Source, options: &str) -> Result<Program, BuildError> {
         let opts = BuildOptions::parse(options)?;
-        let compiled = compile(source, &opts)?;
+        let compiled = match cached_build(source, options) {
+            Some(c) => c,
+            None => {
+                let c = compile(source, &opts)?;
+                store_build(source, options, &c);
+                c
+            }
+        };
         let uniform_groups_required = opts
             .clang_args
             .iter()

@@ -144,7 +144,7 @@ pub(crate) fn compiled(
 /// Identifies this build of the compiler (the running executable's size and
 /// modification time), so a rebuilt Lockstep never loads code an older build
 /// cached.
-fn build_identity() -> &'static str {
+pub(crate) fn build_identity() -> &'static str {
     static ID: OnceLock<String> = OnceLock::new();
     ID.get_or_init(|| {
         std::env::current_exe()
