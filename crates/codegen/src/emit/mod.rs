@@ -8,17 +8,19 @@
 //! * **Uniform control flow** (no divergent branch): the CFG is emitted as
 //!   it is, block parameters become phis, and the gang's mask only guards
 //!   memory accesses and other side effects.
-//! * **Divergent control flow** (reducible CFGs): blocks are laid out in a
+//! * **Divergent control flow** (any CFG): blocks are laid out in a
 //!   loop-contiguous topological order, each with a mask of the lanes
 //!   waiting for it. A block runs only when its mask is not empty (one mask
 //!   test and a branch), routes its lanes to its successors' masks (a
-//!   uniform condition routes them with a real branch), and a loop repeats
-//!   while any lane waits at its header. Values that cross blocks live in
-//!   slots; a value defined in a loop whose exit diverges is blended per
+//!   uniform condition routes them with a real branch), and a loop's blocks
+//!   run again while any lane waits at its header — or, for an irreducible
+//!   loop, at any of its blocks (lanes may enter it at different blocks), so
+//!   every CFG runs without duplicating code. Values that cross blocks live
+//!   in slots; a value defined in a loop whose exit diverges is blended per
 //!   lane, so each lane keeps the value of its own last iteration.
-//!
-//! Irreducible control flow that diverges is rejected for now with a clear
-//! error; the block-IP scheme will cover it.
+//! * **Barriers**: the kernel is split after each barrier; a gang stops at a
+//!   barrier (its state — masks, slots, private arrays — is in scratch
+//!   memory) until every gang of the work-group has arrived, then all resume.
 
 mod barriers;
 mod llvm;
@@ -164,12 +166,6 @@ pub fn emit_kernel(
     };
     let uni = Uniformity::for_function(func, &config);
     let divergent = func.layout.iter().any(|&b| uni.is_divergent(b));
-    if divergent && !uni.loops().is_cfg_reducible() {
-        return Err(CodegenError::NotYet {
-            kernel: func.name.clone(),
-            construct: "divergent control flow in an irreducible loop".into(),
-        });
-    }
     let l = Llvm::new(llvm_ctx, llvm_module);
     let w = spec.width;
     // The gang function: (ctx, gang index, local linear ids, mask).
@@ -636,26 +632,37 @@ impl<'a> Emitter<'a> {
             .map(|b| self.l.append_block(self.f, &format!("{b}.check")))
             .collect();
         let exit = self.l.append_block(self.f, "exit");
-        // Loops that end at each position (innermost first).
-        let mut loop_ends: HashMap<usize, Vec<Block>> = HashMap::new();
+        // Loops that end at each position (innermost first), with their first
+        // block and the blocks whose waiting lanes make the loop run again:
+        // the header of a reducible loop, every block of an irreducible one
+        // (lanes may wait at any of its entries).
+        let mut loop_ends: HashMap<usize, Vec<(usize, Vec<Block>)>> = HashMap::new();
         for lp in self.uni.loops().loops() {
-            let last = self
-                .uni
-                .loops()
+            let loops = self.uni.loops();
+            let positions: Vec<usize> = loops
                 .blocks(lp)
                 .iter()
                 .filter_map(|b| index.get(b))
-                .max()
-                .copied();
-            if let Some(last) = last {
-                loop_ends
-                    .entry(last)
-                    .or_default()
-                    .push(self.uni.loops().header(lp));
-            }
+                .copied()
+                .collect();
+            let (Some(&first), Some(&last)) = (positions.iter().min(), positions.iter().max())
+            else {
+                continue;
+            };
+            let waiting = if loops.is_reducible(lp) {
+                vec![loops.header(lp)]
+            } else {
+                loops
+                    .blocks(lp)
+                    .iter()
+                    .copied()
+                    .filter(|b| index.contains_key(b))
+                    .collect()
+            };
+            loop_ends.entry(last).or_default().push((first, waiting));
         }
         for ends in loop_ends.values_mut() {
-            ends.sort_by_key(|h| std::cmp::Reverse(index[h]));
+            ends.sort_by_key(|(first, _)| std::cmp::Reverse(*first));
         }
         let exit = self.emit_start(&checks, exit, &order, &mask_slot);
         let gang_mask = self.mask;
@@ -722,11 +729,17 @@ impl<'a> Emitter<'a> {
             // Back edges: repeat each loop ending here while lanes wait at its header.
             self.l.position_at_end(after);
             let next = checks.get(i + 1).copied().unwrap_or(exit);
-            for &header in loop_ends.get(&i).map(|v| v.as_slice()).unwrap_or(&[]) {
-                let mh = self.l.load(mask_ty, mask_slot[&header], 1);
-                let again = self.any(mh);
-                let cont = self.l.append_block(self.f, &format!("{header}.loop_exit"));
-                self.l.cond_br(again, checks[index[&header]], cont);
+            for (first, waiting) in loop_ends.get(&i).map(|v| v.as_slice()).unwrap_or(&[]) {
+                let mut m = self.l.const_null(mask_ty);
+                for w in waiting {
+                    let mw = self.l.load(mask_ty, mask_slot[w], 1);
+                    m = self.l.or(m, mw);
+                }
+                let again = self.any(m);
+                let cont = self
+                    .l
+                    .append_block(self.f, &format!("{}.loop_exit", order[*first]));
+                self.l.cond_br(again, checks[*first], cont);
                 self.l.position_at_end(cont);
             }
             self.l.br(next);
@@ -1117,8 +1130,15 @@ fn loop_contiguous_order(func: &ir::Function, uni: &Uniformity) -> Vec<Block> {
         changed = false;
         let idx = index_of(&order);
         for lp in loops.loops() {
-            let header = loops.header(lp);
-            let Some(&start) = idx.get(&header) else {
+            // The loop's range starts at its first block in the order (its
+            // header, for a reducible loop).
+            let Some(start) = loops
+                .blocks(lp)
+                .iter()
+                .filter_map(|b| idx.get(b))
+                .min()
+                .copied()
+            else {
                 continue;
             };
             let members: Vec<Block> = order[start..]
