@@ -553,7 +553,7 @@ impl<'a> Verifier<'a> {
                         "of the one-operand integer operations, i1 allows only bnot",
                     )?;
                     need(
-                        *op != UnaryOp::Bswap || rt.bits() % 16 == 0,
+                        *op != UnaryOp::Bswap || rt.bits().is_multiple_of(16),
                         "bswap needs a width that is a multiple of 16",
                     )
                 } else {

@@ -57,13 +57,10 @@ impl Storage {
         self.len
     }
 
-    /// The bytes, for a holder of the lock.
-    ///
-    /// # Safety
-    /// The caller holds `lock` (shared for reading, exclusive for writing)
-    /// and does not create overlapping mutable views.
-    pub(crate) unsafe fn bytes_mut(&self) -> &mut [u8] {
-        std::slice::from_raw_parts_mut(self.ptr.as_ptr(), self.len)
+    /// The start of the bytes. Reading or writing them needs `lock`
+    /// (shared for reading, exclusive for writing).
+    pub(crate) fn as_ptr(&self) -> *mut u8 {
+        self.ptr.as_ptr()
     }
 
     pub(crate) fn read_lock(&self) -> RwLockReadGuard<'_, ()> {
@@ -140,8 +137,8 @@ impl<T: Pod> Buffer<T> {
     pub fn read(&self) -> Vec<T> {
         let _guard = self.storage.read_lock();
         // SAFETY: shared lock held; `T` is Pod and the storage is aligned to 64.
-        let bytes = unsafe { self.storage.bytes_mut() };
-        let elems = unsafe { std::slice::from_raw_parts(bytes.as_ptr() as *const T, self.len()) };
+        let elems =
+            unsafe { std::slice::from_raw_parts(self.storage.as_ptr() as *const T, self.len()) };
         elems.to_vec()
     }
 
@@ -158,7 +155,8 @@ impl<T: Pod> Buffer<T> {
         );
         let _guard = self.storage.write_lock();
         // SAFETY: exclusive lock held; sizes checked above.
-        let bytes = unsafe { self.storage.bytes_mut() };
+        let bytes =
+            unsafe { std::slice::from_raw_parts_mut(self.storage.as_ptr(), self.storage.len()) };
         let src = unsafe {
             std::slice::from_raw_parts(data.as_ptr() as *const u8, std::mem::size_of_val(data))
         };
@@ -169,7 +167,7 @@ impl<T: Pod> Buffer<T> {
     pub fn read_bytes(&self) -> Vec<u8> {
         let _guard = self.storage.read_lock();
         // SAFETY: shared lock held.
-        unsafe { self.storage.bytes_mut() }.to_vec()
+        unsafe { std::slice::from_raw_parts(self.storage.as_ptr(), self.storage.len()) }.to_vec()
     }
 }
 

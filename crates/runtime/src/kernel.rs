@@ -406,7 +406,7 @@ fn pick_local_size(global: [u64; 3], dims: usize, uniform: bool) -> [u64; 3] {
         let l = if uniform {
             (1..=budget.min(global[d]))
                 .rev()
-                .find(|l| global[d] % l == 0)
+                .find(|l| global[d].is_multiple_of(*l))
                 .unwrap_or(1)
         } else {
             budget.min(global[d])

@@ -242,7 +242,9 @@ impl Context {
             .iter()
             .map(|a| match a {
                 // SAFETY: the write lock of each (distinct) buffer is held in `guards`.
-                ArgValue::Buffer(s) => interp::KernelArg::Buffer(unsafe { s.bytes_mut() }),
+                ArgValue::Buffer(s) => interp::KernelArg::Buffer(unsafe {
+                    std::slice::from_raw_parts_mut(s.as_ptr(), s.len())
+                }),
                 ArgValue::Null => interp::KernelArg::Null,
                 ArgValue::Local(n) => interp::KernelArg::Local(*n),
                 ArgValue::Scalar(_, bytes) => interp::KernelArg::Scalar(bytes.clone()),

@@ -229,7 +229,7 @@ pub(crate) fn launch(
                     size_of(1, y) as u32,
                     size_of(2, z) as u32,
                 ];
-                if !specs.contains_key(&sizes) {
+                if let std::collections::hash_map::Entry::Vacant(e) = specs.entry(sizes) {
                     let k = compiled(
                         program,
                         kernel.func,
@@ -238,7 +238,7 @@ pub(crate) fn launch(
                             width,
                         },
                     )?;
-                    specs.insert(sizes, k);
+                    e.insert(k);
                 }
             }
         }
@@ -258,7 +258,7 @@ pub(crate) fn launch(
                     guards.push(s.write_lock());
                 }
                 // SAFETY: the buffer's lock is held for the launch.
-                unsafe { s.bytes_mut() }.as_mut_ptr() as u64
+                s.as_ptr() as u64
             }
             ArgValue::Null => 0,
             ArgValue::Local(n) => {

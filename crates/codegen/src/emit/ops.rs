@@ -496,7 +496,7 @@ impl<'a> Emitter<'a> {
         let host_bits = super::sleef_vector_bits()?;
         let min_chunk = 128 / elem_bits;
         let chunk = (host_bits / elem_bits).min(self.w).max(min_chunk);
-        if self.w % chunk != 0 {
+        if !self.w.is_multiple_of(chunk) {
             return None;
         }
         let suffix = match name {
@@ -694,7 +694,7 @@ impl<'a> Emitter<'a> {
                 &[i64t, i32t, i32t, i32t, i32t, i32t],
                 &args,
             );
-            out.push(self.from_bits(r, to));
+            out.push(self.bits_as(r, to));
         }
         if uniform {
             Repr::Scalar(out[0])
@@ -722,7 +722,7 @@ impl<'a> Emitter<'a> {
         }
     }
 
-    fn from_bits(&self, bits: V, t: Type) -> V {
+    fn bits_as(&self, bits: V, t: Type) -> V {
         match t {
             Type::Ptr(_) => self.l.cast(LLVMOpcode::LLVMIntToPtr, bits, self.l.ptr()),
             t => {
@@ -770,7 +770,7 @@ impl<'a> Emitter<'a> {
             if volatile {
                 self.l.set_volatile(v);
             }
-            let v = self.from_mem(v, ty);
+            let v = self.mem_as(v, ty);
             (
                 if uniform_result {
                     Repr::Scalar(v)
@@ -789,7 +789,7 @@ impl<'a> Emitter<'a> {
                 &[vt, self.l.ptr()],
                 &[p, align_v, self.mask, pass],
             );
-            (Repr::Vector(self.from_mem(v, ty)), Access::Vector)
+            (Repr::Vector(self.mem_as(v, ty)), Access::Vector)
         } else {
             let ps = self.vector(ptr);
             let vt = self.vty(mt);
@@ -801,7 +801,7 @@ impl<'a> Emitter<'a> {
                 &[vt, pt],
                 &[ps, align_v, self.mask, pass],
             );
-            (Repr::Vector(self.from_mem(v, ty)), Access::Gather(shape))
+            (Repr::Vector(self.mem_as(v, ty)), Access::Gather(shape))
         };
         self.report.note_access(inst, "load", access);
         r
@@ -870,7 +870,7 @@ impl<'a> Emitter<'a> {
         self.report.note_access(inst, "store", access);
     }
 
-    fn from_mem(&self, v: V, ty: Type) -> V {
+    fn mem_as(&self, v: V, ty: Type) -> V {
         if ty != Type::I1 {
             return v;
         }

@@ -253,7 +253,7 @@ impl<'a> FnImp<'a> {
     }
 
     /// Reinterprets a scalar as an integer of its width.
-    fn to_int(&mut self, v: ir::Value) -> ir::Value {
+    fn as_int(&mut self, v: ir::Value) -> ir::Value {
         let ty = self.ty(v);
         match ty {
             Type::Ptr(_) => self.convert(ConvertOp::PtrToInt, Type::I64, v),
@@ -266,7 +266,7 @@ impl<'a> FnImp<'a> {
     }
 
     /// Reinterprets an integer as `to` (same width).
-    fn from_int(&mut self, v: ir::Value, to: Type) -> ir::Value {
+    fn int_as(&mut self, v: ir::Value, to: Type) -> ir::Value {
         match to {
             Type::Ptr(_) => self.convert(ConvertOp::IntToPtr, to, v),
             t if t.is_float() => self.convert(ConvertOp::Bitcast, to, v),
@@ -478,7 +478,7 @@ impl<'a> FnImp<'a> {
                     let v = values[0];
                     let order = mem_order(inst.ordering());
                     let v = if self.ty(v).is_ptr() {
-                        self.to_int(v)
+                        self.as_int(v)
                     } else {
                         v
                     };
@@ -519,7 +519,7 @@ impl<'a> FnImp<'a> {
                 let expected = self.scalar(inst.operand(1))?;
                 let new = self.scalar(inst.operand(2))?;
                 let ty = self.ty(expected);
-                let (e, n) = (self.to_int(expected), self.to_int(new));
+                let (e, n) = (self.as_int(expected), self.as_int(new));
                 let order = mem_order(inst.cmpxchg_success_ordering());
                 let int_ty = self.ty(e);
                 let old = self.val(
@@ -531,7 +531,7 @@ impl<'a> FnImp<'a> {
                     int_ty,
                 );
                 let ok = self.icmp(IntCC::Eq, old, e);
-                let old = self.from_int(old, ty);
+                let old = self.int_as(old, ty);
                 self.define(inst, vec![old, ok]);
                 Ok(())
             }
@@ -863,11 +863,11 @@ impl<'a> FnImp<'a> {
             let mut out = Vec::new();
             for (v, &t) in src.into_iter().zip(to) {
                 let from = self.ty(v);
-                out.push(if from == t || (from.is_ptr() && t.is_ptr()) && from == t {
+                out.push(if from == t {
                     v
                 } else if from.is_ptr() || t.is_ptr() {
-                    let i = self.to_int(v);
-                    self.from_int(i, t)
+                    let i = self.as_int(v);
+                    self.int_as(i, t)
                 } else {
                     self.convert(ConvertOp::Bitcast, t, v)
                 });
@@ -876,7 +876,7 @@ impl<'a> FnImp<'a> {
         }
         let s = self.ty(src[0]).bits();
         let d = to[0].bits();
-        let ints: Vec<ir::Value> = src.into_iter().map(|v| self.to_int(v)).collect();
+        let ints: Vec<ir::Value> = src.into_iter().map(|v| self.as_int(v)).collect();
         let mut out = Vec::new();
         if s > d {
             let piece = Type::int_of_bits(d)
@@ -890,7 +890,7 @@ impl<'a> FnImp<'a> {
                         self.binary(BinaryOp::Ushr, x, amount)
                     };
                     let p = self.convert(ConvertOp::Trunc, piece, shifted);
-                    out.push(self.from_int(p, to[out.len()]));
+                    out.push(self.int_as(p, to[out.len()]));
                 }
             }
         } else {
@@ -905,7 +905,7 @@ impl<'a> FnImp<'a> {
                     let sh = self.binary(BinaryOp::Ishl, z, amount);
                     acc = self.binary(BinaryOp::Bor, acc, sh);
                 }
-                out.push(self.from_int(acc, to[j]));
+                out.push(self.int_as(acc, to[j]));
             }
         }
         Ok(out)
@@ -1026,7 +1026,7 @@ impl<'a> FnImp<'a> {
             },
             int_ty,
         );
-        Ok(if ty.is_ptr() { self.from_int(v, ty) } else { v })
+        Ok(if ty.is_ptr() { self.int_as(v, ty) } else { v })
     }
 
     fn atomic_rmw(&mut self, inst: Val) -> CompileResult<Vec<ir::Value>> {
@@ -1036,7 +1036,7 @@ impl<'a> FnImp<'a> {
         let order = mem_order(inst.ordering());
         let ty = self.ty(value);
         let (op, operand) = match inst.atomic_rmw_op() {
-            LLVMAtomicRMWBinOpXchg => (AtomicRmwOp::Xchg, self.to_int(value)),
+            LLVMAtomicRMWBinOpXchg => (AtomicRmwOp::Xchg, self.as_int(value)),
             LLVMAtomicRMWBinOpAdd => (AtomicRmwOp::Add, value),
             LLVMAtomicRMWBinOpSub => (AtomicRmwOp::Sub, value),
             LLVMAtomicRMWBinOpAnd => (AtomicRmwOp::And, value),
@@ -1063,7 +1063,7 @@ impl<'a> FnImp<'a> {
             result_ty,
         );
         Ok(vec![if result_ty != ty {
-            self.from_int(old, ty)
+            self.int_as(old, ty)
         } else {
             old
         }])

@@ -69,7 +69,7 @@ fn push_leaves(ty: Ty, out: &mut Vec<Type>) -> Option<()> {
         LLVMVoidTypeKind => {}
         LLVMVectorTypeKind => {
             let elem = scalar_type(ty.element())?;
-            out.extend(std::iter::repeat(elem).take(ty.vector_len() as usize));
+            out.extend(std::iter::repeat_n(elem, ty.vector_len() as usize));
         }
         LLVMArrayTypeKind => {
             for _ in 0..ty.array_len() {

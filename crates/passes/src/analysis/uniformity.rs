@@ -216,7 +216,7 @@ pub fn local_id_shape(config: &UniformityConfig, dim: usize) -> Shape {
         return Shape::Uniform;
     }
     let below: u64 = size[..dim].iter().product();
-    if below % width == 0 {
+    if below.is_multiple_of(width) {
         return Shape::Uniform;
     }
     if below == 1 && (size[dim] % width == 0 || size[dim + 1..].iter().all(|&s| s == 1)) {
