@@ -39,6 +39,8 @@ pub struct Report {
     pub accesses: Vec<(String, String, Access)>,
     /// Operations done lane by lane, with why.
     pub scalarized: Vec<String>,
+    /// How private arrays are laid out.
+    pub private_arrays: Vec<String>,
     /// Barriers, and the bytes of state each gang keeps between them.
     pub barriers: usize,
     pub gang_state: u64,
@@ -87,6 +89,10 @@ impl Report {
     pub fn note_access(&mut self, inst: ir::Inst, kind: &str, access: Access) {
         self.accesses
             .push((format!("{inst}"), kind.to_string(), access));
+    }
+
+    pub fn note_private_interleaved(&mut self, slot: lockstep_ir::StackSlot, elem: u32) {
+        self.private_arrays.push(format!("{slot}: interleaved across lanes every {elem} bytes (a uniform index is one vector access)"));
     }
 
     pub fn note_scalarized_math(&mut self, function: &str, vector: bool) {
@@ -150,6 +156,9 @@ impl fmt::Display for Report {
         }
         if !line.is_empty() {
             write!(f, "  memory accesses:\n{line}")?;
+        }
+        for p in &self.private_arrays {
+            writeln!(f, "  private array {p}")?;
         }
         if self.barriers > 0 {
             writeln!(

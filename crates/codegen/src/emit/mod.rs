@@ -25,6 +25,7 @@
 mod barriers;
 mod llvm;
 mod ops;
+mod private;
 
 use std::collections::HashMap;
 
@@ -108,6 +109,11 @@ pub(crate) struct Emitter<'a> {
     pub cur_block: Block,
     /// Per stack slot: the gang's private array and the bytes per lane.
     pub stack: SecondaryMap<ir::StackSlot, Option<(V, u64)>>,
+    /// Interleaved private arrays and the pointers into them.
+    private: private::PrivatePlan,
+    /// Each pointer into an interleaved private array: its slot and the
+    /// byte offset (scalar or `<W x i64>`) in the lane's view.
+    pub private_ptrs: HashMap<Value, (ir::StackSlot, Repr)>,
     pub local_layout: LocalLayout,
     alloca_block: LLVMBasicBlockRef,
     /// Set for kernels with barriers: where the gang's state lives.
@@ -201,6 +207,8 @@ pub fn emit_kernel(
             .entry_block()
             .expect("verified functions have an entry"),
         stack: SecondaryMap::new(),
+        private: private::plan(func),
+        private_ptrs: HashMap::new(),
         local_layout: layout_locals(module),
         alloca_block,
         resume_blocks: HashMap::new(),
@@ -495,6 +503,14 @@ impl<'a> Emitter<'a> {
     fn stack_slots(&mut self) {
         let slots: Vec<_> = self.func.stack_slots.iter().map(|(s, d)| (s, *d)).collect();
         for (slot, data) in slots {
+            if let Some(e) = self.private.elem[slot] {
+                // Interleaved: element i of lane l at (i·W + l)·E.
+                let elems = (data.size as u64).div_ceil(e as u64);
+                let arr = self.gang_bytes(elems * e as u64 * self.w as u64, 64);
+                self.stack[slot] = Some((arr, e as u64));
+                self.report.note_private_interleaved(slot, e);
+                continue;
+            }
             let align = data.align.max(8) as u64;
             let per_lane = (data.size as u64).div_ceil(align) * align;
             let bytes = per_lane * self.w as u64;
@@ -554,8 +570,9 @@ impl<'a> Emitter<'a> {
                 }
                 self.emit_inst(inst)?;
                 if let Some(r) = func.results[inst] {
-                    let repr = self.local[&r];
-                    self.direct[r] = Some(repr);
+                    if let Some(&repr) = self.local.get(&r) {
+                        self.direct[r] = Some(repr);
+                    }
                 }
             }
             let term = func.terminator(b).expect("verified");
@@ -719,7 +736,9 @@ impl<'a> Emitter<'a> {
                 self.emit_inst(inst)?;
                 if let Some(r) = func.results[inst] {
                     if b == entry && self.barrier.is_none() {
-                        self.direct[r] = Some(self.local[&r]);
+                        if let Some(&repr) = self.local.get(&r) {
+                            self.direct[r] = Some(repr);
+                        }
                     }
                     self.store_to_slot(r);
                 }
@@ -847,6 +866,9 @@ impl<'a> Emitter<'a> {
                 )
                 .collect();
             for v in candidates {
+                if self.private.pointers.contains(&v) {
+                    continue;
+                }
                 let ty = func.value_type(v);
                 let temporal = self.uni.varying_outside(v).is_some();
                 let shape = self.shape(v);

@@ -21,6 +21,9 @@ use crate::CodegenError;
 impl<'a> Emitter<'a> {
     /// Emits one non-terminator instruction of the current block.
     pub(super) fn emit_inst(&mut self, inst: ir::Inst) -> Result<(), CodegenError> {
+        if self.private_inst(inst) {
+            return Ok(());
+        }
         let func = self.func;
         let data = &func.insts[inst];
         let result = func.results[inst];
@@ -168,6 +171,137 @@ impl<'a> Emitter<'a> {
             }
         }
         Ok(())
+    }
+
+    /// Instructions on interleaved private arrays (see `private.rs`):
+    /// pointers are kept as byte offsets, accesses compute lane addresses.
+    fn private_inst(&mut self, inst: ir::Inst) -> bool {
+        let func = self.func;
+        let result = func.results[inst];
+        match &func.insts[inst] {
+            InstData::StackAddr { slot } if self.private.elem[*slot].is_some() => {
+                let zero = self.l.const_int(self.l.i64(), 0);
+                self.private_ptrs.insert(
+                    result.expect("stack_addr has a result"),
+                    (*slot, Repr::Scalar(zero)),
+                );
+                true
+            }
+            InstData::PtrAdd { args: [p, off] } if self.private_ptrs.contains_key(p) => {
+                let (slot, base) = self.private_ptrs[p];
+                let new = match (base, self.use_shape(*off).is_uniform()) {
+                    (Repr::Scalar(b), true) => {
+                        let o = self.scalar(*off);
+                        Repr::Scalar(self.l.add(b, o))
+                    }
+                    (b, _) => {
+                        let b = match b {
+                            Repr::Scalar(x) => self.l.splat(x, self.w),
+                            Repr::Vector(x) => x,
+                        };
+                        let o = self.vector(*off);
+                        Repr::Vector(self.l.add(b, o))
+                    }
+                };
+                self.private_ptrs
+                    .insert(result.expect("ptradd has a result"), (slot, new));
+                true
+            }
+            InstData::Load { ptr, align, .. } if self.private_ptrs.contains_key(ptr) => {
+                let ty = func.value_type(result.expect("load has a result"));
+                let mt = self.mem_ty(ty);
+                let vt = self.vty(mt);
+                let (address, vector) = self.private_address(*ptr);
+                let align_v = self.l.const_int(self.l.i32(), *align as u64);
+                let pass = self.l.poison(vt);
+                let v = if vector {
+                    self.l.intrinsic(
+                        "llvm.masked.load",
+                        &[vt, self.l.ptr()],
+                        &[address, align_v, self.mask, pass],
+                    )
+                } else {
+                    let pt = self.l.type_of(address);
+                    self.l.intrinsic(
+                        "llvm.masked.gather",
+                        &[vt, pt],
+                        &[address, align_v, self.mask, pass],
+                    )
+                };
+                let access = if vector {
+                    Access::Vector
+                } else {
+                    Access::Gather(Shape::Varying)
+                };
+                self.report.note_access(inst, "load", access);
+                let v = self.mem_as(v, ty);
+                self.define(result.expect("load has a result"), Repr::Vector(v));
+                true
+            }
+            InstData::Store {
+                args: [value, ptr],
+                align,
+                ..
+            } if self.private_ptrs.contains_key(ptr) => {
+                let ty = func.value_type(*value);
+                let x = self.vector(*value);
+                let x = self.to_mem(x, ty);
+                let (address, vector) = self.private_address(*ptr);
+                let align_v = self.l.const_int(self.l.i32(), *align as u64);
+                let (xt, pt) = (self.l.type_of(x), self.l.type_of(address));
+                if vector {
+                    self.l.intrinsic(
+                        "llvm.masked.store",
+                        &[xt, self.l.ptr()],
+                        &[x, address, align_v, self.mask],
+                    );
+                } else {
+                    self.l.intrinsic(
+                        "llvm.masked.scatter",
+                        &[xt, pt],
+                        &[x, address, align_v, self.mask],
+                    );
+                }
+                let access = if vector {
+                    Access::Vector
+                } else {
+                    Access::Gather(Shape::Varying)
+                };
+                self.report.note_access(inst, "store", access);
+                true
+            }
+            _ => false,
+        }
+    }
+
+    /// The lanes' addresses for a pointer into an interleaved private array:
+    /// one address (a vector access) when the offset is uniform, else one per lane.
+    fn private_address(&mut self, ptr: Value) -> (V, bool) {
+        let (slot, offset) = self.private_ptrs[&ptr];
+        let (base, elem) = self.stack[slot].expect("stack slots are allocated up front");
+        let i64t = self.l.i64();
+        let row = elem * self.w as u64;
+        match offset {
+            Repr::Scalar(o) => {
+                let index = self.l.udiv(o, self.l.const_int(i64t, elem));
+                let at = self.l.mul(index, self.l.const_int(i64t, row));
+                (self.l.gep_i8(base, at), true)
+            }
+            Repr::Vector(o) => {
+                let index = self
+                    .l
+                    .udiv(o, self.l.splat(self.l.const_int(i64t, elem), self.w));
+                let at = self
+                    .l
+                    .mul(index, self.l.splat(self.l.const_int(i64t, row), self.w));
+                let lanes: Vec<V> = (0..self.w)
+                    .map(|l| self.l.const_int(i64t, l as u64 * elem))
+                    .collect();
+                let at = self.l.add(at, self.l.const_vector(&lanes));
+                let bases = self.l.splat(base, self.w);
+                (self.l.gep_i8(bases, at), false)
+            }
+        }
     }
 
     /// Applies `f` to scalars when the result is uniform, else to vectors.
