@@ -63,7 +63,7 @@ pub(super) fn plan(func: &Function) -> PrivatePlan {
                         let here = func.inst_block[u];
                         let local = uses
                             .get(&r)
-                            .map_or(true, |us| us.iter().all(|&x| func.inst_block[x] == here));
+                            .is_none_or(|us| us.iter().all(|&x| func.inst_block[x] == here));
                         if local {
                             work.push(r);
                         }
