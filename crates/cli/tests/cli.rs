@@ -112,3 +112,31 @@ fn run_times_the_kernel_when_asked() {
         "{line}"
     );
 }
+
+#[test]
+fn report_lists_each_barrier_with_the_values_saved_across_it() {
+    let out = lockstep(&[
+        "compile",
+        &repo("tests/kernels/local/reduce_tree.cl"),
+        "--emit",
+        "report",
+        "--width",
+        "8",
+    ]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{stdout}");
+    assert!(stdout.contains("barriers: "), "{stdout}");
+    let barrier_lines = stdout
+        .lines()
+        .filter(|l| l.trim_start().starts_with("barrier inst"))
+        .count();
+    assert!(barrier_lines >= 2, "{stdout}");
+    assert!(
+        stdout.contains("values saved") && stdout.contains("bytes per gang"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("(consecutive(1)): 32 bytes"),
+        "a varying i32 costs W x 4 bytes:\n{stdout}"
+    );
+}

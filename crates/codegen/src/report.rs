@@ -22,6 +22,17 @@ pub enum Access {
     PerLane,
 }
 
+/// A barrier and what each gang keeps across it.
+#[derive(Clone, Debug, Default)]
+pub struct BarrierSave {
+    /// The barrier instruction, and its source line if known.
+    pub barrier: String,
+    pub line: Option<u32>,
+    /// Each value live across the barrier (printed with its type and shape)
+    /// and the bytes a gang keeps for it.
+    pub values: Vec<(String, u64)>,
+}
+
 /// What code generation did for one kernel specialization.
 #[derive(Clone, Debug, Default)]
 pub struct Report {
@@ -41,6 +52,8 @@ pub struct Report {
     pub scalarized: Vec<String>,
     /// How private arrays are laid out.
     pub private_arrays: Vec<String>,
+    /// Each barrier with the values a gang keeps across it.
+    pub barrier_values: Vec<BarrierSave>,
     /// Barriers, and the bytes of state each gang keeps between them.
     pub barriers: usize,
     pub gang_state: u64,
@@ -89,6 +102,19 @@ impl Report {
     pub fn note_access(&mut self, inst: ir::Inst, kind: &str, access: Access) {
         self.accesses
             .push((format!("{inst}"), kind.to_string(), access));
+    }
+
+    pub fn note_barrier(
+        &mut self,
+        barrier: lockstep_ir::Inst,
+        line: Option<u32>,
+        saved: Vec<(String, u64)>,
+    ) {
+        self.barrier_values.push(BarrierSave {
+            barrier: format!("{barrier}"),
+            line,
+            values: saved,
+        });
     }
 
     pub fn note_private_interleaved(&mut self, slot: lockstep_ir::StackSlot, elem: u32) {
@@ -166,6 +192,23 @@ impl fmt::Display for Report {
                 "  barriers: {} (each gang stops at a barrier until all gangs of the group arrive; {} bytes of state per gang: masks, values live across blocks, private arrays)",
                 self.barriers, self.gang_state
             )?;
+        }
+        for BarrierSave {
+            barrier,
+            line,
+            values: saved,
+        } in &self.barrier_values
+        {
+            let at = line.map(|l| format!(" (line {l})")).unwrap_or_default();
+            let total: u64 = saved.iter().map(|(_, b)| b).sum();
+            writeln!(
+                f,
+                "    barrier {barrier}{at}: {} values saved, {total} bytes per gang",
+                saved.len()
+            )?;
+            for (v, bytes) in saved {
+                writeln!(f, "      {v}: {bytes} bytes")?;
+            }
         }
         for s in &self.scalarized {
             writeln!(f, "  scalarized: {s}")?;

@@ -112,6 +112,7 @@ pub const SUPPORTED_FEATURES: &[&str] = &[
     "+__opencl_c_atomic_scope_device",
     "+__opencl_c_atomic_scope_all_devices",
     "+__opencl_c_int64",
+    "+__opencl_c_work_group_collective_functions",
 ];
 
 /// Build options understood by Lockstep itself (the rest go to clang).

@@ -228,6 +228,29 @@ pub fn emit_kernel(
         l,
     };
     e.report.note_shapes(func, &e.uni);
+    if has_barriers {
+        // What each gang keeps across each barrier (its values live there).
+        let live = lockstep_passes::analysis::Liveness::compute(func, e.uni.cfg());
+        for (barrier, values) in live.barriers() {
+            let saved: Vec<(String, u64)> = values
+                .iter()
+                .map(|v| {
+                    let bytes = func.value_type(v).bytes() as u64;
+                    let lanes = if e.uni.shape(v).is_uniform() {
+                        1
+                    } else {
+                        w as u64
+                    };
+                    (
+                        format!("{v}: {} ({})", func.value_type(v), e.uni.shape(v)),
+                        bytes * lanes,
+                    )
+                })
+                .collect();
+            e.report
+                .note_barrier(*barrier, func.srclocs[*barrier].map(|l| l.line), saved);
+        }
+    }
     e.kernel_params();
     e.stack_slots();
     if divergent || has_barriers {

@@ -151,6 +151,16 @@ impl<'a> FnImp<'a> {
 
     // ---- Emitting IR ---------------------------------------------------
 
+    /// A new IR block (for control flow a call expands into).
+    pub fn new_block(&mut self) -> ir::Block {
+        self.func.append_new_block()
+    }
+
+    /// Makes `block` the one instructions are appended to.
+    pub fn switch_to(&mut self, block: ir::Block) {
+        self.cur = block;
+    }
+
     pub fn emit(&mut self, data: InstData, ty: Option<Type>) -> Option<ir::Value> {
         let inst = self.func.create_inst(data, ty);
         if self.in_const {

@@ -28,7 +28,13 @@ pub(crate) struct Importer {
     pub globals: HashMap<Val, ir::GlobalId>,
     /// The user's source file name, for error locations.
     pub file_name: String,
+    /// The hidden `__local` array work-group functions exchange values through.
+    pub work_group_scratch: Option<ir::GlobalId>,
 }
+
+/// Elements of the work-group functions' scratch array: one per work-item
+/// of the largest work-group, 8 bytes each, then one result slot.
+pub(crate) const WORK_GROUP_SCRATCH_ITEMS: u64 = 4096;
 
 /// Imports every kernel of `llvm_module` (whose non-kernel functions have
 /// been inlined into the kernels).
@@ -41,12 +47,30 @@ pub(crate) fn import_module(
         module: ir::Module::new(),
         globals: HashMap::new(),
         file_name: file_name.to_string(),
+        work_group_scratch: None,
     };
     for global in module_globals(llvm_module) {
         imp.declare_global(global)?;
     }
     for global in module_globals(llvm_module) {
         imp.define_global(global)?;
+    }
+    let uses_work_group_functions = module_functions(llvm_module).iter().any(|f| {
+        let name = f.name();
+        f.is_declaration() && name.contains("work_group_") && !name.contains("work_group_barrier")
+    });
+    if uses_work_group_functions {
+        let name = unique_name(&imp.module, "__lockstep_work_group_scratch");
+        let size = (WORK_GROUP_SCRATCH_ITEMS + 1) * 8;
+        let g = ir::GlobalData {
+            name,
+            space: ir::AddrSpace::Local,
+            size,
+            align: 64,
+            init: None,
+            relocs: Vec::new(),
+        };
+        imp.work_group_scratch = Some(imp.module.globals.push(g));
     }
     for func in module_functions(llvm_module) {
         if func.is_declaration() || func.calling_conv() != SPIR_KERNEL_CC {
