@@ -457,7 +457,13 @@ impl<'a> FnImp<'a> {
                     self.unsupported("a variable-length array (dynamically sized private memory)")
                 })?;
                 let elem = inst.allocated_type();
-                let size = count * self.imp.layout.alloc_size(elem);
+                // Opaque handles (`event_t`) have no size in the data layout; they
+                // are held as 64-bit values.
+                let elem_size = match elem.kind() {
+                    LLVMTypeKind::LLVMTargetExtTypeKind => 8,
+                    _ => self.imp.layout.alloc_size(elem),
+                };
+                let size = count * elem_size;
                 let align = inst.alignment().max(self.imp.layout.abi_align(elem)).max(1);
                 let size = u32::try_from(size.max(1))
                     .map_err(|_| self.unsupported("a private array larger than 4 GiB"))?;

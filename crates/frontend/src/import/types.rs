@@ -26,6 +26,8 @@ pub fn scalar_type(ty: Ty) -> Option<Type> {
         LLVMFloatTypeKind => Some(Type::F32),
         LLVMDoubleTypeKind => Some(Type::F64),
         LLVMPointerTypeKind => addr_space(ty.pointer_addr_space()).map(Type::Ptr),
+        // Opaque handles such as `event_t` (`target("spirv.Event")`): a 64-bit value.
+        LLVMTargetExtTypeKind => Some(Type::I64),
         _ => None,
     }
 }
