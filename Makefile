@@ -10,7 +10,7 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 DEB_PACKAGES := llvm-19-dev clang-19 libclang-common-19-dev libpolly-19-dev \
                 libzstd-dev zlib1g-dev libxml2-dev libffi-dev libsleef-dev
 
-.PHONY: all deps build release demo test fmt clean
+.PHONY: all deps build release demo test fuzz fmt clean
 
 all: build
 
@@ -38,6 +38,14 @@ demo: release
 
 test: deps
 	$(CARGO) test --workspace
+
+# A long run of the random-kernel fuzzer (make test runs 300 kernels):
+# FUZZ_COUNT kernels from FUZZ_SEED, each on the interpreter and on the SIMD
+# engine at widths 4, 8 and 16; mismatches are saved in tests/kernels/fuzz/.
+FUZZ_COUNT ?= 3000
+FUZZ_SEED ?= 1000
+fuzz: deps
+	LOCKSTEP_FUZZ_COUNT=$(FUZZ_COUNT) LOCKSTEP_FUZZ_SEED=$(FUZZ_SEED) $(CARGO) test --release -p lockstep-runtime --test fuzz -- --nocapture
 
 fmt:
 	$(CARGO) fmt --all

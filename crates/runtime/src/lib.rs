@@ -23,6 +23,7 @@
 mod buffer;
 mod device;
 mod error;
+pub mod fuzz;
 mod kernel;
 mod ndrange;
 pub mod sim;

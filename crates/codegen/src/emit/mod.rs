@@ -27,7 +27,7 @@ mod llvm;
 mod ops;
 mod private;
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use cranelift_entity::{EntityRef, SecondaryMap};
 use llvm_sys::prelude::LLVMBasicBlockRef;
@@ -546,12 +546,8 @@ impl<'a> Emitter<'a> {
 
     fn emit_uniform(&mut self) -> Result<(), CodegenError> {
         let func = self.func;
-        let reachable: Vec<Block> = func
-            .layout
-            .iter()
-            .copied()
-            .filter(|&b| self.uni.is_reachable(b))
-            .collect();
+        // Reverse postorder: a value's block is emitted before its uses.
+        let reachable: Vec<Block> = self.uni.cfg().rpo().to_vec();
         let bbs: HashMap<Block, LLVMBasicBlockRef> = reachable
             .iter()
             .map(|&b| (b, self.l.append_block(self.f, &format!("{b}"))))
@@ -1196,14 +1192,29 @@ fn loop_contiguous_order(func: &ir::Function, uni: &Uniformity) -> Vec<Block> {
                 .iter()
                 .all(|&b| loops.contains(lp, b));
             if !contiguous {
-                let rest: Vec<Block> = order[start..]
+                // Blocks in the way that the loop reaches go after it; the
+                // others lead into it (an irreducible loop's second entry)
+                // and go before it.
+                let mut reached: HashSet<Block> = HashSet::new();
+                let mut work: Vec<Block> = members.clone();
+                while let Some(b) = work.pop() {
+                    for &succ in cfg.succs(b) {
+                        if !loops.contains(lp, succ) && reached.insert(succ) {
+                            work.push(succ);
+                        }
+                    }
+                }
+                let others: Vec<Block> = order[start..]
                     .iter()
                     .copied()
                     .filter(|&b| !loops.contains(lp, b))
                     .collect();
+                let (after, before): (Vec<Block>, Vec<Block>) =
+                    others.into_iter().partition(|b| reached.contains(b));
                 order.truncate(start);
+                order.extend(before);
                 order.extend(members);
-                order.extend(rest);
+                order.extend(after);
                 changed = true;
                 break;
             }
