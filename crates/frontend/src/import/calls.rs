@@ -754,35 +754,14 @@ fn work_group(
         }
         let is_source = fi.icmp(IntCC::Eq, lid, target);
         let (write, after) = (fi.new_block(), fi.new_block());
-        fi.emit(
-            InstData::Brif {
-                cond: is_source,
-                then_dest: to(write),
-                else_dest: to(after),
-            },
-            None,
-        );
+        branch(fi, is_source, write, after);
         fi.switch_to(write);
-        fi.emit(
-            InstData::Store {
-                args: [x, result_slot],
-                align: 8,
-                volatile: false,
-            },
-            None,
-        );
+        store_scratch(fi, x, result_slot);
         fi.emit(InstData::Jump { dest: to(after) }, None);
         fi.switch_to(after);
         barrier(fi);
         let ty = fi.ty(x);
-        let r = fi.val(
-            InstData::Load {
-                ptr: result_slot,
-                align: 8,
-                volatile: false,
-            },
-            ty,
-        );
+        let r = load_scratch(fi, result_slot, ty);
         barrier(fi);
         return Ok(vec![r]);
     }
@@ -822,14 +801,7 @@ fn work_group(
         _ => return Err(undefined(fi, base)),
     };
     let mine = element(fi, lid);
-    fi.emit(
-        InstData::Store {
-            args: [x, mine],
-            align: 8,
-            volatile: false,
-        },
-        None,
-    );
+    store_scratch(fi, x, mine);
     barrier(fi);
     // Work-item 0 folds: the whole group (reduce) or each prefix (scan).
     let n = {
@@ -862,24 +834,10 @@ fn work_group(
         fi.new_block(),
         fi.new_block(),
     );
-    fi.emit(
-        InstData::Brif {
-            cond: is_first,
-            then_dest: to(start),
-            else_dest: to(after),
-        },
-        None,
-    );
+    branch(fi, is_first, start, after);
     fi.switch_to(start);
     let first = element(fi, zero64);
-    let acc0 = fi.val(
-        InstData::Load {
-            ptr: first,
-            align: 8,
-            volatile: false,
-        },
-        ty,
-    );
+    let acc0 = load_scratch(fi, first, ty);
     fi.emit(
         InstData::Jump {
             dest: BlockCall {
@@ -893,34 +851,13 @@ fn work_group(
     let i = fi.func.append_block_param(head, Type::I64);
     let acc = fi.func.append_block_param(head, ty);
     let more = fi.icmp(IntCC::Ult, i, n);
-    fi.emit(
-        InstData::Brif {
-            cond: more,
-            then_dest: to(body),
-            else_dest: to(end),
-        },
-        None,
-    );
+    branch(fi, more, body, end);
     fi.switch_to(body);
     let at = element(fi, i);
-    let v = fi.val(
-        InstData::Load {
-            ptr: at,
-            align: 8,
-            volatile: false,
-        },
-        ty,
-    );
+    let v = load_scratch(fi, at, ty);
     let next = fi.binary(op, acc, v);
     if kind != "reduce" {
-        fi.emit(
-            InstData::Store {
-                args: [next, at],
-                align: 8,
-                volatile: false,
-            },
-            None,
-        );
+        store_scratch(fi, next, at);
     }
     let i2 = fi.binary(BinaryOp::Iadd, i, one64);
     fi.emit(
@@ -933,48 +870,20 @@ fn work_group(
         None,
     );
     fi.switch_to(end);
-    fi.emit(
-        InstData::Store {
-            args: [acc, result_slot],
-            align: 8,
-            volatile: false,
-        },
-        None,
-    );
+    store_scratch(fi, acc, result_slot);
     fi.emit(InstData::Jump { dest: to(after) }, None);
     fi.switch_to(after);
     barrier(fi);
     let r = match kind {
-        "reduce" => fi.val(
-            InstData::Load {
-                ptr: result_slot,
-                align: 8,
-                volatile: false,
-            },
-            ty,
-        ),
-        "scan_inclusive" => fi.val(
-            InstData::Load {
-                ptr: mine,
-                align: 8,
-                volatile: false,
-            },
-            ty,
-        ),
+        "reduce" => load_scratch(fi, result_slot, ty),
+        "scan_inclusive" => load_scratch(fi, mine, ty),
         "scan_exclusive" => {
             // lid - 1 wraps for work-item 0, whose result is the identity.
             let prev_index = fi.binary(BinaryOp::Isub, lid, one64);
             let is_zero = fi.icmp(IntCC::Eq, lid, zero64);
             let safe = fi.select(is_zero, zero64, prev_index);
             let prev = element(fi, safe);
-            let loaded = fi.val(
-                InstData::Load {
-                    ptr: prev,
-                    align: 8,
-                    volatile: false,
-                },
-                ty,
-            );
+            let loaded = load_scratch(fi, prev, ty);
             let identity = identity_of(fi, op, ty);
             fi.select(is_zero, identity, loaded)
         }
@@ -982,6 +891,42 @@ fn work_group(
     };
     barrier(fi);
     Ok(vec![r])
+}
+
+/// `brif cond, then, else` (no block arguments).
+fn branch(fi: &mut FnImp, cond: ir::Value, then: ir::Block, otherwise: ir::Block) {
+    fi.emit(
+        InstData::Brif {
+            cond,
+            then_dest: to(then),
+            else_dest: to(otherwise),
+        },
+        None,
+    );
+}
+
+/// A load from the work-group scratch array (8-byte slots).
+fn load_scratch(fi: &mut FnImp, ptr: ir::Value, ty: Type) -> ir::Value {
+    fi.val(
+        InstData::Load {
+            ptr,
+            align: 8,
+            volatile: false,
+        },
+        ty,
+    )
+}
+
+/// A store to the work-group scratch array (8-byte slots).
+fn store_scratch(fi: &mut FnImp, value: ir::Value, ptr: ir::Value) {
+    fi.emit(
+        InstData::Store {
+            args: [value, ptr],
+            align: 8,
+            volatile: false,
+        },
+        None,
+    );
 }
 
 fn to(block: ir::Block) -> BlockCall {
