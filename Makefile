@@ -8,9 +8,12 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 # What LLVM-linked crates need to build and link, and clang for the front end.
 DEB_PACKAGES := llvm-19-dev clang-19 libclang-common-19-dev libpolly-19-dev \
-                libzstd-dev zlib1g-dev libxml2-dev libffi-dev libsleef-dev
+                libzstd-dev zlib1g-dev libxml2-dev libffi-dev libsleef-dev \
+                ocl-icd-opencl-dev opencl-c-headers clinfo
+# Python packages the tests use (the OpenCL platform's PyOpenCL test).
+PY_PACKAGES := pyopencl numpy
 
-.PHONY: all deps build release demo test fuzz fmt clean
+.PHONY: all deps pydeps build release demo test fuzz fmt clean
 
 all: build
 
@@ -27,6 +30,19 @@ deps:
 	fi
 	@command -v $(CARGO) >/dev/null || { echo "make: cargo is missing; install Rust from https://rustup.rs"; exit 1; }
 
+# Installs the Python packages that are missing (pip; on a distribution whose
+# Python is externally managed, into the user's site).
+pydeps:
+	@missing=""; \
+	for p in $(PY_PACKAGES); do \
+	  python3 -c "import $$p" 2>/dev/null || missing="$$missing $$p"; \
+	done; \
+	if [ -n "$$missing" ]; then \
+	  echo "make: pip installing$$missing"; \
+	  python3 -m pip install --quiet $$missing || \
+	  python3 -m pip install --quiet --user --break-system-packages $$missing; \
+	fi
+
 build: deps
 	$(CARGO) build
 
@@ -36,7 +52,7 @@ release: deps
 demo: release
 	./target/release/lockstep demo
 
-test: deps
+test: deps pydeps
 	$(CARGO) test --workspace
 
 # A long run of the random-kernel fuzzer (make test runs 300 kernels):
@@ -52,3 +68,6 @@ fmt:
 
 clean:
 	$(CARGO) clean
+
+# Fragments: the OpenCL platform (install-icd) and the benchmarks (bench).
+include mk/icd.mk mk/bench.mk
