@@ -28,6 +28,10 @@ pub struct CompileArgs {
     /// SIMD width (default: the host's best for 32-bit lanes).
     #[arg(long)]
     width: Option<u32>,
+    /// How divergent control flow is linearized: auto, masks (per-block
+    /// masks) or block-ip.
+    #[arg(long, default_value = "auto")]
+    linearize: lockstep_codegen::Linearization,
     /// With --emit cfg-dot: also render FILE.png with Graphviz's `dot`.
     #[arg(long, value_name = "FILE")]
     png: Option<PathBuf>,
@@ -137,7 +141,10 @@ pub fn run(args: CompileArgs) -> Result<()> {
         let func = &module.functions[id];
         let reqd = func.kernel.as_ref().and_then(|k| k.reqd_work_group_size);
         let local_size = args.local_size.or(reqd).unwrap_or([64, 1, 1]);
-        let spec = Spec { local_size, width };
+        let spec = Spec {
+            linearization: args.linearize,
+            ..Spec::new(local_size, width)
+        };
         let config = UniformityConfig { local_size, width };
         let text = match args.emit {
             Emit::Uniformity => {

@@ -30,6 +30,10 @@ pub struct RunArgs {
     /// Worker threads (default: one per core, or LOCKSTEP_THREADS).
     #[arg(long)]
     threads: Option<usize>,
+    /// How divergent control flow is linearized: auto, masks (per-block
+    /// masks) or block-ip.
+    #[arg(long, default_value = "auto")]
+    linearize: lockstep_runtime::Linearization,
     /// Print the kernel's execution time (no compile) after the output.
     #[arg(long)]
     time: bool,
@@ -54,6 +58,7 @@ pub fn run(args: RunArgs) -> Result<()> {
     if let Some(t) = args.threads {
         ctx.set_threads(t);
     }
+    ctx.set_linearization(args.linearize);
     if args.repeat == 0 {
         bail!("--repeat must be at least 1");
     }

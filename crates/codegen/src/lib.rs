@@ -13,7 +13,7 @@ pub mod report;
 
 use thiserror::Error;
 
-pub use emit::{LocalLayout, Spec, WORK_GROUP_FN};
+pub use emit::{Linearization, LocalLayout, Spec, WORK_GROUP_FN};
 pub use report::Report;
 
 #[derive(Debug, Error)]

@@ -57,6 +57,8 @@ pub struct Report {
     /// Barriers, and the bytes of state each gang keeps between them.
     pub barriers: usize,
     pub gang_state: u64,
+    /// How divergent control flow was linearized ("per-block masks", "block-IP").
+    pub linearization: Option<&'static str>,
 }
 
 impl Report {
@@ -156,7 +158,8 @@ impl fmt::Display for Report {
         } else {
             writeln!(
                 f,
-                "  divergent branches (linearized with masks): {}",
+                "  divergent branches (linearized with {}): {}",
+                self.linearization.unwrap_or("masks"),
                 self.divergent_branches.join(", ")
             )?;
         }

@@ -63,10 +63,7 @@ fn codegen_check(module: &lockstep_ir::Module) -> Result<String, String> {
             .as_ref()
             .and_then(|k| k.reqd_work_group_size)
             .unwrap_or([64, 1, 1]);
-        let spec = lockstep_codegen::Spec {
-            local_size,
-            width: 8,
-        };
+        let spec = lockstep_codegen::Spec::new(local_size, 8);
         let text =
             lockstep_codegen::kernel_listing(module, id, &spec, lockstep_codegen::Listing::Llvm)
                 .map_err(|e| e.to_string())?;

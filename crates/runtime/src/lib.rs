@@ -39,6 +39,7 @@ pub use buffer::{Buffer, Pod, BUFFER_ALIGN};
 pub use device::{Device, SimdFeatures};
 pub use error::{BuildError, EngineError, LaunchError};
 pub use kernel::{ArgKind, ArgMeta, ArgValue, Bytes, Kernel, LocalMem, ScalarKind};
+pub use lockstep_codegen::Linearization;
 pub use ndrange::NDRange;
 
 /// The largest work-group Lockstep runs.
@@ -107,6 +108,8 @@ pub struct Context {
     width: Option<u32>,
     /// Worker threads; one per core when `None` (or `LOCKSTEP_THREADS`).
     threads: Option<usize>,
+    /// How the SIMD engine linearizes divergent control flow.
+    linearization: Linearization,
 }
 
 /// What a launch produced besides writing its buffers.
@@ -152,6 +155,16 @@ impl Context {
         self.width.unwrap_or_else(simd::default_width)
     }
 
+    /// Sets how the SIMD engine linearizes divergent control flow
+    /// (per-block masks or block-IP; `Auto` picks per kernel).
+    pub fn set_linearization(&mut self, linearization: Linearization) {
+        self.linearization = linearization;
+    }
+
+    pub fn linearization(&self) -> Linearization {
+        self.linearization
+    }
+
     /// Sets the number of worker threads.
     pub fn set_threads(&mut self, threads: usize) {
         self.threads = Some(threads.max(1));
@@ -180,6 +193,7 @@ impl Context {
         let spec = lockstep_codegen::Spec {
             local_size,
             width: self.width(),
+            linearization: self.linearization,
         };
         Ok(simd::compiled(&kernel.program, kernel.func, spec)?
             .report
@@ -193,21 +207,19 @@ impl Context {
         kernel::check_local_memory(kernel, &bound)?;
         match self.engine {
             Engine::Interpreter => self.run_interpreter(kernel, range, local, &bound),
-            Engine::Simd => {
-                match simd::launch(kernel, range, local, &bound, self.width(), self.threads()) {
-                    Err(LaunchError::SimdNotYet {
-                        kernel: name,
-                        construct,
-                    }) => {
-                        let mut report = self.run_interpreter(kernel, range, local, &bound)?;
-                        report.fallback = Some(format!(
+            Engine::Simd => match simd::launch(kernel, range, local, &bound, self) {
+                Err(LaunchError::SimdNotYet {
+                    kernel: name,
+                    construct,
+                }) => {
+                    let mut report = self.run_interpreter(kernel, range, local, &bound)?;
+                    report.fallback = Some(format!(
                         "kernel '{name}' uses {construct}, which the SIMD engine does not run yet; it ran on the interpreter"
                     ));
-                        Ok(report)
-                    }
-                    other => other,
+                    Ok(report)
                 }
-            }
+                other => other,
+            },
         }
     }
 

@@ -14,7 +14,7 @@ use lockstep_ir::{ConvertOp, FuncId, Rounding, Type};
 use rayon::prelude::*;
 
 use crate::kernel::ArgValue;
-use crate::{Kernel, LaunchError, LaunchReport, NDRange, ProgramInner};
+use crate::{Context, Kernel, LaunchError, LaunchReport, NDRange, ProgramInner};
 
 /// One compiled work-group function and what launching it needs to know.
 pub(crate) struct CompiledKernel {
@@ -104,7 +104,13 @@ pub(crate) fn compiled(
         build_identity().as_bytes(),
         host.fingerprint().as_bytes(),
         name.as_bytes(),
-        format!("{:?}/{}", spec.local_size, spec.width).as_bytes(),
+        format!(
+            "{:?}/{}/{}",
+            spec.local_size,
+            spec.width,
+            spec.linearization.name()
+        )
+        .as_bytes(),
     ]);
     let symbol = format!("lockstep_wg_{}", &key[..32]);
     let mut loaded = loaded().lock().unwrap_or_else(|e| e.into_inner());
@@ -210,9 +216,9 @@ pub(crate) fn launch(
     range: &NDRange,
     local: [u64; 3],
     bound: &[ArgValue],
-    width: u32,
-    threads: usize,
+    ctx: &Context,
 ) -> Result<LaunchReport, LaunchError> {
+    let (width, threads, linearization) = (ctx.width(), ctx.threads(), ctx.linearization());
     let program = &kernel.program;
     let dims = range.dims as usize;
     let mut global = [1u64; 3];
@@ -236,6 +242,7 @@ pub(crate) fn launch(
                         Spec {
                             local_size: sizes,
                             width,
+                            linearization,
                         },
                     )?;
                     e.insert(k);

@@ -1,6 +1,7 @@
 //! Differential tests: every corpus kernel (`tests/kernels/**.sim`) runs on
-//! the SIMD engine at widths 4, 8, 16 and 32, at the `.sim`'s local size and
-//! at a second one that is not a multiple of the width, and its output (printf
+//! the SIMD engine at widths 4, 8, 16 and 32, with both linearizations
+//! (per-block masks and block-IP), at the `.sim`'s local size and at a
+//! second one that is not a multiple of the width, and its output (printf
 //! text and dumped buffers) must equal the interpreter's — the oracle.
 //!
 //! A kernel the SIMD engine hands to the interpreter (none, today) is listed,
@@ -12,7 +13,7 @@
 use std::path::Path;
 
 use lockstep_runtime::sim::{simulation_files, Simulation};
-use lockstep_runtime::{Context, Engine, LaunchError};
+use lockstep_runtime::{Context, Engine, LaunchError, Linearization};
 
 /// The run's output, or the reason the SIMD engine handed it to the interpreter.
 fn output(ctx: &Context, sim: &Simulation) -> Result<Result<String, String>, LaunchError> {
@@ -103,28 +104,32 @@ fn simd_engine_matches_the_interpreter() {
                         break;
                     }
                 };
-                match output(&simd, &sim) {
-                    Ok(Ok(actual)) if actual == expected => compared += 1,
-                    Ok(Err(_)) => {
-                        refused.push(name.clone());
-                        break;
-                    }
-                    Ok(Ok(actual)) => {
-                        let diff = expected
-                            .lines()
-                            .zip(actual.lines())
-                            .find(|(e, a)| e != a)
-                            .map(|(e, a)| format!("expected `{e}`, got `{a}`"))
-                            .unwrap_or_else(|| "outputs differ in length".into());
-                        failures.push(format!(
-                            "{name} width {width} local {:?}: {diff}",
+                for linearization in [Linearization::Masks, Linearization::BlockIp] {
+                    simd.set_linearization(linearization);
+                    let lin = linearization.name();
+                    match output(&simd, &sim) {
+                        Ok(Ok(actual)) if actual == expected => compared += 1,
+                        Ok(Err(_)) => {
+                            refused.push(name.clone());
+                            break;
+                        }
+                        Ok(Ok(actual)) => {
+                            let diff = expected
+                                .lines()
+                                .zip(actual.lines())
+                                .find(|(e, a)| e != a)
+                                .map(|(e, a)| format!("expected `{e}`, got `{a}`"))
+                                .unwrap_or_else(|| "outputs differ in length".into());
+                            failures.push(format!(
+                                "{name} width {width} {lin} local {:?}: {diff}",
+                                range.local_size().unwrap_or_default()
+                            ));
+                        }
+                        Err(e) => failures.push(format!(
+                            "{name} width {width} {lin} local {:?}: {e}",
                             range.local_size().unwrap_or_default()
-                        ));
+                        )),
                     }
-                    Err(e) => failures.push(format!(
-                        "{name} width {width} local {:?}: {e}",
-                        range.local_size().unwrap_or_default()
-                    )),
                 }
             }
             sim.range = original;

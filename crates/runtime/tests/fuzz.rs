@@ -1,6 +1,7 @@
 //! The random-kernel fuzzer (`lockstep_runtime::fuzz`): each generated
-//! kernel runs on the interpreter and on the SIMD engine at widths 4, 8 and
-//! 16, and every output must agree. 300 kernels from a fixed seed run in
+//! kernel runs on the interpreter and on the SIMD engine (widths 4 and 8
+//! with per-block masks, 8 and 16 with block-IP), and every output must
+//! agree. 300 kernels from a fixed seed run in
 //! `make test`; `make fuzz` runs many more (`LOCKSTEP_FUZZ_COUNT`,
 //! `LOCKSTEP_FUZZ_SEED`). A mismatch is saved under `tests/kernels/fuzz/` as
 //! `.cl` + `.sim` + `.ref` (the interpreter's output), a regression test.
@@ -8,7 +9,7 @@
 use std::path::Path;
 
 use lockstep_runtime::fuzz::generate;
-use lockstep_runtime::{Buffer, Context, Engine, LocalMem, NDRange, Program};
+use lockstep_runtime::{Buffer, Context, Engine, Linearization, LocalMem, NDRange, Program};
 
 fn run(
     ctx: &Context,
@@ -94,9 +95,16 @@ fn random_kernels_agree_on_both_engines() {
                 continue;
             }
         };
-        for width in [4u32, 8, 16] {
+        for (width, linearization) in [
+            (4u32, Linearization::Masks),
+            (8, Linearization::Masks),
+            (8, Linearization::BlockIp),
+            (16, Linearization::BlockIp),
+        ] {
             let mut simd = Context::with_engine(Engine::Simd);
             simd.set_width(width);
+            simd.set_linearization(linearization);
+            let width = format!("{width} {}", linearization.name());
             match run(&simd, &program, &k) {
                 Ok(actual) if actual == expected => {}
                 Ok(_) => {

@@ -45,6 +45,87 @@ pub struct Spec {
     pub local_size: [u32; 3],
     /// Work-items per gang: 4, 8, 16 or 32.
     pub width: u32,
+    /// How divergent control flow is linearized.
+    pub linearization: Linearization,
+}
+
+impl Spec {
+    /// A specialization with the default linearization.
+    pub fn new(local_size: [u32; 3], width: u32) -> Spec {
+        Spec {
+            local_size,
+            width,
+            linearization: Linearization::default(),
+        }
+    }
+}
+
+/// How a kernel with divergent control flow keeps track of which lanes wait
+/// for which block. Both schemes run every CFG (irreducible ones included)
+/// over the same loop-contiguous block order without duplicating code; they
+/// differ in how the waiting lanes are recorded and how empty blocks are
+/// skipped.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Linearization {
+    /// The measured choice (see [`Linearization::resolve`]).
+    #[default]
+    Auto,
+    /// One mask per block: its waiting lanes. Each block tests its mask and
+    /// is skipped when it is empty; a loop's end tests whether lanes wait
+    /// at its header (any block, for an irreducible loop) and goes back.
+    Masks,
+    /// One block number per lane (the block-IP scheme): a block's mask is
+    /// the lanes whose number is its own. After each block the gang goes to
+    /// the smallest number any lane waits for, in one step: forward past
+    /// every block no lane needs, or back to a loop's block.
+    BlockIp,
+}
+
+impl Linearization {
+    /// The scheme a kernel uses: `Auto` picks per-block masks for reducible
+    /// control flow and block-IP for kernels with irreducible loops.
+    pub fn resolve(self, irreducible: bool) -> Linearization {
+        match self {
+            Linearization::Auto if irreducible => Linearization::BlockIp,
+            Linearization::Auto => Linearization::Masks,
+            chosen => chosen,
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Linearization::Auto => "auto",
+            Linearization::Masks => "masks",
+            Linearization::BlockIp => "block-ip",
+        }
+    }
+}
+
+impl std::str::FromStr for Linearization {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Linearization, String> {
+        match s {
+            "auto" => Ok(Linearization::Auto),
+            "masks" => Ok(Linearization::Masks),
+            "block-ip" => Ok(Linearization::BlockIp),
+            other => Err(format!(
+                "unknown linearization '{other}' (use auto, masks or block-ip)"
+            )),
+        }
+    }
+}
+
+/// Where the lanes of a linearized kernel wait (see [`Linearization`]).
+enum Waiting {
+    /// Per block but the entry: the gang memory of its `<W x i1>` mask.
+    Masks(HashMap<Block, V>),
+    /// The gang memory of the `<W x i32>` block numbers (positions in the
+    /// block order; the order's length for lanes that are done).
+    BlockIp {
+        ip: V,
+        position: HashMap<Block, usize>,
+        done: usize,
+    },
 }
 
 /// Where the kernel's `__local` variables live in a work-group's local memory.
@@ -654,53 +735,44 @@ impl<'a> Emitter<'a> {
         let entry = order[0];
         let index: HashMap<Block, usize> = order.iter().enumerate().map(|(i, &b)| (b, i)).collect();
         let mask_ty = self.l.vec(self.l.i1(), self.w);
-        // Mask slots, parameter slots and slots of values that cross blocks.
-        let mut mask_slot: HashMap<Block, V> = HashMap::new();
-        for &b in &order[1..] {
-            let s = self.gang_memory(mask_ty);
-            let zero = self.l.const_null(mask_ty);
-            self.init_gang_memory(s, zero);
-            mask_slot.insert(b, s);
-        }
+        let loops = self.uni.loops();
+        let irreducible = loops.loops().any(|lp| !loops.is_reducible(lp));
+        let scheme = self.spec.linearization.resolve(irreducible);
+        let waiting = match scheme {
+            Linearization::BlockIp => {
+                self.report.linearization = Some("block-IP");
+                let ip_ty = self.l.vec(self.l.i32(), self.w);
+                let ip = self.gang_memory(ip_ty);
+                let done = self.block_number(order.len());
+                self.init_gang_memory(ip, done);
+                Waiting::BlockIp {
+                    ip,
+                    position: index.clone(),
+                    done: order.len(),
+                }
+            }
+            _ => {
+                self.report.linearization = Some("per-block masks");
+                let mut slots = HashMap::new();
+                for &b in &order[1..] {
+                    let s = self.gang_memory(mask_ty);
+                    let zero = self.l.const_null(mask_ty);
+                    self.init_gang_memory(s, zero);
+                    slots.insert(b, s);
+                }
+                Waiting::Masks(slots)
+            }
+        };
         self.create_slots(&order);
         let checks: Vec<LLVMBasicBlockRef> = order
             .iter()
             .map(|b| self.l.append_block(self.f, &format!("{b}.check")))
             .collect();
         let exit = self.l.append_block(self.f, "exit");
-        // Loops that end at each position (innermost first), with their first
-        // block and the blocks whose waiting lanes make the loop run again:
-        // the header of a reducible loop, every block of an irreducible one
-        // (lanes may wait at any of its entries).
-        let mut loop_ends: HashMap<usize, Vec<(usize, Vec<Block>)>> = HashMap::new();
-        for lp in self.uni.loops().loops() {
-            let loops = self.uni.loops();
-            let positions: Vec<usize> = loops
-                .blocks(lp)
-                .iter()
-                .filter_map(|b| index.get(b))
-                .copied()
-                .collect();
-            let (Some(&first), Some(&last)) = (positions.iter().min(), positions.iter().max())
-            else {
-                continue;
-            };
-            let waiting = if loops.is_reducible(lp) {
-                vec![loops.header(lp)]
-            } else {
-                loops
-                    .blocks(lp)
-                    .iter()
-                    .copied()
-                    .filter(|b| index.contains_key(b))
-                    .collect()
-            };
-            loop_ends.entry(last).or_default().push((first, waiting));
-        }
-        for ends in loop_ends.values_mut() {
-            ends.sort_by_key(|(first, _)| std::cmp::Reverse(*first));
-        }
-        let exit = self.emit_start(&checks, exit, &order, &mask_slot);
+        let loop_ends = self.loop_ends(&index);
+        let exit = self.emit_start(&checks, exit, &order);
+        // Block-IP: the jump to any block (see below).
+        let dispatch = self.l.append_block(self.f, "dispatch");
         let gang_mask = self.mask;
         for (i, &b) in order.iter().enumerate() {
             self.cur_block = b;
@@ -715,7 +787,7 @@ impl<'a> Emitter<'a> {
             } else if let Some(k) = resume_point {
                 // Lanes waiting after a barrier: the gang stops here until
                 // every gang of the group has arrived, then resumes at `body`.
-                let m = self.l.load(mask_ty, mask_slot[&b], 1);
+                let m = self.waiting_lanes(&waiting, b);
                 let any = self.any(m);
                 let suspend = self.l.append_block(self.f, &format!("{b}.suspend"));
                 self.l.cond_br(any, suspend, after);
@@ -727,22 +799,29 @@ impl<'a> Emitter<'a> {
                     )
                 };
                 self.l.position_at_end(self.resume_blocks[&b]);
-                let m = self.l.load(mask_ty, mask_slot[&b], 1);
+                let m = self.waiting_lanes(&waiting, b);
                 let any = self.any(m);
                 self.l.cond_br(any, body, after);
                 self.l.position_at_end(body);
-                self.mask = self.l.load(mask_ty, mask_slot[&b], 1);
+                self.mask = self.waiting_lanes(&waiting, b);
             } else {
-                let m = self.l.load(mask_ty, mask_slot[&b], 1);
-                self.mask = m;
-                let any = self.any(m);
-                self.l.cond_br(any, body, after);
+                self.mask = self.waiting_lanes(&waiting, b);
+                match waiting {
+                    // Block-IP only comes here when a lane waits for `b`.
+                    Waiting::BlockIp { .. } => self.l.br(body),
+                    Waiting::Masks(_) => {
+                        let any = self.any(self.mask);
+                        self.l.cond_br(any, body, after);
+                    }
+                }
             }
             if resume_point.is_none() {
                 self.l.position_at_end(body);
             }
             if b != entry {
-                self.l.store(self.l.const_null(mask_ty), mask_slot[&b], 1);
+                if let Waiting::Masks(slots) = &waiting {
+                    self.l.store(self.l.const_null(mask_ty), slots[&b], 1);
+                }
                 for &p in &func.blocks[b].params {
                     let _ = self.get(p);
                     self.store_outside_copy(p);
@@ -763,24 +842,68 @@ impl<'a> Emitter<'a> {
                 }
             }
             let term = func.terminator(b).expect("verified");
-            self.route_terminator(term, &mask_slot, after);
-            // Back edges: repeat each loop ending here while lanes wait at its header.
+            self.route_terminator(term, &waiting, after);
             self.l.position_at_end(after);
-            let next = checks.get(i + 1).copied().unwrap_or(exit);
-            for (first, waiting) in loop_ends.get(&i).map(|v| v.as_slice()).unwrap_or(&[]) {
-                let mut m = self.l.const_null(mask_ty);
-                for w in waiting {
-                    let mw = self.l.load(mask_ty, mask_slot[w], 1);
-                    m = self.l.or(m, mw);
+            match &waiting {
+                Waiting::Masks(slots) => {
+                    // Back edges: repeat each loop ending here while lanes wait at its header.
+                    let next = checks.get(i + 1).copied().unwrap_or(exit);
+                    for (first, repeat_for) in
+                        loop_ends.get(&i).map(|v| v.as_slice()).unwrap_or(&[])
+                    {
+                        let mut m = self.l.const_null(mask_ty);
+                        for w in repeat_for {
+                            let mw = self.l.load(mask_ty, slots[w], 1);
+                            m = self.l.or(m, mw);
+                        }
+                        let again = self.any(m);
+                        let cont = self
+                            .l
+                            .append_block(self.f, &format!("{}.loop_exit", order[*first]));
+                        self.l.cond_br(again, checks[*first], cont);
+                        self.l.position_at_end(cont);
+                    }
+                    self.l.br(next);
                 }
-                let again = self.any(m);
-                let cont = self
-                    .l
-                    .append_block(self.f, &format!("{}.loop_exit", order[*first]));
-                self.l.cond_br(again, checks[*first], cont);
-                self.l.position_at_end(cont);
+                Waiting::BlockIp { ip, done, .. } => {
+                    // Go to the first block any lane waits for: the likely
+                    // ones (the successors, the next block, the end) by a
+                    // compare each, the others by the table of all blocks.
+                    let mut likely: Vec<usize> = self
+                        .uni
+                        .cfg()
+                        .succs(b)
+                        .iter()
+                        .map(|s| index[s])
+                        .chain([i + 1, *done])
+                        .collect();
+                    likely.sort_unstable();
+                    likely.dedup();
+                    let first = self.first_waiting(*ip);
+                    let cases: Vec<_> = likely
+                        .iter()
+                        .map(|&j| {
+                            let target = checks.get(j).copied().unwrap_or(exit);
+                            (self.l.const_int(self.l.i32(), j as u64), target)
+                        })
+                        .collect();
+                    self.l.switch(first, dispatch, &cases);
+                }
             }
-            self.l.br(next);
+        }
+        if let Waiting::BlockIp { ip, .. } = &waiting {
+            // The table of all blocks, for jumps to unlikely ones.
+            self.l.position_at_end(dispatch);
+            let first = self.first_waiting(*ip);
+            let cases: Vec<_> = checks[1..]
+                .iter()
+                .enumerate()
+                .map(|(j, &c)| (self.l.const_int(self.l.i32(), j as u64 + 1), c))
+                .collect();
+            self.l.switch(first, exit, &cases);
+        } else {
+            self.l.position_at_end(dispatch);
+            self.l.unreachable();
         }
         self.l.position_at_end(exit);
         if self.barrier.is_some() {
@@ -795,6 +918,97 @@ impl<'a> Emitter<'a> {
         }
         self.mask = gang_mask;
         Ok(())
+    }
+
+    /// Per-block masks: the loops that end at each position of the block
+    /// order (innermost first), with their first position and the blocks
+    /// whose waiting lanes make them run again — the header of a reducible
+    /// loop, every block of an irreducible one (lanes may wait at any of
+    /// its entries).
+    fn loop_ends(&self, index: &HashMap<Block, usize>) -> HashMap<usize, Vec<(usize, Vec<Block>)>> {
+        let loops = self.uni.loops();
+        let mut loop_ends: HashMap<usize, Vec<(usize, Vec<Block>)>> = HashMap::new();
+        for lp in loops.loops() {
+            let positions: Vec<usize> = loops
+                .blocks(lp)
+                .iter()
+                .filter_map(|b| index.get(b))
+                .copied()
+                .collect();
+            let (Some(&first), Some(&last)) = (positions.iter().min(), positions.iter().max())
+            else {
+                continue;
+            };
+            let repeat_for = if loops.is_reducible(lp) {
+                vec![loops.header(lp)]
+            } else {
+                loops
+                    .blocks(lp)
+                    .iter()
+                    .copied()
+                    .filter(|b| index.contains_key(b))
+                    .collect()
+            };
+            loop_ends.entry(last).or_default().push((first, repeat_for));
+        }
+        for ends in loop_ends.values_mut() {
+            ends.sort_by_key(|(first, _)| std::cmp::Reverse(*first));
+        }
+        loop_ends
+    }
+
+    /// Block-IP: a `<W x i32>` of block number `n`.
+    fn block_number(&self, n: usize) -> V {
+        self.l
+            .splat(self.l.const_int(self.l.i32(), n as u64), self.w)
+    }
+
+    /// Block-IP: the smallest block number any lane waits for.
+    fn first_waiting(&self, ip: V) -> V {
+        let ip_ty = self.l.vec(self.l.i32(), self.w);
+        let ips = self.l.load(ip_ty, ip, 1);
+        self.l
+            .intrinsic("llvm.vector.reduce.umin", &[ip_ty], &[ips])
+    }
+
+    /// The lanes waiting for block `b`.
+    fn waiting_lanes(&self, waiting: &Waiting, b: Block) -> V {
+        match waiting {
+            Waiting::Masks(slots) => {
+                let mask_ty = self.l.vec(self.l.i1(), self.w);
+                self.l.load(mask_ty, slots[&b], 1)
+            }
+            Waiting::BlockIp { ip, position, .. } => {
+                let ip_ty = self.l.vec(self.l.i32(), self.w);
+                let ips = self.l.load(ip_ty, *ip, 1);
+                self.l.icmp(
+                    llvm_sys::LLVMIntPredicate::LLVMIntEQ,
+                    ips,
+                    self.block_number(position[&b]),
+                )
+            }
+        }
+    }
+
+    /// Makes the lanes of `m` wait for block `target` (`None`: they are done).
+    fn wait_for(&self, waiting: &Waiting, target: Option<Block>, m: V) {
+        match waiting {
+            Waiting::Masks(slots) => {
+                if let Some(t) = target {
+                    let mask_ty = self.l.type_of(m);
+                    let cur = self.l.load(mask_ty, slots[&t], 1);
+                    let joined = self.l.or(cur, m);
+                    self.l.store(joined, slots[&t], 1);
+                }
+            }
+            Waiting::BlockIp { ip, position, done } => {
+                let n = target.map_or(*done, |t| position[&t]);
+                let ip_ty = self.l.vec(self.l.i32(), self.w);
+                let ips = self.l.load(ip_ty, *ip, 1);
+                let new = self.l.select(m, self.block_number(n), ips);
+                self.l.store(new, *ip, 1);
+            }
+        }
     }
 
     /// The resume point number of `b`, if it starts after a barrier.
@@ -814,7 +1028,6 @@ impl<'a> Emitter<'a> {
         checks: &[LLVMBasicBlockRef],
         exit: LLVMBasicBlockRef,
         order: &[Block],
-        _mask_slot: &HashMap<Block, V>,
     ) -> LLVMBasicBlockRef {
         let Some(b) = &self.barrier else {
             self.l.position_at_end(self.alloca_block);
@@ -947,16 +1160,11 @@ impl<'a> Emitter<'a> {
     }
 
     /// Routes the current block's lanes along its terminator, then branches to `after`.
-    fn route_terminator(
-        &mut self,
-        term: ir::Inst,
-        mask_slot: &HashMap<Block, V>,
-        after: LLVMBasicBlockRef,
-    ) {
+    fn route_terminator(&mut self, term: ir::Inst, waiting: &Waiting, after: LLVMBasicBlockRef) {
         let func = self.func;
         let m = self.mask;
         match &func.insts[term] {
-            InstData::Jump { dest } => self.route(dest, m, mask_slot),
+            InstData::Jump { dest } => self.route(dest, m, waiting),
             InstData::Brif {
                 cond,
                 then_dest,
@@ -972,17 +1180,17 @@ impl<'a> Emitter<'a> {
                     let f = self.l.append_block(self.f, "uniform.else");
                     self.l.cond_br(c, t, f);
                     self.l.position_at_end(t);
-                    self.route(then_dest, m, mask_slot);
+                    self.route(then_dest, m, waiting);
                     self.l.br(after);
                     self.l.position_at_end(f);
-                    self.route(else_dest, m, mask_slot);
+                    self.route(else_dest, m, waiting);
                 } else {
                     let c = self.vector(*cond);
                     let mt = self.l.and(m, c);
                     let nc = self.l.not(c);
                     let mf = self.l.and(m, nc);
-                    self.route(then_dest, mt, mask_slot);
-                    self.route(else_dest, mf, mask_slot);
+                    self.route(then_dest, mt, waiting);
+                    self.route(else_dest, mf, waiting);
                 }
             }
             InstData::Switch {
@@ -999,22 +1207,19 @@ impl<'a> Emitter<'a> {
                     let mc = self.l.and(rest, hit);
                     let not_hit = self.l.not(hit);
                     rest = self.l.and(rest, not_hit);
-                    self.route(dest, mc, mask_slot);
+                    self.route(dest, mc, waiting);
                 }
-                self.route(default, rest, mask_slot);
+                self.route(default, rest, waiting);
             }
-            _ => {}
+            // Return and unreachable: the lanes are done.
+            _ => self.wait_for(waiting, None, m),
         }
         self.l.br(after);
     }
 
     /// Sends the lanes of `m` to `call.block` with its arguments.
-    fn route(&mut self, call: &ir::BlockCall, m: V, mask_slot: &HashMap<Block, V>) {
-        let mask_ty = self.l.type_of(m);
-        let target = mask_slot[&call.block];
-        let cur = self.l.load(mask_ty, target, 1);
-        let joined = self.l.or(cur, m);
-        self.l.store(joined, target, 1);
+    fn route(&mut self, call: &ir::BlockCall, m: V, waiting: &Waiting) {
+        self.wait_for(waiting, Some(call.block), m);
         let params = self.func.blocks[call.block].params.clone();
         for (&p, &a) in params.iter().zip(&call.args) {
             let slot = self.slots[p].expect("block parameters have slots");
