@@ -33,6 +33,18 @@ pub struct Storage {
     len: usize,
     /// Host reads take it shared; host writes and launches exclusive.
     pub(crate) lock: RwLock<()>,
+    backing: Backing,
+}
+
+/// Who owns a storage's bytes.
+enum Backing {
+    /// Allocated (64-byte aligned) by the storage, freed when it drops.
+    Owned,
+    /// Host memory the caller owns and keeps alive (OpenCL's
+    /// `CL_MEM_USE_HOST_PTR`).
+    Host,
+    /// A range of another storage (an OpenCL sub-buffer), kept alive here.
+    Range(#[allow(dead_code)] Arc<Storage>),
 }
 
 // SAFETY: access to the bytes goes through `lock`.
@@ -50,24 +62,73 @@ impl Storage {
             ptr,
             len,
             lock: RwLock::new(()),
+            backing: Backing::Owned,
         }
     }
 
-    pub(crate) fn len(&self) -> usize {
+    /// `len` zeroed bytes, 64-byte aligned.
+    pub fn zeroed(len: usize) -> Arc<Storage> {
+        Arc::new(Storage::new(len))
+    }
+
+    /// Storage over `len` bytes of memory the caller owns: kernels read and
+    /// write it in place (OpenCL's `CL_MEM_USE_HOST_PTR`).
+    ///
+    /// # Safety
+    /// `ptr` must be valid for reads and writes of `len` bytes, aligned for
+    /// the types kernels access through it, for as long as the storage (and
+    /// any range of it) lives.
+    pub unsafe fn from_host_ptr(ptr: NonNull<u8>, len: usize) -> Arc<Storage> {
+        Arc::new(Storage {
+            ptr,
+            len,
+            lock: RwLock::new(()),
+            backing: Backing::Host,
+        })
+    }
+
+    /// The bytes `offset..offset + len` of `parent` as a storage of their own
+    /// (an OpenCL sub-buffer); `None` if the range does not fit. The range
+    /// keeps `parent` alive. It has its own lock: launches that use a
+    /// parent and a range of it together must not race on the same bytes,
+    /// as OpenCL requires.
+    pub fn range(parent: &Arc<Storage>, offset: usize, len: usize) -> Option<Arc<Storage>> {
+        if offset.checked_add(len)? > parent.len {
+            return None;
+        }
+        // SAFETY: the range is inside the parent's allocation.
+        let ptr = unsafe { NonNull::new_unchecked(parent.ptr.as_ptr().add(offset)) };
+        Some(Arc::new(Storage {
+            ptr,
+            len,
+            lock: RwLock::new(()),
+            backing: Backing::Range(parent.clone()),
+        }))
+    }
+
+    /// Size in bytes.
+    pub fn len(&self) -> usize {
         self.len
     }
 
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
     /// The start of the bytes. Reading or writing them needs `lock`
-    /// (shared for reading, exclusive for writing).
-    pub(crate) fn as_ptr(&self) -> *mut u8 {
+    /// (shared for reading, exclusive for writing); OpenCL hosts that map a
+    /// buffer use it directly, as the API allows.
+    pub fn as_ptr(&self) -> *mut u8 {
         self.ptr.as_ptr()
     }
 
-    pub(crate) fn read_lock(&self) -> RwLockReadGuard<'_, ()> {
+    /// Held while reading the bytes.
+    pub fn read_lock(&self) -> RwLockReadGuard<'_, ()> {
         self.lock.read().unwrap_or_else(|e| e.into_inner())
     }
 
-    pub(crate) fn write_lock(&self) -> RwLockWriteGuard<'_, ()> {
+    /// Held while writing the bytes.
+    pub fn write_lock(&self) -> RwLockWriteGuard<'_, ()> {
         self.lock.write().unwrap_or_else(|e| e.into_inner())
     }
 
@@ -78,6 +139,9 @@ impl Storage {
 
 impl Drop for Storage {
     fn drop(&mut self) {
+        if !matches!(self.backing, Backing::Owned) {
+            return;
+        }
         let layout =
             Layout::from_size_align(self.len.max(1), BUFFER_ALIGN).expect("checked at creation");
         // SAFETY: allocated in `new` with this layout.
@@ -117,6 +181,11 @@ impl<T: Pod> Buffer<T> {
         let buffer = Buffer::zeroed(data.len());
         buffer.write(data);
         buffer
+    }
+
+    /// The storage behind the buffer (for binding it as [`ArgValue::Buffer`](crate::ArgValue)).
+    pub fn storage(&self) -> &Arc<Storage> {
+        &self.storage
     }
 
     /// Number of elements.

@@ -18,6 +18,17 @@ impl BuildError {
     }
 }
 
+/// A program binary (Lockstep IR text) that cannot be loaded.
+#[derive(Debug, Error, PartialEq)]
+pub enum BinaryError {
+    #[error("the program binary's IR does not parse: {0}")]
+    Parse(String),
+    #[error("the program binary's IR does not verify: {0}")]
+    Verify(String),
+    #[error("the program binary's build options are invalid: {0}")]
+    Options(String),
+}
+
 /// An engine name that does not name an engine of this build.
 #[derive(Debug, Error, PartialEq)]
 pub enum EngineError {

@@ -187,6 +187,19 @@ impl Kernel {
         &self.args
     }
 
+    /// Bytes of `__local` memory the program declares in kernel scope
+    /// (`CL_KERNEL_LOCAL_MEM_SIZE` without the arguments): every local
+    /// variable of the program, an upper bound for this kernel.
+    pub fn static_local_mem_size(&self) -> u64 {
+        self.program
+            .module
+            .globals
+            .values()
+            .filter(|g| g.space == AddrSpace::Local)
+            .map(|g| g.size)
+            .sum()
+    }
+
     /// `reqd_work_group_size`, if the kernel has one.
     pub fn required_work_group_size(&self) -> Option<[u64; 3]> {
         let info = self.function().kernel.as_ref()?;

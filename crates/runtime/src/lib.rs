@@ -35,9 +35,9 @@ use lockstep_frontend::{compile, BuildOptions, Source};
 use lockstep_interp as interp;
 use lockstep_ir as ir;
 
-pub use buffer::{Buffer, Pod, BUFFER_ALIGN};
+pub use buffer::{Buffer, Pod, Storage, BUFFER_ALIGN};
 pub use device::{Device, SimdFeatures};
-pub use error::{BuildError, EngineError, LaunchError};
+pub use error::{BinaryError, BuildError, EngineError, LaunchError};
 pub use kernel::{ArgKind, ArgMeta, ArgValue, Bytes, Kernel, LocalMem, ScalarKind};
 pub use lockstep_codegen::Linearization;
 pub use ndrange::NDRange;
@@ -455,6 +455,14 @@ impl ProgramInner {
     }
 }
 
+/// OpenCL 1.x programs (and `-cl-uniform-work-group-size`) need local sizes
+/// that divide the global size.
+fn uniform_groups_required(opts: &BuildOptions) -> bool {
+    opts.clang_args
+        .iter()
+        .any(|a| a.starts_with("-cl-std=CL1") || a == "-cl-uniform-work-group-size")
+}
+
 impl Program {
     /// Builds OpenCL C source with `clBuildProgram`-style options.
     pub fn build(_ctx: &Context, source: &str, options: &str) -> Result<Program, BuildError> {
@@ -470,6 +478,44 @@ impl Program {
         Program::build_source(&Source::from_file(path)?, options)
     }
 
+    /// Builds an OpenCL C source (with its include directory) with
+    /// `clBuildProgram`-style options.
+    pub fn build_from_source(source: &Source, options: &str) -> Result<Program, BuildError> {
+        Program::build_source(source, options)
+    }
+
+    /// A program from its Lockstep IR text (what [`Program::ir_text`]
+    /// printed), built with `options`: how the OpenCL platform loads a
+    /// program binary without its source.
+    pub fn from_ir(ir_text: &str, options: &str, log: &str) -> Result<Program, BinaryError> {
+        let module = ir::parse_module(ir_text).map_err(|e| BinaryError::Parse(e.to_string()))?;
+        ir::verify_module(&module).map_err(|e| BinaryError::Verify(e.to_string()))?;
+        let opts = BuildOptions::parse(options).map_err(|e| BinaryError::Options(e.to_string()))?;
+        Ok(Program {
+            inner: Arc::new(ProgramInner {
+                module,
+                log: log.to_string(),
+                source_name: "program.cl".to_string(),
+                // The IR text stands for the source in compiled-code cache keys.
+                source: ir_text.to_string(),
+                options: options.to_string(),
+                simd_cache: Default::default(),
+                globals_memory: Default::default(),
+                uniform_groups_required: uniform_groups_required(&opts),
+            }),
+        })
+    }
+
+    /// The program's Lockstep IR as text ([`Program::from_ir`] reads it back).
+    pub fn ir_text(&self) -> String {
+        ir::module_to_string(&self.inner.module)
+    }
+
+    /// The build options the program was built with.
+    pub fn options(&self) -> &str {
+        &self.inner.options
+    }
+
     fn build_source(source: &Source, options: &str) -> Result<Program, BuildError> {
         let opts = BuildOptions::parse(options)?;
         let compiled = match cached_build(source, options) {
@@ -480,10 +526,7 @@ impl Program {
                 c
             }
         };
-        let uniform_groups_required = opts
-            .clang_args
-            .iter()
-            .any(|a| a.starts_with("-cl-std=CL1") || a == "-cl-uniform-work-group-size");
+        let uniform_groups_required = uniform_groups_required(&opts);
         Ok(Program {
             inner: Arc::new(ProgramInner {
                 module: compiled.module,

@@ -1,0 +1,198 @@
+//! Contexts: `clCreateContext(FromType)`, their properties, queries and
+//! destructor callbacks.
+
+#![allow(non_snake_case)]
+
+use std::ffi::{c_char, c_void};
+use std::sync::{Arc, Mutex};
+
+use crate::cl::*;
+use crate::handle::{self, creator, status, ClType, Kind, Object};
+use crate::info::Info;
+use crate::platform::{self, Device};
+
+pub type ContextNotify = unsafe extern "C" fn(
+    errinfo: *const c_char,
+    private: *const c_void,
+    cb: usize,
+    user: *mut c_void,
+);
+pub type ContextDestructor = unsafe extern "C" fn(context: cl_context, user: *mut c_void);
+
+pub struct Context {
+    /// The properties as given (zero-terminated), for `CL_CONTEXT_PROPERTIES`.
+    pub properties: Vec<cl_context_properties>,
+    destructors: Mutex<Vec<(ContextDestructor, usize)>>,
+    /// The runtime context kernels run in.
+    pub runtime: lockstep_runtime::Context,
+}
+
+impl ClType for Context {
+    const KIND: Kind = Kind::Context;
+    const INVALID: cl_int = CL_INVALID_CONTEXT;
+}
+
+impl Drop for Context {
+    fn drop(&mut self) {
+        let callbacks = std::mem::take(
+            self.destructors
+                .get_mut()
+                .unwrap_or_else(|e| e.into_inner()),
+        );
+        // The spec gives the handle to the callback; it is no longer valid
+        // for other calls, but identifies the context.
+        let handle = self as *mut Context as cl_context;
+        for (f, user) in callbacks.into_iter().rev() {
+            // SAFETY: a C callback the application registered.
+            unsafe { f(handle, user as *mut c_void) };
+        }
+    }
+}
+
+/// Reads a zero-terminated property list, checking the platform property.
+unsafe fn read_properties(
+    properties: *const cl_context_properties,
+) -> Result<Vec<cl_context_properties>, cl_int> {
+    let mut out = Vec::new();
+    if properties.is_null() {
+        return Ok(out);
+    }
+    let mut seen = Vec::new();
+    let mut p = properties;
+    loop {
+        let name = *p;
+        if name == 0 {
+            out.push(0);
+            return Ok(out);
+        }
+        let value = *p.add(1);
+        if seen.contains(&name) {
+            return Err(CL_INVALID_PROPERTY);
+        }
+        seen.push(name);
+        match name as cl_uint {
+            CL_CONTEXT_PLATFORM => {
+                if value as cl_platform_id != platform::platform_handle() {
+                    return Err(CL_INVALID_PLATFORM);
+                }
+            }
+            CL_CONTEXT_INTEROP_USER_SYNC => {}
+            _ => return Err(CL_INVALID_PROPERTY),
+        }
+        out.push(name);
+        out.push(value);
+        p = p.add(2);
+    }
+}
+
+fn new_context(properties: Vec<cl_context_properties>) -> cl_context {
+    let context = handle::create(Context {
+        properties,
+        destructors: Mutex::new(Vec::new()),
+        runtime: lockstep_runtime::Context::new(),
+    });
+    handle::handle(&context)
+}
+
+pub unsafe extern "C" fn clCreateContext(
+    properties: *const cl_context_properties,
+    num_devices: cl_uint,
+    devices: *const cl_device_id,
+    pfn_notify: Option<ContextNotify>,
+    user_data: *mut c_void,
+    errcode_ret: *mut cl_int,
+) -> cl_context {
+    creator(errcode_ret, || {
+        if devices.is_null() || num_devices == 0 || (pfn_notify.is_none() && !user_data.is_null()) {
+            return Err(CL_INVALID_VALUE);
+        }
+        handle::get_list::<Device>(num_devices, devices as *const *mut c_void, CL_INVALID_VALUE)?;
+        let properties = read_properties(properties)?;
+        Ok(new_context(properties))
+    })
+}
+
+pub unsafe extern "C" fn clCreateContextFromType(
+    properties: *const cl_context_properties,
+    device_type: cl_device_type,
+    pfn_notify: Option<ContextNotify>,
+    user_data: *mut c_void,
+    errcode_ret: *mut cl_int,
+) -> cl_context {
+    creator(errcode_ret, || {
+        if pfn_notify.is_none() && !user_data.is_null() {
+            return Err(CL_INVALID_VALUE);
+        }
+        let properties = read_properties(properties)?;
+        let mut n = 0;
+        match platform::clGetDeviceIDs(
+            std::ptr::null_mut(),
+            device_type,
+            0,
+            std::ptr::null_mut(),
+            &mut n,
+        ) {
+            CL_SUCCESS => {}
+            e => return Err(e),
+        }
+        Ok(new_context(properties))
+    })
+}
+
+pub unsafe extern "C" fn clRetainContext(context: cl_context) -> cl_int {
+    status(|| {
+        handle::get::<Context>(context)?.retain();
+        Ok(())
+    })
+}
+
+pub unsafe extern "C" fn clReleaseContext(context: cl_context) -> cl_int {
+    status(|| {
+        handle::get::<Context>(context)?.release();
+        Ok(())
+    })
+}
+
+pub unsafe extern "C" fn clGetContextInfo(
+    context: cl_context,
+    param_name: cl_context_info,
+    size: usize,
+    value: *mut c_void,
+    size_ret: *mut usize,
+) -> cl_int {
+    status(|| {
+        let c = handle::get::<Context>(context)?;
+        let info = match param_name {
+            CL_CONTEXT_REFERENCE_COUNT => Info::from(c.ref_count()),
+            CL_CONTEXT_NUM_DEVICES => Info::from(1u32),
+            CL_CONTEXT_DEVICES => Info::ptr(platform::device_handle()),
+            CL_CONTEXT_PROPERTIES => Info::list(&c.properties),
+            _ => return Err(CL_INVALID_VALUE),
+        };
+        match info.write(size, value, size_ret) {
+            CL_SUCCESS => Ok(()),
+            e => Err(e),
+        }
+    })
+}
+
+pub unsafe extern "C" fn clSetContextDestructorCallback(
+    context: cl_context,
+    pfn_notify: Option<ContextDestructor>,
+    user_data: *mut c_void,
+) -> cl_int {
+    status(|| {
+        let c = handle::get::<Context>(context)?;
+        let f = pfn_notify.ok_or(CL_INVALID_VALUE)?;
+        c.destructors
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .push((f, user_data as usize));
+        Ok(())
+    })
+}
+
+/// The context behind a handle (for other modules).
+pub fn get(context: cl_context) -> Result<Arc<Object<Context>>, cl_int> {
+    handle::get::<Context>(context)
+}

@@ -1,0 +1,618 @@
+//! Kernels: creation, arguments by index, argument and work-group info, and
+//! `clEnqueueNDRangeKernel` (with the work-group size Lockstep picks when
+//! the application gives none).
+
+#![allow(non_snake_case)]
+
+use std::ffi::{c_char, c_void, CStr};
+use std::sync::atomic::Ordering;
+use std::sync::{Arc, Mutex};
+
+use lockstep_runtime::{ArgKind, ArgMeta, ArgValue, LaunchError, NDRange, MAX_WORK_GROUP_SIZE};
+
+use crate::cl::*;
+use crate::handle::{self, creator, status, ClType, Kind, Object};
+use crate::info::Info;
+use crate::memory;
+use crate::platform;
+use crate::program::{self, Program};
+use crate::queue::{self, enqueue, wait_list, Enqueue};
+
+pub struct Kernel {
+    pub program: Arc<Object<Program>>,
+    name: String,
+    args: Vec<ArgMeta>,
+    state: Mutex<KernelState>,
+    /// Local sizes must divide global sizes (OpenCL C 1.x programs).
+    uniform_groups: bool,
+}
+
+#[derive(Clone)]
+struct KernelState {
+    runtime: lockstep_runtime::Kernel,
+    set: Vec<bool>,
+    /// Bytes of `__local` memory in arguments.
+    local_bytes: Vec<u64>,
+}
+
+impl ClType for Kernel {
+    const KIND: Kind = Kind::Kernel;
+    const INVALID: cl_int = CL_INVALID_KERNEL;
+}
+
+impl Drop for Kernel {
+    fn drop(&mut self) {
+        self.program.kernels.fetch_sub(1, Ordering::SeqCst);
+    }
+}
+
+fn new_kernel(p: &Arc<Object<Program>>, runtime: lockstep_runtime::Kernel) -> cl_kernel {
+    let args = runtime.args().to_vec();
+    let options = program::built_options(p);
+    let uniform_groups = options
+        .split_whitespace()
+        .any(|w| w.starts_with("-cl-std=CL1") || w == "-cl-uniform-work-group-size");
+    p.kernels.fetch_add(1, Ordering::SeqCst);
+    let k = handle::create(Kernel {
+        program: p.clone(),
+        name: runtime.name().to_string(),
+        state: Mutex::new(KernelState {
+            runtime,
+            set: vec![false; args.len()],
+            local_bytes: vec![0; args.len()],
+        }),
+        args,
+        uniform_groups,
+    });
+    handle::handle(&k)
+}
+
+pub fn get(kernel: cl_kernel) -> Result<Arc<Object<Kernel>>, cl_int> {
+    handle::get::<Kernel>(kernel)
+}
+
+impl Kernel {
+    fn lock(&self) -> std::sync::MutexGuard<'_, KernelState> {
+        self.state.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    fn required_size(&self) -> Option<[u64; 3]> {
+        self.lock().runtime.required_work_group_size()
+    }
+}
+
+pub unsafe extern "C" fn clCreateKernel(
+    program: cl_program,
+    kernel_name: *const c_char,
+    errcode_ret: *mut cl_int,
+) -> cl_kernel {
+    creator(errcode_ret, || {
+        let p = program::get(program)?;
+        if kernel_name.is_null() {
+            return Err(CL_INVALID_VALUE);
+        }
+        let exe = p.executable()?;
+        let name = CStr::from_ptr(kernel_name).to_string_lossy();
+        let runtime = exe.kernel(&name).map_err(|_| CL_INVALID_KERNEL_NAME)?;
+        Ok(new_kernel(&p, runtime))
+    })
+}
+
+pub unsafe extern "C" fn clCreateKernelsInProgram(
+    program: cl_program,
+    num_kernels: cl_uint,
+    kernels: *mut cl_kernel,
+    num_kernels_ret: *mut cl_uint,
+) -> cl_int {
+    status(|| {
+        let p = program::get(program)?;
+        let exe = p.executable()?;
+        let names = exe.kernel_names();
+        if !kernels.is_null() {
+            if (num_kernels as usize) < names.len() {
+                return Err(CL_INVALID_VALUE);
+            }
+            for (i, name) in names.iter().enumerate() {
+                let runtime = exe.kernel(name).map_err(|_| CL_INVALID_KERNEL_NAME)?;
+                *kernels.add(i) = new_kernel(&p, runtime);
+            }
+        }
+        if !num_kernels_ret.is_null() {
+            *num_kernels_ret = names.len() as cl_uint;
+        }
+        Ok(())
+    })
+}
+
+pub unsafe extern "C" fn clCloneKernel(
+    source_kernel: cl_kernel,
+    errcode_ret: *mut cl_int,
+) -> cl_kernel {
+    creator(errcode_ret, || {
+        let k = get(source_kernel)?;
+        let state = k.lock().clone();
+        k.program.kernels.fetch_add(1, Ordering::SeqCst);
+        let clone = handle::create(Kernel {
+            program: k.program.clone(),
+            name: k.name.clone(),
+            args: k.args.clone(),
+            state: Mutex::new(state),
+            uniform_groups: k.uniform_groups,
+        });
+        Ok(handle::handle(&clone))
+    })
+}
+
+pub unsafe extern "C" fn clRetainKernel(kernel: cl_kernel) -> cl_int {
+    status(|| {
+        get(kernel)?.retain();
+        Ok(())
+    })
+}
+
+pub unsafe extern "C" fn clReleaseKernel(kernel: cl_kernel) -> cl_int {
+    status(|| {
+        get(kernel)?.release();
+        Ok(())
+    })
+}
+
+fn scalar_size(meta: &ArgMeta) -> Option<usize> {
+    match meta.kind {
+        ArgKind::Scalar(lockstep_runtime::ScalarKind::Int(bits))
+        | ArgKind::Scalar(lockstep_runtime::ScalarKind::Float(bits)) => Some(bits as usize / 8),
+        ArgKind::ByValue { size } => Some(size),
+        _ => None,
+    }
+}
+
+pub unsafe extern "C" fn clSetKernelArg(
+    kernel: cl_kernel,
+    arg_index: cl_uint,
+    arg_size: usize,
+    arg_value: *const c_void,
+) -> cl_int {
+    status(|| {
+        let k = get(kernel)?;
+        let index = arg_index as usize;
+        let meta = k.args.get(index).ok_or(CL_INVALID_ARG_INDEX)?;
+        let mut local = 0u64;
+        let value = match &meta.kind {
+            ArgKind::GlobalBuffer | ArgKind::ConstantBuffer => {
+                if arg_size != std::mem::size_of::<cl_mem>() {
+                    return Err(CL_INVALID_ARG_SIZE);
+                }
+                let mem = if arg_value.is_null() {
+                    std::ptr::null_mut()
+                } else {
+                    *(arg_value as *const cl_mem)
+                };
+                if mem.is_null() {
+                    ArgValue::Null
+                } else {
+                    let m = memory::get(mem).map_err(|_| CL_INVALID_MEM_OBJECT)?;
+                    if !Arc::ptr_eq(&m.context, &k.program.context) {
+                        return Err(CL_INVALID_MEM_OBJECT);
+                    }
+                    ArgValue::Buffer(m.storage.clone())
+                }
+            }
+            ArgKind::LocalMemory => {
+                if !arg_value.is_null() {
+                    return Err(CL_INVALID_ARG_VALUE);
+                }
+                if arg_size == 0 {
+                    return Err(CL_INVALID_ARG_SIZE);
+                }
+                local = arg_size as u64;
+                ArgValue::Local(arg_size)
+            }
+            ArgKind::Scalar(_) | ArgKind::ByValue { .. } => {
+                if Some(arg_size) != scalar_size(meta) {
+                    return Err(CL_INVALID_ARG_SIZE);
+                }
+                if arg_value.is_null() {
+                    return Err(CL_INVALID_ARG_VALUE);
+                }
+                ArgValue::Bytes(
+                    std::slice::from_raw_parts(arg_value as *const u8, arg_size).to_vec(),
+                )
+            }
+        };
+        let mut state = k.lock();
+        state.runtime.set_arg(index, value).map_err(|e| match e {
+            LaunchError::ArgIndex { .. } => CL_INVALID_ARG_INDEX,
+            LaunchError::ZeroLocalMemory { .. } => CL_INVALID_ARG_SIZE,
+            LaunchError::ArgKind { .. } => CL_INVALID_ARG_SIZE,
+            _ => CL_INVALID_ARG_VALUE,
+        })?;
+        state.set[index] = true;
+        state.local_bytes[index] = local;
+        Ok(())
+    })
+}
+
+pub unsafe extern "C" fn clGetKernelInfo(
+    kernel: cl_kernel,
+    param_name: cl_kernel_info,
+    size: usize,
+    value: *mut c_void,
+    size_ret: *mut usize,
+) -> cl_int {
+    status(|| {
+        let k = get(kernel)?;
+        let info = match param_name {
+            CL_KERNEL_FUNCTION_NAME => Info::string(&k.name),
+            CL_KERNEL_NUM_ARGS => Info::from(k.args.len() as cl_uint),
+            CL_KERNEL_REFERENCE_COUNT => Info::from(k.ref_count()),
+            CL_KERNEL_CONTEXT => Info::ptr(handle::handle(program::context_of(&k.program))),
+            CL_KERNEL_PROGRAM => Info::ptr(handle::handle(&k.program)),
+            CL_KERNEL_ATTRIBUTES => Info::string(&match k.required_size() {
+                Some([x, y, z]) => format!("reqd_work_group_size({x},{y},{z})"),
+                None => String::new(),
+            }),
+            _ => return Err(CL_INVALID_VALUE),
+        };
+        match info.write(size, value, size_ret) {
+            CL_SUCCESS => Ok(()),
+            e => Err(e),
+        }
+    })
+}
+
+pub unsafe extern "C" fn clGetKernelArgInfo(
+    kernel: cl_kernel,
+    arg_index: cl_uint,
+    param_name: cl_kernel_arg_info,
+    size: usize,
+    value: *mut c_void,
+    size_ret: *mut usize,
+) -> cl_int {
+    status(|| {
+        let k = get(kernel)?;
+        let meta = k.args.get(arg_index as usize).ok_or(CL_INVALID_ARG_INDEX)?;
+        let info = match param_name {
+            CL_KERNEL_ARG_ADDRESS_QUALIFIER => Info::from(match meta.kind {
+                ArgKind::GlobalBuffer => CL_KERNEL_ARG_ADDRESS_GLOBAL,
+                ArgKind::ConstantBuffer => CL_KERNEL_ARG_ADDRESS_CONSTANT,
+                ArgKind::LocalMemory => CL_KERNEL_ARG_ADDRESS_LOCAL,
+                _ => CL_KERNEL_ARG_ADDRESS_PRIVATE,
+            }),
+            CL_KERNEL_ARG_ACCESS_QUALIFIER => Info::from(CL_KERNEL_ARG_ACCESS_NONE),
+            CL_KERNEL_ARG_TYPE_NAME => Info::string(&meta.type_name),
+            CL_KERNEL_ARG_TYPE_QUALIFIER => {
+                let mut q = CL_KERNEL_ARG_TYPE_NONE as cl_bitfield;
+                if meta.is_const || meta.kind == ArgKind::ConstantBuffer {
+                    q |= CL_KERNEL_ARG_TYPE_CONST;
+                }
+                if meta.is_restrict {
+                    q |= CL_KERNEL_ARG_TYPE_RESTRICT;
+                }
+                if meta.is_volatile {
+                    q |= CL_KERNEL_ARG_TYPE_VOLATILE;
+                }
+                Info::from(q)
+            }
+            CL_KERNEL_ARG_NAME => Info::string(&meta.name),
+            _ => return Err(CL_INVALID_VALUE),
+        };
+        match info.write(size, value, size_ret) {
+            CL_SUCCESS => Ok(()),
+            e => Err(e),
+        }
+    })
+}
+
+pub unsafe extern "C" fn clGetKernelWorkGroupInfo(
+    kernel: cl_kernel,
+    device: cl_device_id,
+    param_name: cl_kernel_work_group_info,
+    size: usize,
+    value: *mut c_void,
+    size_ret: *mut usize,
+) -> cl_int {
+    status(|| {
+        let k = get(kernel)?;
+        if !device.is_null() {
+            platform::check_device(device)?;
+        }
+        let state = k.lock();
+        let info = match param_name {
+            CL_KERNEL_WORK_GROUP_SIZE => Info::from(match k.required_size() {
+                Some(r) => r.iter().product::<u64>() as usize,
+                None => MAX_WORK_GROUP_SIZE as usize,
+            }),
+            CL_KERNEL_COMPILE_WORK_GROUP_SIZE => {
+                let r = k.required_size().unwrap_or([0; 3]);
+                Info::list(&r.map(|x| x as usize))
+            }
+            CL_KERNEL_LOCAL_MEM_SIZE => Info::from(
+                state.runtime.static_local_mem_size() + state.local_bytes.iter().sum::<u64>(),
+            ),
+            CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE => {
+                Info::from(platform::simd_width() as usize)
+            }
+            CL_KERNEL_PRIVATE_MEM_SIZE => Info::from(0u64),
+            // Only for custom devices and built-in kernels.
+            CL_KERNEL_GLOBAL_WORK_SIZE => return Err(CL_INVALID_VALUE),
+            _ => return Err(CL_INVALID_VALUE),
+        };
+        match info.write(size, value, size_ret) {
+            CL_SUCCESS => Ok(()),
+            e => Err(e),
+        }
+    })
+}
+
+pub unsafe extern "C" fn clGetKernelSubGroupInfo(
+    kernel: cl_kernel,
+    _device: cl_device_id,
+    _param_name: cl_uint,
+    _input_size: usize,
+    _input: *const c_void,
+    _size: usize,
+    _value: *mut c_void,
+    _size_ret: *mut usize,
+) -> cl_int {
+    status(|| {
+        get(kernel)?;
+        // No subgroups (CL_DEVICE_MAX_NUM_SUB_GROUPS is 0).
+        Err(CL_INVALID_OPERATION)
+    })
+}
+
+pub unsafe extern "C" fn clSetKernelExecInfo(
+    kernel: cl_kernel,
+    _param_name: cl_uint,
+    _size: usize,
+    _value: *const c_void,
+) -> cl_int {
+    status(|| {
+        get(kernel)?;
+        // Only SVM execution info exists, and there is no SVM.
+        Err(CL_INVALID_OPERATION)
+    })
+}
+
+pub unsafe extern "C" fn clSetKernelArgSVMPointer(
+    kernel: cl_kernel,
+    _arg_index: cl_uint,
+    _arg_value: *const c_void,
+) -> cl_int {
+    status(|| {
+        get(kernel)?;
+        Err(CL_INVALID_OPERATION)
+    })
+}
+
+/// A work-group size for a range given without one. Along the first
+/// dimension: the largest multiple of the SIMD width up to 128 that
+/// divides the global size, else (when groups may be non-uniform) 64
+/// work-items with a smaller last group, else the largest divisor up to
+/// 128. The other dimensions take the largest divisor of their size that
+/// keeps the group within 128 work-items.
+pub fn pick_local_size(global: [u64; 3], dims: usize, width: u64, uniform: bool) -> [u64; 3] {
+    const BUDGET: u64 = 128;
+    let mut local = [1u64; 3];
+    let g0 = global[0];
+    let simd_multiple = (1..=BUDGET / width)
+        .rev()
+        .map(|k| k * width)
+        .find(|l| g0 % l == 0);
+    local[0] = match simd_multiple {
+        Some(l) => l,
+        None if !uniform => g0.min(64),
+        None => (1..=BUDGET.min(g0))
+            .rev()
+            .find(|l| g0 % l == 0)
+            .unwrap_or(1),
+    };
+    let mut budget = BUDGET / local[0];
+    for d in 1..dims {
+        if budget <= 1 {
+            break;
+        }
+        let l = (1..=budget.min(global[d]))
+            .rev()
+            .find(|l| global[d] % l == 0)
+            .unwrap_or(1);
+        local[d] = l;
+        budget /= l;
+    }
+    local
+}
+
+unsafe fn read3(p: *const usize, dims: usize, fill: u64) -> Option<[u64; 3]> {
+    if p.is_null() {
+        return None;
+    }
+    let mut out = [fill; 3];
+    for (d, slot) in out.iter_mut().enumerate().take(dims) {
+        *slot = *p.add(d) as u64;
+    }
+    Some(out)
+}
+
+#[allow(clippy::too_many_arguments)]
+unsafe fn ndrange(
+    queue: cl_command_queue,
+    kernel: cl_kernel,
+    work_dim: cl_uint,
+    global_offset: *const usize,
+    global_size: *const usize,
+    local_size: *const usize,
+    num: cl_uint,
+    list: *const cl_event,
+    event: *mut cl_event,
+    command_type: cl_command_type,
+) -> Result<(), cl_int> {
+    let q = queue::get(queue)?;
+    let k = get(kernel)?;
+    if !Arc::ptr_eq(&q.context, &k.program.context) {
+        return Err(CL_INVALID_CONTEXT);
+    }
+    let wait = wait_list(&q.context, num, list)?;
+    if !(1..=3).contains(&work_dim) {
+        return Err(CL_INVALID_WORK_DIMENSION);
+    }
+    let dims = work_dim as usize;
+    let global = read3(global_size, dims, 1).ok_or(CL_INVALID_GLOBAL_WORK_SIZE)?;
+    let offset = read3(global_offset, dims, 0).unwrap_or([0; 3]);
+    if (0..dims).any(|d| global[d].checked_add(offset[d]).is_none()) {
+        return Err(CL_INVALID_GLOBAL_OFFSET);
+    }
+    let state = k.lock().clone();
+    if state.set.iter().any(|s| !s) {
+        return Err(CL_INVALID_KERNEL_ARGS);
+    }
+    let required = state.runtime.required_work_group_size();
+    let local = match read3(local_size, dims, 1) {
+        Some(l) => {
+            if l.contains(&0) {
+                return Err(CL_INVALID_WORK_GROUP_SIZE);
+            }
+            if l.iter().any(|&x| x > MAX_WORK_GROUP_SIZE) {
+                return Err(CL_INVALID_WORK_ITEM_SIZE);
+            }
+            l
+        }
+        None => match required {
+            Some(r) => r,
+            None => pick_local_size(
+                global,
+                dims,
+                platform::simd_width() as u64,
+                k.uniform_groups,
+            ),
+        },
+    };
+    if local.iter().product::<u64>() > MAX_WORK_GROUP_SIZE
+        || required.is_some_and(|r| r != local)
+        || (k.uniform_groups && (0..dims).any(|d| global[d] % local[d] != 0))
+    {
+        return Err(CL_INVALID_WORK_GROUP_SIZE);
+    }
+    let local_bytes = state.runtime.static_local_mem_size() + state.local_bytes.iter().sum::<u64>();
+    if local_bytes > lockstep_runtime::MAX_LOCAL_MEM_SIZE {
+        return Err(CL_OUT_OF_RESOURCES);
+    }
+    let empty = (0..dims).any(|d| global[d] == 0);
+    let range = NDRange::new(work_dim, global).local(local).offset(offset);
+    let runtime_ctx = q.context.runtime.clone();
+    let runtime_kernel = state.runtime;
+    let e = Enqueue {
+        queue: &q,
+        command_type,
+        wait,
+        event_out: event,
+        blocking: false,
+    };
+    enqueue(
+        e,
+        Box::new(move || {
+            if empty {
+                return Ok(());
+            }
+            match runtime_ctx.launch(&runtime_kernel, &range) {
+                Ok(report) => {
+                    if !report.printf_output.is_empty() {
+                        use std::io::Write;
+                        let mut out = std::io::stdout().lock();
+                        let _ = out.write_all(report.printf_output.as_bytes());
+                        let _ = out.flush();
+                    }
+                    Ok(())
+                }
+                Err(e) => {
+                    eprintln!("Lockstep: {e}");
+                    Err(CL_OUT_OF_RESOURCES)
+                }
+            }
+        }),
+    )
+}
+
+pub unsafe extern "C" fn clEnqueueNDRangeKernel(
+    queue: cl_command_queue,
+    kernel: cl_kernel,
+    work_dim: cl_uint,
+    global_offset: *const usize,
+    global_size: *const usize,
+    local_size: *const usize,
+    num: cl_uint,
+    list: *const cl_event,
+    event: *mut cl_event,
+) -> cl_int {
+    status(|| {
+        ndrange(
+            queue,
+            kernel,
+            work_dim,
+            global_offset,
+            global_size,
+            local_size,
+            num,
+            list,
+            event,
+            CL_COMMAND_NDRANGE_KERNEL,
+        )
+    })
+}
+
+pub unsafe extern "C" fn clEnqueueTask(
+    queue: cl_command_queue,
+    kernel: cl_kernel,
+    num: cl_uint,
+    list: *const cl_event,
+    event: *mut cl_event,
+) -> cl_int {
+    status(|| {
+        let one = [1usize];
+        ndrange(
+            queue,
+            kernel,
+            1,
+            std::ptr::null(),
+            one.as_ptr(),
+            one.as_ptr(),
+            num,
+            list,
+            event,
+            CL_COMMAND_TASK,
+        )
+    })
+}
+
+pub unsafe extern "C" fn clEnqueueNativeKernel(
+    queue: cl_command_queue,
+    _user_func: *const c_void,
+    _args: *mut c_void,
+    _cb_args: usize,
+    _num_mem_objects: cl_uint,
+    _mem_list: *const cl_mem,
+    _args_mem_loc: *const *const c_void,
+    _num: cl_uint,
+    _list: *const cl_event,
+    _event: *mut cl_event,
+) -> cl_int {
+    status(|| {
+        queue::get(queue)?;
+        // CL_DEVICE_EXECUTION_CAPABILITIES has no CL_EXEC_NATIVE_KERNEL.
+        Err(CL_INVALID_OPERATION)
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::pick_local_size;
+
+    #[test]
+    fn picks_simd_multiples_that_divide() {
+        assert_eq!(pick_local_size([1024, 1, 1], 1, 8, true), [128, 1, 1]);
+        assert_eq!(pick_local_size([24, 1, 1], 1, 8, true), [24, 1, 1]);
+        assert_eq!(pick_local_size([7, 1, 1], 1, 8, true), [7, 1, 1]);
+        assert_eq!(pick_local_size([1000, 1, 1], 1, 16, false), [64, 1, 1]);
+        assert_eq!(pick_local_size([1001, 1, 1], 1, 8, true), [91, 1, 1]);
+        assert_eq!(pick_local_size([64, 64, 1], 2, 8, true), [64, 2, 1]);
+    }
+}

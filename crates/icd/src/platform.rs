@@ -1,0 +1,520 @@
+//! The platform and its one device (the host CPU), and every query about
+//! them: `clGetPlatformIDs`, `clGetPlatformInfo`, `clGetDeviceIDs`,
+//! `clGetDeviceInfo`, and the ICD loader's entry points.
+//!
+//! Answers come from `lockstep_runtime::Device` (cores, SIMD width, local
+//! memory, work-group limits) and the front end's list of supported
+//! OpenCL C features, so they say what Lockstep really does.
+
+#![allow(non_snake_case)]
+
+use std::ffi::{c_char, c_void, CStr};
+use std::sync::{Arc, OnceLock};
+
+use lockstep_runtime::{Device as HostDevice, MAX_LOCAL_MEM_SIZE, MAX_WORK_GROUP_SIZE};
+
+use crate::cl::*;
+use crate::handle::{self, status, ClType, Kind, Object};
+use crate::info::{name_version, Info};
+
+pub struct Platform;
+
+impl ClType for Platform {
+    const KIND: Kind = Kind::Platform;
+    const INVALID: cl_int = CL_INVALID_PLATFORM;
+}
+
+pub struct Device;
+
+impl ClType for Device {
+    const KIND: Kind = Kind::Device;
+    const INVALID: cl_int = CL_INVALID_DEVICE;
+}
+
+pub const PLATFORM_NAME: &str = "Lockstep";
+pub const VENDOR: &str = "The Lockstep project";
+/// The suffix the ICD loader uses for this vendor's extension functions.
+pub const ICD_SUFFIX: &str = "LOCKSTEP";
+const PLATFORM_VERSION: &str = "OpenCL 3.0 Lockstep 0.1.0";
+const DEVICE_VERSION: &str = "OpenCL 3.0 Lockstep";
+const DRIVER_VERSION: &str = env!("CARGO_PKG_VERSION");
+const OPENCL_C_VERSION: &str = "OpenCL C 1.2 Lockstep";
+
+/// Extensions Lockstep implements, with their versions.
+const EXTENSIONS: &[(&str, cl_version)] = &[
+    ("cl_khr_icd", make_version(1, 0, 0)),
+    ("cl_khr_fp64", make_version(1, 0, 0)),
+    ("cl_khr_int64_base_atomics", make_version(1, 0, 0)),
+    ("cl_khr_int64_extended_atomics", make_version(1, 0, 0)),
+    ("cl_khr_global_int32_base_atomics", make_version(1, 0, 0)),
+    (
+        "cl_khr_global_int32_extended_atomics",
+        make_version(1, 0, 0),
+    ),
+    ("cl_khr_local_int32_base_atomics", make_version(1, 0, 0)),
+    ("cl_khr_local_int32_extended_atomics", make_version(1, 0, 0)),
+    ("cl_khr_byte_addressable_store", make_version(1, 0, 0)),
+];
+
+/// Platform extensions (the ones not about the device's compiler).
+const PLATFORM_EXTENSIONS: &str = "cl_khr_icd";
+
+/// The OpenCL C optional features the front end enables (`__opencl_c_*`).
+fn opencl_c_features() -> Vec<&'static str> {
+    lockstep_frontend::SUPPORTED_FEATURES
+        .iter()
+        .filter_map(|f| f.strip_prefix('+'))
+        .filter(|f| f.starts_with("__opencl_c_"))
+        .collect()
+}
+
+fn extension_string() -> String {
+    EXTENSIONS
+        .iter()
+        .map(|(n, _)| *n)
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// The platform object (lives for the whole process).
+pub fn platform() -> &'static Arc<Object<Platform>> {
+    static PLATFORM: OnceLock<Arc<Object<Platform>>> = OnceLock::new();
+    PLATFORM.get_or_init(|| handle::create(Platform))
+}
+
+/// The device object (lives for the whole process).
+pub fn device() -> &'static Arc<Object<Device>> {
+    static DEVICE: OnceLock<Arc<Object<Device>>> = OnceLock::new();
+    DEVICE.get_or_init(|| handle::create(Device))
+}
+
+pub fn platform_handle() -> cl_platform_id {
+    handle::handle(platform())
+}
+
+pub fn device_handle() -> cl_device_id {
+    handle::handle(device())
+}
+
+/// The SIMD width kernels run at (work-items per gang).
+pub fn simd_width() -> u32 {
+    lockstep_runtime::Context::new().width()
+}
+
+/// Accepts NULL (the platform, as ICD loaders allow) or the platform.
+fn check_platform(p: cl_platform_id) -> Result<(), cl_int> {
+    if p.is_null() {
+        return Ok(());
+    }
+    handle::get::<Platform>(p).map(|_| ())
+}
+
+/// Validates a device handle: only Lockstep's one device.
+pub fn check_device(d: cl_device_id) -> Result<(), cl_int> {
+    handle::get::<Device>(d).map(|_| ())
+}
+
+/// Exported: the loader's way in (`cl_khr_icd`).
+#[no_mangle]
+pub unsafe extern "C" fn clIcdGetPlatformIDsKHR(
+    num_entries: cl_uint,
+    platforms: *mut cl_platform_id,
+    num_platforms: *mut cl_uint,
+) -> cl_int {
+    clGetPlatformIDs(num_entries, platforms, num_platforms)
+}
+
+pub unsafe extern "C" fn clGetPlatformIDs(
+    num_entries: cl_uint,
+    platforms: *mut cl_platform_id,
+    num_platforms: *mut cl_uint,
+) -> cl_int {
+    status(|| {
+        if (num_entries == 0 && !platforms.is_null())
+            || (platforms.is_null() && num_platforms.is_null())
+        {
+            return Err(CL_INVALID_VALUE);
+        }
+        if !platforms.is_null() {
+            *platforms = platform_handle();
+        }
+        if !num_platforms.is_null() {
+            *num_platforms = 1;
+        }
+        Ok(())
+    })
+}
+
+/// Exported too: the loader asks the suffix before it uses the table.
+#[no_mangle]
+pub unsafe extern "C" fn clGetPlatformInfo(
+    platform_id: cl_platform_id,
+    param_name: cl_platform_info,
+    size: usize,
+    value: *mut c_void,
+    size_ret: *mut usize,
+) -> cl_int {
+    status(|| {
+        check_platform(platform_id)?;
+        let info = match param_name {
+            CL_PLATFORM_PROFILE => Info::string("FULL_PROFILE"),
+            CL_PLATFORM_VERSION => Info::string(PLATFORM_VERSION),
+            CL_PLATFORM_NUMERIC_VERSION => Info::from(make_version(3, 0, 0)),
+            CL_PLATFORM_NAME => Info::string(PLATFORM_NAME),
+            CL_PLATFORM_VENDOR => Info::string(VENDOR),
+            CL_PLATFORM_EXTENSIONS => Info::string(PLATFORM_EXTENSIONS),
+            CL_PLATFORM_EXTENSIONS_WITH_VERSION => {
+                Info::list(&[name_version("cl_khr_icd", make_version(1, 0, 0))])
+            }
+            CL_PLATFORM_HOST_TIMER_RESOLUTION => Info::from(0u64),
+            CL_PLATFORM_ICD_SUFFIX_KHR => Info::string(ICD_SUFFIX),
+            _ => return Err(CL_INVALID_VALUE),
+        };
+        match info.write(size, value, size_ret) {
+            CL_SUCCESS => Ok(()),
+            e => Err(e),
+        }
+    })
+}
+
+pub unsafe extern "C" fn clGetDeviceIDs(
+    platform_id: cl_platform_id,
+    device_type: cl_device_type,
+    num_entries: cl_uint,
+    devices: *mut cl_device_id,
+    num_devices: *mut cl_uint,
+) -> cl_int {
+    status(|| {
+        check_platform(platform_id)?;
+        const KNOWN: cl_device_type = CL_DEVICE_TYPE_DEFAULT
+            | CL_DEVICE_TYPE_CPU
+            | CL_DEVICE_TYPE_GPU
+            | CL_DEVICE_TYPE_ACCELERATOR
+            | CL_DEVICE_TYPE_CUSTOM;
+        if device_type != CL_DEVICE_TYPE_ALL && (device_type & !KNOWN != 0 || device_type == 0) {
+            return Err(CL_INVALID_DEVICE_TYPE);
+        }
+        if (num_entries == 0 && !devices.is_null()) || (devices.is_null() && num_devices.is_null())
+        {
+            return Err(CL_INVALID_VALUE);
+        }
+        let matches = device_type == CL_DEVICE_TYPE_ALL
+            || device_type & (CL_DEVICE_TYPE_CPU | CL_DEVICE_TYPE_DEFAULT) != 0;
+        if !matches {
+            return Err(CL_DEVICE_NOT_FOUND);
+        }
+        if !devices.is_null() {
+            *devices = device_handle();
+        }
+        if !num_devices.is_null() {
+            *num_devices = 1;
+        }
+        Ok(())
+    })
+}
+
+/// Memory this process can count on, from `/proc/meminfo` (bytes).
+fn total_memory() -> u64 {
+    std::fs::read_to_string("/proc/meminfo")
+        .ok()
+        .and_then(|text| {
+            text.lines()
+                .find(|l| l.starts_with("MemTotal:"))
+                .and_then(|l| l.split_whitespace().nth(1))
+                .and_then(|kb| kb.parse::<u64>().ok())
+        })
+        .map_or(4 << 30, |kb| kb * 1024)
+}
+
+/// The largest buffer `clCreateBuffer` accepts.
+pub fn max_mem_alloc_size() -> u64 {
+    (total_memory() / 4).max(128 << 20)
+}
+
+pub unsafe extern "C" fn clGetDeviceInfo(
+    device_id: cl_device_id,
+    param_name: cl_device_info,
+    size: usize,
+    value: *mut c_void,
+    size_ret: *mut usize,
+) -> cl_int {
+    status(|| {
+        check_device(device_id)?;
+        let info = device_info(param_name)?;
+        match info.write(size, value, size_ret) {
+            CL_SUCCESS => Ok(()),
+            e => Err(e),
+        }
+    })
+}
+
+fn device_info(param: cl_device_info) -> Result<Info, cl_int> {
+    let host = HostDevice::host();
+    let width = simd_width();
+    let fp_config: cl_device_fp_config = CL_FP_DENORM
+        | CL_FP_INF_NAN
+        | CL_FP_ROUND_TO_NEAREST
+        | CL_FP_ROUND_TO_ZERO
+        | CL_FP_ROUND_TO_INF
+        | CL_FP_FMA
+        | CL_FP_CORRECTLY_ROUNDED_DIVIDE_SQRT;
+    let double_config: cl_device_fp_config = CL_FP_DENORM
+        | CL_FP_INF_NAN
+        | CL_FP_ROUND_TO_NEAREST
+        | CL_FP_ROUND_TO_ZERO
+        | CL_FP_ROUND_TO_INF
+        | CL_FP_FMA;
+    // Vector widths: how many elements of each type fill one SIMD register
+    // of the host (`width` 32-bit lanes).
+    let lanes = |bytes: u32| (width * 4 / bytes).max(1);
+    let version_3 = make_version(3, 0, 0);
+    Ok(match param {
+        CL_DEVICE_TYPE => Info::from(CL_DEVICE_TYPE_CPU),
+        CL_DEVICE_VENDOR_ID => Info::from(0u32),
+        CL_DEVICE_MAX_COMPUTE_UNITS => Info::from(host.cores as cl_uint),
+        CL_DEVICE_MAX_WORK_ITEM_DIMENSIONS => Info::from(3u32),
+        CL_DEVICE_MAX_WORK_ITEM_SIZES => Info::list(&[MAX_WORK_GROUP_SIZE as usize; 3]),
+        CL_DEVICE_MAX_WORK_GROUP_SIZE => Info::from(MAX_WORK_GROUP_SIZE as usize),
+        CL_DEVICE_PREFERRED_VECTOR_WIDTH_CHAR | CL_DEVICE_NATIVE_VECTOR_WIDTH_CHAR => {
+            Info::from(lanes(1))
+        }
+        CL_DEVICE_PREFERRED_VECTOR_WIDTH_SHORT | CL_DEVICE_NATIVE_VECTOR_WIDTH_SHORT => {
+            Info::from(lanes(2))
+        }
+        CL_DEVICE_PREFERRED_VECTOR_WIDTH_INT | CL_DEVICE_NATIVE_VECTOR_WIDTH_INT => {
+            Info::from(lanes(4))
+        }
+        CL_DEVICE_PREFERRED_VECTOR_WIDTH_LONG | CL_DEVICE_NATIVE_VECTOR_WIDTH_LONG => {
+            Info::from(lanes(8))
+        }
+        CL_DEVICE_PREFERRED_VECTOR_WIDTH_FLOAT | CL_DEVICE_NATIVE_VECTOR_WIDTH_FLOAT => {
+            Info::from(lanes(4))
+        }
+        CL_DEVICE_PREFERRED_VECTOR_WIDTH_DOUBLE | CL_DEVICE_NATIVE_VECTOR_WIDTH_DOUBLE => {
+            Info::from(lanes(8))
+        }
+        // No cl_khr_fp16.
+        CL_DEVICE_PREFERRED_VECTOR_WIDTH_HALF | CL_DEVICE_NATIVE_VECTOR_WIDTH_HALF => {
+            Info::from(0u32)
+        }
+        CL_DEVICE_MAX_CLOCK_FREQUENCY => Info::from(cpu_mhz()),
+        CL_DEVICE_ADDRESS_BITS => Info::from(64u32),
+        CL_DEVICE_MAX_READ_IMAGE_ARGS
+        | CL_DEVICE_MAX_WRITE_IMAGE_ARGS
+        | CL_DEVICE_MAX_READ_WRITE_IMAGE_ARGS
+        | CL_DEVICE_MAX_SAMPLERS
+        | CL_DEVICE_IMAGE_PITCH_ALIGNMENT
+        | CL_DEVICE_IMAGE_BASE_ADDRESS_ALIGNMENT => Info::from(0u32),
+        CL_DEVICE_MAX_MEM_ALLOC_SIZE => Info::from(max_mem_alloc_size()),
+        CL_DEVICE_IMAGE2D_MAX_WIDTH
+        | CL_DEVICE_IMAGE2D_MAX_HEIGHT
+        | CL_DEVICE_IMAGE3D_MAX_WIDTH
+        | CL_DEVICE_IMAGE3D_MAX_HEIGHT
+        | CL_DEVICE_IMAGE3D_MAX_DEPTH
+        | CL_DEVICE_IMAGE_MAX_BUFFER_SIZE
+        | CL_DEVICE_IMAGE_MAX_ARRAY_SIZE => Info::from(0usize),
+        CL_DEVICE_IMAGE_SUPPORT => Info::bool(false),
+        CL_DEVICE_MAX_PARAMETER_SIZE => Info::from(1024usize),
+        CL_DEVICE_MEM_BASE_ADDR_ALIGN => Info::from(lockstep_runtime::BUFFER_ALIGN as u32 * 8),
+        CL_DEVICE_MIN_DATA_TYPE_ALIGN_SIZE => Info::from(128u32),
+        CL_DEVICE_SINGLE_FP_CONFIG => Info::from(fp_config),
+        CL_DEVICE_DOUBLE_FP_CONFIG => Info::from(double_config),
+        CL_DEVICE_HALF_FP_CONFIG => Info::from(0u64),
+        CL_DEVICE_GLOBAL_MEM_CACHE_TYPE => Info::from(CL_READ_WRITE_CACHE),
+        CL_DEVICE_GLOBAL_MEM_CACHELINE_SIZE => Info::from(64u32),
+        CL_DEVICE_GLOBAL_MEM_CACHE_SIZE => Info::from(1u64 << 20),
+        CL_DEVICE_GLOBAL_MEM_SIZE => Info::from(total_memory()),
+        CL_DEVICE_MAX_CONSTANT_BUFFER_SIZE => Info::from(max_mem_alloc_size()),
+        CL_DEVICE_MAX_CONSTANT_ARGS => Info::from(64u32),
+        CL_DEVICE_MAX_GLOBAL_VARIABLE_SIZE => Info::from(64usize << 10),
+        CL_DEVICE_GLOBAL_VARIABLE_PREFERRED_TOTAL_SIZE => Info::from(64usize << 10),
+        CL_DEVICE_LOCAL_MEM_TYPE => Info::from(CL_GLOBAL),
+        CL_DEVICE_LOCAL_MEM_SIZE => Info::from(MAX_LOCAL_MEM_SIZE),
+        CL_DEVICE_ERROR_CORRECTION_SUPPORT => Info::bool(false),
+        CL_DEVICE_HOST_UNIFIED_MEMORY => Info::bool(true),
+        CL_DEVICE_PROFILING_TIMER_RESOLUTION => Info::from(1usize),
+        CL_DEVICE_ENDIAN_LITTLE => Info::bool(cfg!(target_endian = "little")),
+        CL_DEVICE_AVAILABLE | CL_DEVICE_COMPILER_AVAILABLE | CL_DEVICE_LINKER_AVAILABLE => {
+            Info::bool(true)
+        }
+        CL_DEVICE_EXECUTION_CAPABILITIES => Info::from(CL_EXEC_KERNEL),
+        CL_DEVICE_QUEUE_ON_HOST_PROPERTIES => {
+            Info::from(CL_QUEUE_PROFILING_ENABLE | CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE)
+        }
+        CL_DEVICE_QUEUE_ON_DEVICE_PROPERTIES => Info::from(0u64),
+        CL_DEVICE_QUEUE_ON_DEVICE_PREFERRED_SIZE
+        | CL_DEVICE_QUEUE_ON_DEVICE_MAX_SIZE
+        | CL_DEVICE_MAX_ON_DEVICE_QUEUES
+        | CL_DEVICE_MAX_ON_DEVICE_EVENTS
+        | CL_DEVICE_MAX_PIPE_ARGS
+        | CL_DEVICE_PIPE_MAX_ACTIVE_RESERVATIONS
+        | CL_DEVICE_PIPE_MAX_PACKET_SIZE
+        | CL_DEVICE_MAX_NUM_SUB_GROUPS
+        | CL_DEVICE_PARTITION_MAX_SUB_DEVICES
+        | CL_DEVICE_PREFERRED_PLATFORM_ATOMIC_ALIGNMENT
+        | CL_DEVICE_PREFERRED_GLOBAL_ATOMIC_ALIGNMENT
+        | CL_DEVICE_PREFERRED_LOCAL_ATOMIC_ALIGNMENT => Info::from(0u32),
+        CL_DEVICE_BUILT_IN_KERNELS => Info::string(""),
+        CL_DEVICE_BUILT_IN_KERNELS_WITH_VERSION => Info::empty(),
+        CL_DEVICE_PLATFORM => Info::ptr(platform_handle()),
+        CL_DEVICE_NAME => Info::string(&format!("Lockstep CPU ({})", host.cpu_model)),
+        CL_DEVICE_VENDOR => Info::string(VENDOR),
+        CL_DRIVER_VERSION => Info::string(DRIVER_VERSION),
+        CL_DEVICE_PROFILE => Info::string("FULL_PROFILE"),
+        CL_DEVICE_VERSION => Info::string(DEVICE_VERSION),
+        CL_DEVICE_NUMERIC_VERSION => Info::from(version_3),
+        CL_DEVICE_OPENCL_C_VERSION => Info::string(OPENCL_C_VERSION),
+        CL_DEVICE_OPENCL_C_ALL_VERSIONS => Info::list(&[
+            name_version("OpenCL C", make_version(1, 0, 0)),
+            name_version("OpenCL C", make_version(1, 1, 0)),
+            name_version("OpenCL C", make_version(1, 2, 0)),
+            name_version("OpenCL C", version_3),
+        ]),
+        CL_DEVICE_OPENCL_C_FEATURES => Info::list(
+            &opencl_c_features()
+                .iter()
+                .map(|f| name_version(f, version_3))
+                .collect::<Vec<_>>(),
+        ),
+        CL_DEVICE_EXTENSIONS => Info::string(&extension_string()),
+        CL_DEVICE_EXTENSIONS_WITH_VERSION => Info::list(
+            &EXTENSIONS
+                .iter()
+                .map(|(n, v)| name_version(n, *v))
+                .collect::<Vec<_>>(),
+        ),
+        CL_DEVICE_ILS_WITH_VERSION => Info::empty(),
+        CL_DEVICE_IL_VERSION => Info::string(""),
+        CL_DEVICE_PRINTF_BUFFER_SIZE => Info::from(1usize << 20),
+        CL_DEVICE_PREFERRED_INTEROP_USER_SYNC => Info::bool(true),
+        CL_DEVICE_PARENT_DEVICE => Info::ptr(std::ptr::null()),
+        CL_DEVICE_PARTITION_PROPERTIES => Info::list(&[0isize]),
+        CL_DEVICE_PARTITION_AFFINITY_DOMAIN => Info::from(0u64),
+        CL_DEVICE_PARTITION_TYPE => Info::empty(),
+        CL_DEVICE_REFERENCE_COUNT => Info::from(1u32),
+        CL_DEVICE_SVM_CAPABILITIES => Info::from(0u64),
+        CL_DEVICE_SUB_GROUP_INDEPENDENT_FORWARD_PROGRESS => Info::bool(false),
+        CL_DEVICE_ATOMIC_MEMORY_CAPABILITIES | CL_DEVICE_ATOMIC_FENCE_CAPABILITIES => Info::from(
+            CL_DEVICE_ATOMIC_ORDER_RELAXED
+                | CL_DEVICE_ATOMIC_ORDER_ACQ_REL
+                | CL_DEVICE_ATOMIC_ORDER_SEQ_CST
+                | CL_DEVICE_ATOMIC_SCOPE_WORK_ITEM
+                | CL_DEVICE_ATOMIC_SCOPE_WORK_GROUP
+                | CL_DEVICE_ATOMIC_SCOPE_DEVICE
+                | CL_DEVICE_ATOMIC_SCOPE_ALL_DEVICES,
+        ),
+        CL_DEVICE_NON_UNIFORM_WORK_GROUP_SUPPORT => Info::bool(true),
+        CL_DEVICE_WORK_GROUP_COLLECTIVE_FUNCTIONS_SUPPORT => Info::bool(true),
+        CL_DEVICE_GENERIC_ADDRESS_SPACE_SUPPORT => Info::bool(true),
+        CL_DEVICE_DEVICE_ENQUEUE_CAPABILITIES => Info::from(0u64),
+        CL_DEVICE_PIPE_SUPPORT => Info::bool(false),
+        CL_DEVICE_PREFERRED_WORK_GROUP_SIZE_MULTIPLE => Info::from(width as usize),
+        CL_DEVICE_LATEST_CONFORMANCE_VERSION_PASSED => Info::string("v0000-01-01-00"),
+        _ => return Err(CL_INVALID_VALUE),
+    })
+}
+
+/// The CPU's clock in MHz, from `/proc/cpuinfo` (0 when unknown).
+fn cpu_mhz() -> cl_uint {
+    std::fs::read_to_string("/proc/cpuinfo")
+        .ok()
+        .and_then(|t| {
+            t.lines()
+                .find(|l| l.starts_with("cpu MHz"))
+                .and_then(|l| l.split(':').nth(1))
+                .and_then(|v| v.trim().parse::<f64>().ok())
+        })
+        .map_or(0, |mhz| mhz as cl_uint)
+}
+
+pub unsafe extern "C" fn clRetainDevice(device_id: cl_device_id) -> cl_int {
+    status(|| check_device(device_id))
+}
+
+pub unsafe extern "C" fn clReleaseDevice(device_id: cl_device_id) -> cl_int {
+    status(|| check_device(device_id))
+}
+
+pub unsafe extern "C" fn clCreateSubDevices(
+    in_device: cl_device_id,
+    _properties: *const isize,
+    _num_devices: cl_uint,
+    _out_devices: *mut cl_device_id,
+    _num_devices_ret: *mut cl_uint,
+) -> cl_int {
+    status(|| {
+        check_device(in_device)?;
+        // CL_DEVICE_PARTITION_PROPERTIES lists no partition type.
+        Err(CL_INVALID_VALUE)
+    })
+}
+
+pub unsafe extern "C" fn clUnloadCompiler() -> cl_int {
+    CL_SUCCESS
+}
+
+pub unsafe extern "C" fn clUnloadPlatformCompiler(platform_id: cl_platform_id) -> cl_int {
+    status(|| {
+        if platform_id.is_null() {
+            return Err(CL_INVALID_PLATFORM);
+        }
+        check_platform(platform_id)
+    })
+}
+
+pub unsafe extern "C" fn clGetHostTimer(
+    device_id: cl_device_id,
+    host_timestamp: *mut cl_ulong,
+) -> cl_int {
+    status(|| {
+        check_device(device_id)?;
+        if host_timestamp.is_null() {
+            return Err(CL_INVALID_VALUE);
+        }
+        *host_timestamp = crate::queue::now_ns();
+        Ok(())
+    })
+}
+
+pub unsafe extern "C" fn clGetDeviceAndHostTimer(
+    device_id: cl_device_id,
+    device_timestamp: *mut cl_ulong,
+    host_timestamp: *mut cl_ulong,
+) -> cl_int {
+    status(|| {
+        check_device(device_id)?;
+        if host_timestamp.is_null() || device_timestamp.is_null() {
+            return Err(CL_INVALID_VALUE);
+        }
+        let now = crate::queue::now_ns();
+        *host_timestamp = now;
+        *device_timestamp = now;
+        Ok(())
+    })
+}
+
+/// Exported: extension functions by name. Lockstep has no vendor
+/// extension functions; the loader's own (`clIcdGetPlatformIDsKHR`) is
+/// answered.
+#[no_mangle]
+pub unsafe extern "C" fn clGetExtensionFunctionAddress(name: *const c_char) -> *mut c_void {
+    if name.is_null() {
+        return std::ptr::null_mut();
+    }
+    match CStr::from_ptr(name).to_bytes() {
+        b"clIcdGetPlatformIDsKHR" => clIcdGetPlatformIDsKHR as *mut c_void,
+        b"clGetPlatformInfo" => clGetPlatformInfo as *mut c_void,
+        _ => std::ptr::null_mut(),
+    }
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn clGetExtensionFunctionAddressForPlatform(
+    platform_id: cl_platform_id,
+    name: *const c_char,
+) -> *mut c_void {
+    if check_platform(platform_id).is_err() {
+        return std::ptr::null_mut();
+    }
+    clGetExtensionFunctionAddress(name)
+}

@@ -1,0 +1,804 @@
+//! Programs: from source or binary, `clBuildProgram`, separate compilation
+//! (`clCompileProgram`, `clLinkProgram`), build info and binaries.
+//!
+//! Binaries: a small text container (see [`Binary`]) holding the kind
+//! (executable, compiled object or library), the build options, the build
+//! log and a body. An executable's body is the program's Lockstep IR as the
+//! IR printer writes it (the parser reads it back, so a binary loads without
+//! the source or clang). A compiled object's or library's body is OpenCL C
+//! preprocessed by clang (`-E`, with the compile options and the input
+//! headers applied), so it stands alone.
+//!
+//! Linking concatenates the objects' preprocessed sources and builds the
+//! result: honest for OpenCL C (each object's macros and headers were
+//! applied when it was compiled), with the limit that two objects may not
+//! both define a `static` function of the same name. Duplicate kernel (or
+//! other external) names are a link error, as with any linker.
+
+#![allow(non_snake_case)]
+
+use std::ffi::{c_char, c_void, CStr};
+use std::path::Path;
+use std::process::{Command, Stdio};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+
+use crate::cl::*;
+use crate::context::Context;
+use crate::handle::{self, creator, status, ClType, Kind, Object};
+use crate::info::Info;
+use crate::platform;
+
+pub type BuildNotify = unsafe extern "C" fn(program: cl_program, user: *mut c_void);
+
+pub struct Program {
+    pub context: Arc<Object<Context>>,
+    /// The source, for programs created from source.
+    source: Option<String>,
+    state: Mutex<ProgramState>,
+    /// Live kernel objects of this program (building is then an error).
+    pub kernels: AtomicUsize,
+}
+
+impl ClType for Program {
+    const KIND: Kind = Kind::Program;
+    const INVALID: cl_int = CL_INVALID_PROGRAM;
+}
+
+struct ProgramState {
+    status: cl_build_status,
+    options: String,
+    log: String,
+    binary_type: cl_uint,
+    /// What the program holds besides its source.
+    content: Content,
+}
+
+enum Content {
+    None,
+    /// A built executable.
+    Executable(lockstep_runtime::Program),
+    /// An executable binary not yet built (`clCreateProgramWithBinary`
+    /// needs `clBuildProgram` before kernels can be made).
+    LoadedIr {
+        ir: String,
+        options: String,
+        log: String,
+    },
+    /// A compiled object or library: preprocessed OpenCL C.
+    Object {
+        source: String,
+        options: String,
+    },
+}
+
+/// The binary container.
+struct Binary {
+    kind: String,
+    options: String,
+    log: String,
+    body: String,
+}
+
+const BINARY_MAGIC: &str = "LOCKSTEP-CL-BINARY 1\n";
+
+impl Binary {
+    fn to_bytes(&self) -> Vec<u8> {
+        let mut out = String::from(BINARY_MAGIC);
+        out.push_str(&self.kind);
+        out.push('\n');
+        for field in [&self.options, &self.log, &self.body] {
+            out.push_str(&format!("{}\n{}\n", field.len(), field));
+        }
+        out.into_bytes()
+    }
+
+    fn parse(bytes: &[u8]) -> Option<Binary> {
+        let text = std::str::from_utf8(bytes).ok()?;
+        let rest = text.strip_prefix(BINARY_MAGIC)?;
+        let (kind, mut rest) = rest.split_once('\n')?;
+        let mut fields = Vec::new();
+        for _ in 0..3 {
+            let (len, after) = rest.split_once('\n')?;
+            let len: usize = len.parse().ok()?;
+            let field = after.get(..len)?;
+            rest = after.get(len..)?.strip_prefix('\n')?;
+            fields.push(field.to_string());
+        }
+        let body = fields.pop()?;
+        let log = fields.pop()?;
+        let options = fields.pop()?;
+        ["executable", "object", "library"]
+            .contains(&kind)
+            .then(|| Binary {
+                kind: kind.to_string(),
+                options,
+                log,
+                body,
+            })
+    }
+}
+
+pub fn get(program: cl_program) -> Result<Arc<Object<Program>>, cl_int> {
+    handle::get::<Program>(program)
+}
+
+impl Program {
+    fn lock(&self) -> std::sync::MutexGuard<'_, ProgramState> {
+        self.state.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// The built executable, or `CL_INVALID_PROGRAM_EXECUTABLE`.
+    pub fn executable(&self) -> Result<lockstep_runtime::Program, cl_int> {
+        match &self.lock().content {
+            Content::Executable(p) => Ok(p.clone()),
+            _ => Err(CL_INVALID_PROGRAM_EXECUTABLE),
+        }
+    }
+
+    /// The binary the program would hand out (empty if it has none).
+    fn binary(&self) -> Vec<u8> {
+        let state = self.lock();
+        let b = match &state.content {
+            Content::None => return Vec::new(),
+            Content::Executable(p) => Binary {
+                kind: "executable".into(),
+                options: p.options().to_string(),
+                log: state.log.clone(),
+                body: p.ir_text(),
+            },
+            Content::LoadedIr { ir, options, log } => Binary {
+                kind: "executable".into(),
+                options: options.clone(),
+                log: log.clone(),
+                body: ir.clone(),
+            },
+            Content::Object { source, options } => Binary {
+                kind: if state.binary_type == CL_PROGRAM_BINARY_TYPE_LIBRARY {
+                    "library".into()
+                } else {
+                    "object".into()
+                },
+                options: options.clone(),
+                log: state.log.clone(),
+                body: source.clone(),
+            },
+        };
+        b.to_bytes()
+    }
+}
+
+fn new_program(
+    context: Arc<Object<Context>>,
+    source: Option<String>,
+    state: ProgramState,
+) -> Arc<Object<Program>> {
+    handle::create(Program {
+        context,
+        source,
+        state: Mutex::new(state),
+        kernels: AtomicUsize::new(0),
+    })
+}
+
+fn empty_state() -> ProgramState {
+    ProgramState {
+        status: CL_BUILD_NONE,
+        options: String::new(),
+        log: String::new(),
+        binary_type: CL_PROGRAM_BINARY_TYPE_NONE,
+        content: Content::None,
+    }
+}
+
+pub unsafe extern "C" fn clCreateProgramWithSource(
+    context: cl_context,
+    count: cl_uint,
+    strings: *const *const c_char,
+    lengths: *const usize,
+    errcode_ret: *mut cl_int,
+) -> cl_program {
+    creator(errcode_ret, || {
+        let c = crate::context::get(context)?;
+        if count == 0 || strings.is_null() {
+            return Err(CL_INVALID_VALUE);
+        }
+        let mut source = Vec::new();
+        for i in 0..count as usize {
+            let s = *strings.add(i);
+            if s.is_null() {
+                return Err(CL_INVALID_VALUE);
+            }
+            let len = if lengths.is_null() {
+                0
+            } else {
+                *lengths.add(i)
+            };
+            if len == 0 {
+                source.extend_from_slice(CStr::from_ptr(s).to_bytes());
+            } else {
+                source.extend_from_slice(std::slice::from_raw_parts(s as *const u8, len));
+            }
+        }
+        let source = String::from_utf8_lossy(&source).into_owned();
+        Ok(handle::handle(&new_program(c, Some(source), empty_state())))
+    })
+}
+
+pub unsafe extern "C" fn clCreateProgramWithBinary(
+    context: cl_context,
+    num_devices: cl_uint,
+    device_list: *const cl_device_id,
+    lengths: *const usize,
+    binaries: *const *const u8,
+    binary_status: *mut cl_int,
+    errcode_ret: *mut cl_int,
+) -> cl_program {
+    creator(errcode_ret, || {
+        let c = crate::context::get(context)?;
+        if num_devices == 0 || device_list.is_null() {
+            return Err(CL_INVALID_VALUE);
+        }
+        handle::get_list::<platform::Device>(
+            num_devices,
+            device_list as *const *mut c_void,
+            CL_INVALID_DEVICE,
+        )?;
+        if num_devices != 1 {
+            // The one device cannot be listed twice.
+            return Err(CL_INVALID_DEVICE);
+        }
+        if lengths.is_null() || binaries.is_null() || (*binaries).is_null() || *lengths == 0 {
+            return Err(CL_INVALID_VALUE);
+        }
+        let bytes = std::slice::from_raw_parts(*binaries, *lengths);
+        let set_status = |s: cl_int| {
+            if !binary_status.is_null() {
+                *binary_status = s;
+            }
+        };
+        let Some(binary) = Binary::parse(bytes) else {
+            set_status(CL_INVALID_BINARY);
+            return Err(CL_INVALID_BINARY);
+        };
+        set_status(CL_SUCCESS);
+        let mut state = empty_state();
+        state.options = binary.options.clone();
+        state.log = binary.log.clone();
+        match binary.kind.as_str() {
+            "executable" => {
+                state.binary_type = CL_PROGRAM_BINARY_TYPE_EXECUTABLE;
+                state.content = Content::LoadedIr {
+                    ir: binary.body,
+                    options: binary.options,
+                    log: binary.log,
+                };
+            }
+            kind => {
+                state.binary_type = if kind == "library" {
+                    CL_PROGRAM_BINARY_TYPE_LIBRARY
+                } else {
+                    CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT
+                };
+                state.content = Content::Object {
+                    source: binary.body,
+                    options: binary.options,
+                };
+            }
+        }
+        Ok(handle::handle(&new_program(c, None, state)))
+    })
+}
+
+pub unsafe extern "C" fn clCreateProgramWithBuiltInKernels(
+    context: cl_context,
+    _num_devices: cl_uint,
+    _device_list: *const cl_device_id,
+    kernel_names: *const c_char,
+    errcode_ret: *mut cl_int,
+) -> cl_program {
+    creator(errcode_ret, || {
+        crate::context::get(context)?;
+        let _ = kernel_names;
+        // The device has no built-in kernels.
+        Err(CL_INVALID_VALUE)
+    })
+}
+
+pub unsafe extern "C" fn clCreateProgramWithIL(
+    context: cl_context,
+    _il: *const c_void,
+    _length: usize,
+    errcode_ret: *mut cl_int,
+) -> cl_program {
+    creator(errcode_ret, || {
+        crate::context::get(context)?;
+        // No intermediate language (CL_DEVICE_IL_VERSION is empty).
+        Err(CL_INVALID_OPERATION)
+    })
+}
+
+pub unsafe extern "C" fn clRetainProgram(program: cl_program) -> cl_int {
+    status(|| {
+        get(program)?.retain();
+        Ok(())
+    })
+}
+
+pub unsafe extern "C" fn clReleaseProgram(program: cl_program) -> cl_int {
+    status(|| {
+        get(program)?.release();
+        Ok(())
+    })
+}
+
+/// Checks a device list given to a build: NULL means the one device.
+unsafe fn check_devices(num: cl_uint, list: *const cl_device_id) -> Result<(), cl_int> {
+    handle::get_list::<platform::Device>(num, list as *const *mut c_void, CL_INVALID_VALUE)
+        .map_err(|e| {
+            if e == CL_INVALID_VALUE {
+                e
+            } else {
+                CL_INVALID_DEVICE
+            }
+        })?;
+    Ok(())
+}
+
+unsafe fn options_string(options: *const c_char) -> String {
+    if options.is_null() {
+        String::new()
+    } else {
+        CStr::from_ptr(options).to_string_lossy().into_owned()
+    }
+}
+
+/// The options a source is built with: the application's, with OpenCL C
+/// 1.2 when it names no version (what the spec asks of a 3.0 device).
+fn effective_options(options: &str) -> String {
+    if options.contains("-cl-std=") {
+        options.to_string()
+    } else {
+        format!("-cl-std=CL1.2 {options}").trim().to_string()
+    }
+}
+
+/// Builds OpenCL C into an executable: the program or (status, log).
+fn build_source(
+    source: &str,
+    options: &str,
+) -> Result<(lockstep_runtime::Program, String), (cl_int, String)> {
+    let src = lockstep_frontend::Source::from_string("program.cl", source);
+    match lockstep_runtime::Program::build_from_source(&src, options) {
+        Ok(p) => {
+            let log = p.build_log().to_string();
+            Ok((p, log))
+        }
+        Err(lockstep_runtime::BuildError::Compile(lockstep_frontend::CompileError::BadOption(
+            m,
+        ))) => Err((CL_INVALID_BUILD_OPTIONS, m)),
+        Err(e) => Err((CL_BUILD_PROGRAM_FAILURE, e.build_log())),
+    }
+}
+
+pub unsafe extern "C" fn clBuildProgram(
+    program: cl_program,
+    num_devices: cl_uint,
+    device_list: *const cl_device_id,
+    options: *const c_char,
+    pfn_notify: Option<BuildNotify>,
+    user_data: *mut c_void,
+) -> cl_int {
+    status(|| {
+        let p = get(program)?;
+        check_devices(num_devices, device_list)?;
+        if pfn_notify.is_none() && !user_data.is_null() {
+            return Err(CL_INVALID_VALUE);
+        }
+        if p.kernels.load(Ordering::SeqCst) > 0 {
+            return Err(CL_INVALID_OPERATION);
+        }
+        let user_options = options_string(options);
+        let result = {
+            let mut state = p.lock();
+            let outcome = match (&p.source, &state.content) {
+                (_, Content::LoadedIr { ir, options, log }) => {
+                    lockstep_runtime::Program::from_ir(ir, options, log)
+                        .map(|prog| (prog, log.clone()))
+                        .map_err(|e| (CL_INVALID_BINARY, e.to_string()))
+                }
+                (Some(source), _) => build_source(source, &effective_options(&user_options)),
+                (None, Content::Object { source, options }) => {
+                    let options = format!("{} {}", cl_std_of(options), user_options);
+                    build_source(source, options.trim())
+                }
+                (None, Content::Executable(prog)) => Ok((prog.clone(), state.log.clone())),
+                (None, Content::None) => Err((CL_INVALID_PROGRAM, String::new())),
+            };
+            state.options = user_options;
+            match outcome {
+                Ok((prog, log)) => {
+                    state.status = CL_BUILD_SUCCESS;
+                    state.log = log;
+                    state.binary_type = CL_PROGRAM_BINARY_TYPE_EXECUTABLE;
+                    state.content = Content::Executable(prog);
+                    Ok(())
+                }
+                Err((code, log)) => {
+                    state.status = CL_BUILD_ERROR;
+                    state.log = log;
+                    if matches!(state.content, Content::Executable(_)) {
+                        state.content = Content::None;
+                        state.binary_type = CL_PROGRAM_BINARY_TYPE_NONE;
+                    }
+                    Err(code)
+                }
+            }
+        };
+        if let Some(f) = pfn_notify {
+            f(program, user_data);
+        }
+        result
+    })
+}
+
+/// The `-cl-std=` option in an option string, if any.
+fn cl_std_of(options: &str) -> &str {
+    options
+        .split_whitespace()
+        .find(|w| w.starts_with("-cl-std="))
+        .unwrap_or("")
+}
+
+/// Runs clang's preprocessor on a compile unit with its options and the
+/// directory of its input headers: the preprocessed text, or the log.
+fn preprocess(source: &str, options: &str, header_dir: &Path) -> Result<String, (cl_int, String)> {
+    let parsed = lockstep_frontend::BuildOptions::parse(options)
+        .map_err(|e| (CL_INVALID_COMPILER_OPTIONS, e.to_string()))?;
+    let clang =
+        lockstep_frontend::find_clang().map_err(|e| (CL_COMPILER_NOT_AVAILABLE, e.to_string()))?;
+    let dir = tempfile::tempdir().map_err(|_| (CL_OUT_OF_HOST_MEMORY, String::new()))?;
+    let file = dir.path().join("program.cl");
+    std::fs::write(&file, source).map_err(|_| (CL_OUT_OF_HOST_MEMORY, String::new()))?;
+    let run = |extra: &[&str]| {
+        Command::new(&clang)
+            .current_dir(dir.path())
+            .args(["-x", "cl", "-target", "spir64"])
+            .args([
+                "-Xclang".to_string(),
+                format!(
+                    "-cl-ext={}",
+                    lockstep_frontend::SUPPORTED_FEATURES.join(",")
+                ),
+            ])
+            .arg("-fno-color-diagnostics")
+            .args(extra)
+            .arg(format!("-I{}", header_dir.display()))
+            .args(&parsed.clang_args)
+            .arg("program.cl")
+            .stdin(Stdio::null())
+            .output()
+    };
+    // Errors first (with the default header), then the preprocessed text.
+    let check = run(&["-fsyntax-only", "-Xclang", "-finclude-default-header"])
+        .map_err(|e| (CL_COMPILER_NOT_AVAILABLE, e.to_string()))?;
+    let log = String::from_utf8_lossy(&check.stderr).into_owned();
+    if !check.status.success() {
+        return Err((CL_COMPILE_PROGRAM_FAILURE, log));
+    }
+    let out = run(&["-E"]).map_err(|e| (CL_COMPILER_NOT_AVAILABLE, e.to_string()))?;
+    if !out.status.success() {
+        return Err((
+            CL_COMPILE_PROGRAM_FAILURE,
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+        ));
+    }
+    Ok(String::from_utf8_lossy(&out.stdout).into_owned())
+}
+
+pub unsafe extern "C" fn clCompileProgram(
+    program: cl_program,
+    num_devices: cl_uint,
+    device_list: *const cl_device_id,
+    options: *const c_char,
+    num_input_headers: cl_uint,
+    input_headers: *const cl_program,
+    header_include_names: *const *const c_char,
+    pfn_notify: Option<BuildNotify>,
+    user_data: *mut c_void,
+) -> cl_int {
+    status(|| {
+        let p = get(program)?;
+        check_devices(num_devices, device_list)?;
+        if pfn_notify.is_none() && !user_data.is_null() {
+            return Err(CL_INVALID_VALUE);
+        }
+        if (num_input_headers == 0) != input_headers.is_null()
+            || (num_input_headers == 0) != header_include_names.is_null()
+        {
+            return Err(CL_INVALID_VALUE);
+        }
+        let headers = handle::get_list::<Program>(
+            num_input_headers,
+            input_headers as *const *mut c_void,
+            CL_INVALID_VALUE,
+        )?;
+        if p.kernels.load(Ordering::SeqCst) > 0 {
+            return Err(CL_INVALID_OPERATION);
+        }
+        let Some(source) = p.source.clone() else {
+            return Err(CL_INVALID_OPERATION);
+        };
+        let header_dir = tempfile::tempdir().map_err(|_| CL_OUT_OF_HOST_MEMORY)?;
+        for (i, h) in headers.iter().enumerate() {
+            let name = *header_include_names.add(i);
+            if name.is_null() {
+                return Err(CL_INVALID_VALUE);
+            }
+            let name = CStr::from_ptr(name).to_string_lossy().into_owned();
+            let text = h.source.clone().ok_or(CL_INVALID_VALUE)?;
+            let path = header_dir.path().join(&name);
+            if let Some(parent) = path.parent() {
+                std::fs::create_dir_all(parent).map_err(|_| CL_INVALID_VALUE)?;
+            }
+            std::fs::write(&path, text).map_err(|_| CL_OUT_OF_HOST_MEMORY)?;
+        }
+        let user_options = options_string(options);
+        let options = effective_options(&user_options);
+        let outcome = preprocess(&source, &options, header_dir.path());
+        let result = {
+            let mut state = p.lock();
+            state.options = user_options;
+            match outcome {
+                Ok(text) => {
+                    state.status = CL_BUILD_SUCCESS;
+                    state.log = String::new();
+                    state.binary_type = CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT;
+                    state.content = Content::Object {
+                        source: text,
+                        options: cl_std_of(&options).to_string(),
+                    };
+                    Ok(())
+                }
+                Err((code, log)) => {
+                    state.status = CL_BUILD_ERROR;
+                    state.log = log;
+                    Err(code)
+                }
+            }
+        };
+        if let Some(f) = pfn_notify {
+            f(program, user_data);
+        }
+        result
+    })
+}
+
+/// Options `clLinkProgram` accepts (the rest are `CL_INVALID_LINKER_OPTIONS`).
+const LINK_OPTIONS: &[&str] = &[
+    "-create-library",
+    "-enable-link-options",
+    "-cl-denorms-are-zero",
+    "-cl-no-signed-zeros",
+    "-cl-unsafe-math-optimizations",
+    "-cl-finite-math-only",
+    "-cl-fast-relaxed-math",
+    "-cl-no-subgroup-ifp",
+];
+
+pub unsafe extern "C" fn clLinkProgram(
+    context: cl_context,
+    num_devices: cl_uint,
+    device_list: *const cl_device_id,
+    options: *const c_char,
+    num_input_programs: cl_uint,
+    input_programs: *const cl_program,
+    pfn_notify: Option<BuildNotify>,
+    user_data: *mut c_void,
+    errcode_ret: *mut cl_int,
+) -> cl_program {
+    let mut link_status = CL_SUCCESS;
+    let program = creator(errcode_ret, || {
+        let c = crate::context::get(context)?;
+        check_devices(num_devices, device_list)?;
+        if pfn_notify.is_none() && !user_data.is_null() {
+            return Err(CL_INVALID_VALUE);
+        }
+        if num_input_programs == 0 || input_programs.is_null() {
+            return Err(CL_INVALID_VALUE);
+        }
+        let inputs = handle::get_list::<Program>(
+            num_input_programs,
+            input_programs as *const *mut c_void,
+            CL_INVALID_VALUE,
+        )?;
+        let user_options = options_string(options);
+        let words: Vec<&str> = user_options.split_whitespace().collect();
+        if words.iter().any(|w| !LINK_OPTIONS.contains(w)) {
+            return Err(CL_INVALID_LINKER_OPTIONS);
+        }
+        let library = words.contains(&"-create-library");
+        let mut sources = Vec::new();
+        let mut cl_std = String::new();
+        for p in &inputs {
+            if !Arc::ptr_eq(&p.context, &c) {
+                return Err(CL_INVALID_CONTEXT);
+            }
+            match &p.lock().content {
+                Content::Object { source, options } => {
+                    sources.push(source.clone());
+                    if cl_std.is_empty() {
+                        cl_std = cl_std_of(options).to_string();
+                    }
+                }
+                _ => return Err(CL_INVALID_OPERATION),
+            }
+        }
+        let joined = sources.join("\n");
+        let mut state = empty_state();
+        state.options = user_options.clone();
+        if library {
+            state.status = CL_BUILD_SUCCESS;
+            state.binary_type = CL_PROGRAM_BINARY_TYPE_LIBRARY;
+            state.content = Content::Object {
+                source: joined,
+                options: cl_std,
+            };
+        } else {
+            let build_options: Vec<&str> = words
+                .iter()
+                .copied()
+                .filter(|w| *w != "-enable-link-options")
+                .collect();
+            let options = format!("{cl_std} {}", build_options.join(" "));
+            match build_source(&joined, options.trim()) {
+                Ok((prog, log)) => {
+                    state.status = CL_BUILD_SUCCESS;
+                    state.log = log;
+                    state.binary_type = CL_PROGRAM_BINARY_TYPE_EXECUTABLE;
+                    state.content = Content::Executable(prog);
+                }
+                Err((_, log)) => {
+                    state.status = CL_BUILD_ERROR;
+                    state.log = log;
+                    link_status = CL_LINK_PROGRAM_FAILURE;
+                }
+            }
+        }
+        let program = new_program(c, None, state);
+        Ok(handle::handle(&program))
+    });
+    if !program.is_null() {
+        if let Some(f) = pfn_notify {
+            f(program, user_data);
+        }
+        if link_status != CL_SUCCESS && !errcode_ret.is_null() {
+            // The program is returned so that its log can be read.
+            *errcode_ret = link_status;
+        }
+    }
+    program
+}
+
+pub unsafe extern "C" fn clGetProgramInfo(
+    program: cl_program,
+    param_name: cl_program_info,
+    size: usize,
+    value: *mut c_void,
+    size_ret: *mut usize,
+) -> cl_int {
+    status(|| {
+        let p = get(program)?;
+        let info = match param_name {
+            CL_PROGRAM_REFERENCE_COUNT => Info::from(p.ref_count()),
+            CL_PROGRAM_CONTEXT => Info::ptr(handle::handle(&p.context)),
+            CL_PROGRAM_NUM_DEVICES => Info::from(1u32),
+            CL_PROGRAM_DEVICES => Info::ptr(platform::device_handle()),
+            CL_PROGRAM_SOURCE => Info::string(p.source.as_deref().unwrap_or("")),
+            CL_PROGRAM_IL => Info::empty(),
+            CL_PROGRAM_BINARY_SIZES => Info::from(p.binary().len()),
+            CL_PROGRAM_BINARIES => {
+                let n = std::mem::size_of::<*mut u8>();
+                if !value.is_null() {
+                    if size < n {
+                        return Err(CL_INVALID_VALUE);
+                    }
+                    let dst = *(value as *const *mut u8);
+                    if !dst.is_null() {
+                        let bytes = p.binary();
+                        std::ptr::copy_nonoverlapping(bytes.as_ptr(), dst, bytes.len());
+                    }
+                }
+                if !size_ret.is_null() {
+                    *size_ret = n;
+                }
+                return Ok(());
+            }
+            CL_PROGRAM_NUM_KERNELS => Info::from(p.executable()?.kernel_names().len()),
+            CL_PROGRAM_KERNEL_NAMES => Info::string(&p.executable()?.kernel_names().join(";")),
+            CL_PROGRAM_SCOPE_GLOBAL_CTORS_PRESENT | CL_PROGRAM_SCOPE_GLOBAL_DTORS_PRESENT => {
+                Info::bool(false)
+            }
+            _ => return Err(CL_INVALID_VALUE),
+        };
+        match info.write(size, value, size_ret) {
+            CL_SUCCESS => Ok(()),
+            e => Err(e),
+        }
+    })
+}
+
+pub unsafe extern "C" fn clGetProgramBuildInfo(
+    program: cl_program,
+    device: cl_device_id,
+    param_name: cl_program_build_info,
+    size: usize,
+    value: *mut c_void,
+    size_ret: *mut usize,
+) -> cl_int {
+    status(|| {
+        let p = get(program)?;
+        platform::check_device(device)?;
+        let state = p.lock();
+        let info = match param_name {
+            CL_PROGRAM_BUILD_STATUS => Info::from(state.status),
+            CL_PROGRAM_BUILD_OPTIONS => Info::string(&state.options),
+            CL_PROGRAM_BUILD_LOG => Info::string(&state.log),
+            CL_PROGRAM_BINARY_TYPE => Info::from(state.binary_type),
+            CL_PROGRAM_BUILD_GLOBAL_VARIABLE_TOTAL_SIZE => Info::from(match &state.content {
+                Content::Executable(prog) => prog
+                    .module()
+                    .globals
+                    .values()
+                    .filter(|g| g.space != lockstep_ir::AddrSpace::Local)
+                    .map(|g| g.size as usize)
+                    .sum::<usize>(),
+                _ => 0,
+            }),
+            _ => return Err(CL_INVALID_VALUE),
+        };
+        match info.write(size, value, size_ret) {
+            CL_SUCCESS => Ok(()),
+            e => Err(e),
+        }
+    })
+}
+
+pub unsafe extern "C" fn clSetProgramReleaseCallback(
+    program: cl_program,
+    _pfn_notify: *const c_void,
+    _user_data: *mut c_void,
+) -> cl_int {
+    status(|| {
+        get(program)?;
+        // Deprecated in 3.0 and only for global destructors, which
+        // CL_PROGRAM_SCOPE_GLOBAL_DTORS_PRESENT says there are none of.
+        Err(CL_INVALID_OPERATION)
+    })
+}
+
+pub unsafe extern "C" fn clSetProgramSpecializationConstant(
+    program: cl_program,
+    _spec_id: cl_uint,
+    _spec_size: usize,
+    _spec_value: *const c_void,
+) -> cl_int {
+    status(|| {
+        get(program)?;
+        // Only programs from IL have specialization constants.
+        Err(CL_INVALID_PROGRAM)
+    })
+}
+
+/// The context of a program (for kernels).
+pub fn context_of(p: &Object<Program>) -> &Arc<Object<Context>> {
+    &p.context
+}
+
+/// The options the executable was built with (uniform work-groups follow).
+pub fn built_options(p: &Object<Program>) -> String {
+    match &p.lock().content {
+        Content::Executable(prog) => prog.options().to_string(),
+        _ => String::new(),
+    }
+}
