@@ -1,0 +1,508 @@
+/* Native versions of the benchmark kernels: the same algorithms in C, built
+ * with -O3 -march=native -fopenmp, one OpenMP parallel loop over what the
+ * OpenCL version runs as work-items. saxpy and mandelbrot also come
+ * hand-vectorized with intrinsics: AVX-512 when the compiler targets it
+ * (__AVX512F__), else AVX2 (__AVX2__), else plain C; bench_native_isa()
+ * says which was compiled. */
+#include <math.h>
+#include <stdint.h>
+#include <string.h>
+#include <immintrin.h>
+#include <omp.h>
+
+typedef uint32_t u32;
+
+const char *bench_native_isa(void)
+{
+#if defined(__AVX512F__)
+    return "avx512f";
+#elif defined(__AVX2__) && defined(__FMA__)
+    return "avx2+fma";
+#else
+    return "scalar";
+#endif
+}
+
+/* ---- saxpy: z = a*x + y ---- */
+
+void nat_saxpy(float a, const float *restrict x, const float *restrict y, float *restrict z, long n)
+{
+#pragma omp parallel for schedule(static)
+    for (long i = 0; i < n; i++)
+        z[i] = a * x[i] + y[i];
+}
+
+void nat_saxpy_simd(float a, const float *restrict x, const float *restrict y, float *restrict z, long n)
+{
+#if defined(__AVX512F__)
+    __m512 va = _mm512_set1_ps(a);
+#pragma omp parallel for schedule(static)
+    for (long i = 0; i < n; i += 16)
+        _mm512_storeu_ps(z + i, _mm512_fmadd_ps(va, _mm512_loadu_ps(x + i), _mm512_loadu_ps(y + i)));
+#elif defined(__AVX2__) && defined(__FMA__)
+    __m256 va = _mm256_set1_ps(a);
+#pragma omp parallel for schedule(static)
+    for (long i = 0; i < n; i += 8)
+        _mm256_storeu_ps(z + i, _mm256_fmadd_ps(va, _mm256_loadu_ps(x + i), _mm256_loadu_ps(y + i)));
+#else
+    nat_saxpy(a, x, y, z, n);
+#endif
+}
+
+/* ---- mandelbrot ---- */
+
+void nat_mandelbrot(u32 *out, float x0, float y0, float step, u32 w, u32 h, u32 max_iter)
+{
+#pragma omp parallel for schedule(dynamic, 4)
+    for (u32 py = 0; py < h; py++) {
+        float ci = y0 + (float)py * step;
+        for (u32 px = 0; px < w; px++) {
+            float cr = x0 + (float)px * step;
+            float zr = 0.0f, zi = 0.0f;
+            u32 i = 0;
+            while (i < max_iter) {
+                float zr2 = zr * zr, zi2 = zi * zi;
+                if (zr2 + zi2 > 4.0f)
+                    break;
+                float t = zr * zi;
+                zi = t + t + ci;
+                zr = zr2 - zi2 + cr;
+                i++;
+            }
+            out[py * w + px] = i;
+        }
+    }
+}
+
+/* w must be a multiple of the vector width (16). */
+void nat_mandelbrot_simd(u32 *out, float x0, float y0, float step, u32 w, u32 h, u32 max_iter)
+{
+#if defined(__AVX512F__)
+#pragma omp parallel for schedule(dynamic, 4)
+    for (u32 py = 0; py < h; py++) {
+        __m512 ci = _mm512_set1_ps(y0 + (float)py * step);
+        const __m512 four = _mm512_set1_ps(4.0f);
+        for (u32 px = 0; px < w; px += 16) {
+            __m512i idx = _mm512_add_epi32(_mm512_set1_epi32((int)px),
+                _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15));
+            __m512 cr = _mm512_add_ps(_mm512_set1_ps(x0), _mm512_mul_ps(_mm512_cvtepi32_ps(idx), _mm512_set1_ps(step)));
+            __m512 zr = _mm512_setzero_ps(), zi = _mm512_setzero_ps();
+            __m512i count = _mm512_setzero_si512();
+            __mmask16 active = 0xffff;
+            for (u32 i = 0; i < max_iter; i++) {
+                __m512 zr2 = _mm512_mul_ps(zr, zr), zi2 = _mm512_mul_ps(zi, zi);
+                active &= _mm512_cmp_ps_mask(_mm512_add_ps(zr2, zi2), four, _CMP_LE_OQ);
+                if (!active)
+                    break;
+                count = _mm512_mask_add_epi32(count, active, count, _mm512_set1_epi32(1));
+                __m512 t = _mm512_mul_ps(zr, zi);
+                zi = _mm512_add_ps(_mm512_add_ps(t, t), ci);
+                zr = _mm512_add_ps(_mm512_sub_ps(zr2, zi2), cr);
+            }
+            _mm512_storeu_si512((void *)(out + py * w + px), count);
+        }
+    }
+#elif defined(__AVX2__) && defined(__FMA__)
+#pragma omp parallel for schedule(dynamic, 4)
+    for (u32 py = 0; py < h; py++) {
+        __m256 ci = _mm256_set1_ps(y0 + (float)py * step);
+        const __m256 four = _mm256_set1_ps(4.0f);
+        for (u32 px = 0; px < w; px += 8) {
+            __m256i idx = _mm256_add_epi32(_mm256_set1_epi32((int)px), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+            __m256 cr = _mm256_add_ps(_mm256_set1_ps(x0), _mm256_mul_ps(_mm256_cvtepi32_ps(idx), _mm256_set1_ps(step)));
+            __m256 zr = _mm256_setzero_ps(), zi = _mm256_setzero_ps();
+            __m256i count = _mm256_setzero_si256();
+            __m256 active = _mm256_castsi256_ps(_mm256_set1_epi32(-1));
+            for (u32 i = 0; i < max_iter; i++) {
+                __m256 zr2 = _mm256_mul_ps(zr, zr), zi2 = _mm256_mul_ps(zi, zi);
+                active = _mm256_and_ps(active, _mm256_cmp_ps(_mm256_add_ps(zr2, zi2), four, _CMP_LE_OQ));
+                if (_mm256_testz_ps(active, active))
+                    break;
+                /* active lanes are all ones (-1): subtracting adds one */
+                count = _mm256_sub_epi32(count, _mm256_castps_si256(active));
+                __m256 t = _mm256_mul_ps(zr, zi);
+                zi = _mm256_add_ps(_mm256_add_ps(t, t), ci);
+                zr = _mm256_add_ps(_mm256_sub_ps(zr2, zi2), cr);
+            }
+            _mm256_storeu_si256((__m256i *)(out + py * w + px), count);
+        }
+    }
+#else
+    nat_mandelbrot(out, x0, y0, step, w, h, max_iter);
+#endif
+}
+
+/* ---- nbody: float4 positions (w = mass) and velocities ---- */
+
+void nat_nbody(const float *restrict pos, const float *restrict vel, float *restrict new_pos,
+               float *restrict new_vel, u32 n, float dt, float eps2)
+{
+#pragma omp parallel for schedule(static)
+    for (u32 i = 0; i < n; i++) {
+        float px = pos[4 * i], py = pos[4 * i + 1], pz = pos[4 * i + 2];
+        float ax = 0.0f, ay = 0.0f, az = 0.0f;
+#pragma omp simd reduction(+ : ax, ay, az)
+        for (u32 j = 0; j < n; j++) {
+            float dx = pos[4 * j] - px, dy = pos[4 * j + 1] - py, dz = pos[4 * j + 2] - pz;
+            float d2 = dx * dx + dy * dy + dz * dz + eps2;
+            float inv = 1.0f / sqrtf(d2);
+            float s = pos[4 * j + 3] * inv * inv * inv;
+            ax += dx * s;
+            ay += dy * s;
+            az += dz * s;
+        }
+        float vx = vel[4 * i] + ax * dt, vy = vel[4 * i + 1] + ay * dt, vz = vel[4 * i + 2] + az * dt;
+        new_vel[4 * i] = vx;
+        new_vel[4 * i + 1] = vy;
+        new_vel[4 * i + 2] = vz;
+        new_vel[4 * i + 3] = vel[4 * i + 3];
+        new_pos[4 * i] = px + vx * dt;
+        new_pos[4 * i + 1] = py + vy * dt;
+        new_pos[4 * i + 2] = pz + vz * dt;
+        new_pos[4 * i + 3] = pos[4 * i + 3];
+    }
+}
+
+/* ---- matmul: C = A*B, row-major, order n; i-k-j order so the inner loop
+ * vectorizes, blocked over k for cache reuse ---- */
+
+void nat_matmul(const float *restrict a, const float *restrict b, float *restrict c, u32 n)
+{
+    const u32 kb = 64;
+#pragma omp parallel for schedule(static)
+    for (u32 i = 0; i < n; i++) {
+        float *row = c + (size_t)i * n;
+        memset(row, 0, n * sizeof(float));
+        for (u32 k0 = 0; k0 < n; k0 += kb)
+            for (u32 k = k0; k < k0 + kb && k < n; k++) {
+                float aik = a[(size_t)i * n + k];
+                const float *brow = b + (size_t)k * n;
+                for (u32 j = 0; j < n; j++)
+                    row[j] += aik * brow[j];
+            }
+    }
+}
+
+/* ---- reduction: the total in out[0]. Eight double accumulators per
+ * thread (vectorized), so the native total is the accurate one. ---- */
+
+void nat_reduce(const float *restrict in, u32 n, float *restrict out)
+{
+    double total = 0.0;
+#pragma omp parallel reduction(+ : total)
+    {
+        double acc[8] = {0};
+#pragma omp for schedule(static)
+        for (u32 blk = 0; blk < n / 8; blk++)
+            for (int k = 0; k < 8; k++)
+                acc[k] += in[(size_t)blk * 8 + k];
+        for (int k = 0; k < 8; k++)
+            total += acc[k];
+    }
+    for (u32 i = n / 8 * 8; i < n; i++)
+        total += in[i];
+    out[0] = (float)total;
+}
+
+/* ---- inclusive prefix sum: each thread scans its slice, then adds the
+ * totals of the slices before it ---- */
+
+void nat_scan(const u32 *restrict in, u32 *restrict out, u32 n)
+{
+    u32 totals[256];
+#pragma omp parallel
+    {
+        int t = omp_get_thread_num(), nt = omp_get_num_threads();
+        size_t lo = (size_t)n * t / nt, hi = (size_t)n * (t + 1) / nt;
+        u32 s = 0;
+        for (size_t i = lo; i < hi; i++) {
+            s += in[i];
+            out[i] = s;
+        }
+        totals[t] = s;
+#pragma omp barrier
+        u32 before = 0;
+        for (int k = 0; k < t; k++)
+            before += totals[k];
+        if (before)
+            for (size_t i = lo; i < hi; i++)
+                out[i] += before;
+    }
+}
+
+/* ---- black-scholes ---- */
+
+static inline float cnd(float d)
+{
+    const float a1 = 0.319381530f, a2 = -0.356563782f, a3 = 1.781477937f,
+                a4 = -1.821255978f, a5 = 1.330274429f;
+    float k = 1.0f / (1.0f + 0.2316419f * fabsf(d));
+    float poly = k * (a1 + k * (a2 + k * (a3 + k * (a4 + k * a5))));
+    float c = 0.39894228040143267794f * expf(-0.5f * d * d) * poly;
+    return d > 0.0f ? 1.0f - c : c;
+}
+
+void nat_blackscholes(const float *restrict spot, const float *restrict strike,
+                      const float *restrict years, float *restrict call, float *restrict put,
+                      u32 n, float rate, float vol)
+{
+#pragma omp parallel for schedule(static)
+    for (u32 i = 0; i < n; i++) {
+        float s = spot[i], x = strike[i], t = years[i];
+        float sqrt_t = sqrtf(t);
+        float d1 = (logf(s / x) + (rate + 0.5f * vol * vol) * t) / (vol * sqrt_t);
+        float d2 = d1 - vol * sqrt_t;
+        float disc = x * expf(-rate * t);
+        float c1 = cnd(d1), c2 = cnd(d2);
+        call[i] = s * c1 - disc * c2;
+        put[i] = disc * (1.0f - c2) - s * (1.0f - c1);
+    }
+}
+
+/* ---- sobel ---- */
+
+void nat_sobel(const float *restrict img, float *restrict out, u32 w, u32 h)
+{
+#pragma omp parallel for schedule(static)
+    for (u32 y = 0; y < h; y++) {
+        const float *up = img + (size_t)(y > 0 ? y - 1 : 0) * w;
+        const float *mid = img + (size_t)y * w;
+        const float *down = img + (size_t)(y + 1 < h ? y + 1 : y) * w;
+        for (u32 x = 0; x < w; x++) {
+            u32 xl = x > 0 ? x - 1 : 0, xr = x + 1 < w ? x + 1 : x;
+            float gx = (up[xr] + 2.0f * mid[xr] + down[xr]) - (up[xl] + 2.0f * mid[xl] + down[xl]);
+            float gy = (down[xl] + 2.0f * down[x] + down[xr]) - (up[xl] + 2.0f * up[x] + up[xr]);
+            out[(size_t)y * w + x] = sqrtf(gx * gx + gy * gy);
+        }
+    }
+}
+
+/* ---- histogram of the bytes of `words`: a private histogram per thread,
+ * then summed ---- */
+
+void nat_histogram(const u32 *restrict words, u32 nwords, u32 *restrict hist)
+{
+    memset(hist, 0, 256 * sizeof(u32));
+#pragma omp parallel
+    {
+        u32 local[256] = {0};
+#pragma omp for schedule(static)
+        for (u32 i = 0; i < nwords; i++) {
+            u32 w = words[i];
+            local[w & 0xff]++;
+            local[(w >> 8) & 0xff]++;
+            local[(w >> 16) & 0xff]++;
+            local[w >> 24]++;
+        }
+#pragma omp critical
+        for (int b = 0; b < 256; b++)
+            hist[b] += local[b];
+    }
+}
+
+/* ---- bitonic sort: the same network, one parallel loop per step ---- */
+
+void nat_bitonic(u32 *data, u32 n)
+{
+    u32 log_n = 0;
+    while ((1u << log_n) < n)
+        log_n++;
+#pragma omp parallel
+    for (u32 stage = 0; stage < log_n; stage++)
+        for (int pass = (int)stage; pass >= 0; pass--) {
+            u32 dist = 1u << pass;
+#pragma omp for schedule(static)
+            for (u32 t = 0; t < n / 2; t++) {
+                u32 lo = ((t >> pass) << (pass + 1)) | (t & (dist - 1));
+                u32 hi = lo + dist;
+                int ascending = ((lo >> (stage + 1)) & 1) == 0;
+                u32 a = data[lo], b = data[hi];
+                if ((a > b) == ascending) {
+                    data[lo] = b;
+                    data[hi] = a;
+                }
+            }
+        }
+}
+
+/* ---- ambient occlusion ---- */
+
+static inline u32 ao_hash(u32 x)
+{
+    x ^= x >> 17;
+    x *= 0xed5ad4bbu;
+    x ^= x >> 11;
+    x *= 0xac4c1b51u;
+    x ^= x >> 15;
+    x *= 0x31848babu;
+    x ^= x >> 14;
+    return x;
+}
+
+static inline float next_rand(u32 *state)
+{
+    *state = ao_hash(*state);
+    return (float)(*state >> 8) * (1.0f / 16777216.0f);
+}
+
+static inline float hit_sphere(const float *s, const float *o, const float *d)
+{
+    float ocx = o[0] - s[0], ocy = o[1] - s[1], ocz = o[2] - s[2];
+    float b = ocx * d[0] + ocy * d[1] + ocz * d[2];
+    float c = ocx * ocx + ocy * ocy + ocz * ocz - s[3] * s[3];
+    float disc = b * b - c;
+    if (disc < 0.0f)
+        return -1.0f;
+    return -b - sqrtf(disc);
+}
+
+void nat_ao(const float *restrict spheres, u32 ns, u32 samples, u32 w, u32 h, float *restrict out)
+{
+#pragma omp parallel for schedule(dynamic, 2)
+    for (u32 py = 0; py < h; py++)
+        for (u32 px = 0; px < w; px++) {
+            float o[3] = {0.0f, 0.0f, 0.0f};
+            float d[3] = {((float)px + 0.5f) / (float)w * 2.0f - 1.0f,
+                          (1.0f - ((float)py + 0.5f) / (float)h * 2.0f) * (float)h / (float)w, -1.0f};
+            float inv_len = 1.0f / sqrtf(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
+            d[0] *= inv_len;
+            d[1] *= inv_len;
+            d[2] *= inv_len;
+            float best = 1e30f;
+            float n[3] = {0.0f, 1.0f, 0.0f};
+            int kind = 0;
+            for (u32 i = 0; i < ns; i++) {
+                const float *s = spheres + 4 * i;
+                float t = hit_sphere(s, o, d);
+                if (t > 1e-4f && t < best) {
+                    best = t;
+                    for (int k = 0; k < 3; k++)
+                        n[k] = (o[k] + t * d[k] - s[k]) / s[3];
+                    kind = 1;
+                }
+            }
+            if (d[1] < 0.0f) {
+                float t = -1.0f / d[1];
+                if (t < best) {
+                    best = t;
+                    n[0] = 0.0f;
+                    n[1] = 1.0f;
+                    n[2] = 0.0f;
+                    kind = 2;
+                }
+            }
+            float result = 0.0f;
+            if (kind != 0) {
+                float p[3];
+                for (int k = 0; k < 3; k++)
+                    p[k] = o[k] + best * d[k] + n[k] * 1e-3f;
+                u32 state = ao_hash(py * w + px + 1u);
+                u32 open = 0;
+                for (u32 k = 0; k < samples; k++) {
+                    float r[3], len2;
+                    do {
+                        r[0] = next_rand(&state) * 2.0f - 1.0f;
+                        r[1] = next_rand(&state) * 2.0f - 1.0f;
+                        r[2] = next_rand(&state) * 2.0f - 1.0f;
+                        len2 = r[0] * r[0] + r[1] * r[1] + r[2] * r[2];
+                    } while (len2 > 1.0f || len2 < 1e-6f);
+                    float il = 1.0f / sqrtf(len2);
+                    r[0] *= il;
+                    r[1] *= il;
+                    r[2] *= il;
+                    if (r[0] * n[0] + r[1] * n[1] + r[2] * n[2] < 0.0f) {
+                        r[0] = -r[0];
+                        r[1] = -r[1];
+                        r[2] = -r[2];
+                    }
+                    int blocked = r[1] < 0.0f && p[1] + 1.0f < 4.0f * -r[1];
+                    for (u32 i = 0; i < ns && !blocked; i++) {
+                        float t = hit_sphere(spheres + 4 * i, p, r);
+                        if (t > 0.0f && t < 4.0f)
+                            blocked = 1;
+                    }
+                    if (!blocked)
+                        open++;
+                }
+                result = (float)open / (float)samples;
+            }
+            out[(size_t)py * w + px] = result;
+        }
+}
+
+/* ---- the goto record parser ---- */
+
+void nat_parser(const unsigned char *restrict text, u32 rec_len, u32 nrec, int *restrict sums,
+                u32 *restrict counts)
+{
+#pragma omp parallel for schedule(static)
+    for (u32 r = 0; r < nrec; r++) {
+        const unsigned char *p = text + (size_t)r * rec_len;
+        const unsigned char *end = p + rec_len;
+        int sum = 0, value = 0, sign = 1;
+        u32 count = 0, errors = 0;
+        unsigned char c;
+    skip:
+        if (p == end)
+            goto done;
+        c = *p++;
+        if (c == ' ' || c == ',')
+            goto skip;
+        if (c == '#')
+            goto comment;
+        if (c == '-') {
+            sign = -1;
+            goto first_digit;
+        }
+        if (c >= '0' && c <= '9') {
+            value = c - '0';
+            goto digits;
+        }
+        errors++;
+        goto skip;
+    first_digit:
+        if (p == end) {
+            errors++;
+            goto done;
+        }
+        c = *p++;
+        if (c >= '0' && c <= '9') {
+            value = c - '0';
+            goto digits;
+        }
+        errors++;
+        sign = 1;
+        goto skip;
+    digits:
+        if (p == end)
+            goto last;
+        c = *p++;
+        if (c >= '0' && c <= '9') {
+            value = value * 10 + (c - '0');
+            goto digits;
+        }
+        sum += sign * value;
+        count++;
+        sign = 1;
+        value = 0;
+        if (c == '#')
+            goto comment;
+        if (c == ' ' || c == ',')
+            goto skip;
+        errors++;
+        goto skip;
+    comment:
+        if (p == end)
+            goto done;
+        c = *p++;
+        if (c == ';')
+            goto skip;
+        goto comment;
+    last:
+        sum += sign * value;
+        count++;
+    done:
+        sums[r] = sum;
+        counts[r] = count | (errors << 24);
+    }
+}

@@ -1,0 +1,1117 @@
+//! `lockstep-bench`: runs every benchmark kernel on Lockstep (SIMD engine,
+//! all cores), on pocl (through the OpenCL ICD loader) and as native C
+//! (OpenMP, plus hand-vectorized intrinsics where that is the bound), in one
+//! process; checks that all agree; prints a table and writes JSON.
+//!
+//! Timing is kernel execution only: for Lockstep the `Context::launch` calls
+//! of one run, for pocl `clEnqueueNDRangeKernel` for each launch of the run
+//! followed by one `clFinish` (wall clock), for native the C call. Buffers
+//! are created once and reused; buffers a run modifies in place are written
+//! back before each run, outside the timed region. Each measurement is the
+//! best of `--repeat` runs after `--warmup` runs.
+
+mod json;
+mod native;
+mod opencl;
+mod suite;
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+use anyhow::{bail, Context as _, Result};
+use clap::Parser;
+use json::Json;
+use lockstep_runtime::{Buffer, Context, Kernel, LocalMem, NDRange, Program};
+use suite::{Arg, Bench, Check};
+
+/// The OpenCL platform compared against.
+const POCL_PLATFORM: &str = "Portable Computing Language";
+
+#[derive(Parser)]
+#[command(about = "Lockstep vs pocl vs native C, side by side")]
+struct Cli {
+    /// Timed runs per kernel and implementation (the best is reported).
+    #[arg(long, default_value_t = 10)]
+    repeat: usize,
+    /// Untimed runs before the timed ones.
+    #[arg(long, default_value_t = 2)]
+    warmup: usize,
+    /// Only these benchmarks (comma separated names).
+    #[arg(long, value_delimiter = ',')]
+    only: Vec<String>,
+    /// Skip the cold/cached build-time measurements.
+    #[arg(long)]
+    no_build_times: bool,
+    /// Where the JSON results go.
+    #[arg(long, default_value = concat!(env!("CARGO_MANIFEST_DIR"), "/results/latest.json"))]
+    json: PathBuf,
+    /// Internal: measure one build in this process (`lockstep:NAME` or
+    /// `pocl:NAME`) and print it; the parent sets the cache directory.
+    #[arg(long, hide = true)]
+    probe: Option<String>,
+}
+
+fn kernels_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("kernels")
+}
+
+fn source_of(file: &str) -> Result<String> {
+    let path = kernels_dir().join(file);
+    std::fs::read_to_string(&path).with_context(|| format!("reading {}", path.display()))
+}
+
+/// Timings of repeated runs, in milliseconds.
+#[derive(Clone, Debug, Default)]
+struct Stats {
+    best: f64,
+    median: f64,
+}
+
+fn stats(mut times: Vec<f64>) -> Stats {
+    times.sort_by(|a, b| a.total_cmp(b));
+    Stats {
+        best: times[0],
+        median: times[times.len() / 2],
+    }
+}
+
+fn ms(d: Duration) -> f64 {
+    d.as_secs_f64() * 1e3
+}
+
+/// Runs `run` `warmup + repeat` times, `reset` (untimed) before each.
+fn measure(
+    warmup: usize,
+    repeat: usize,
+    mut reset: impl FnMut() -> Result<()>,
+    mut run: impl FnMut() -> Result<()>,
+) -> Result<Stats> {
+    let mut times = Vec::new();
+    for i in 0..warmup + repeat.max(1) {
+        reset()?;
+        let t = Instant::now();
+        run()?;
+        let elapsed = ms(t.elapsed());
+        if i >= warmup {
+            times.push(elapsed);
+        }
+    }
+    Ok(stats(times))
+}
+
+fn as_bytes(words: &[u32]) -> &[u8] {
+    // SAFETY: u32 slices are plain bytes.
+    unsafe { std::slice::from_raw_parts(words.as_ptr() as *const u8, words.len() * 4) }
+}
+
+fn to_words(bytes: &[u8]) -> Vec<u32> {
+    bytes
+        .chunks_exact(4)
+        .map(|c| u32::from_le_bytes(c.try_into().expect("4 bytes")))
+        .collect()
+}
+
+fn ndrange(global: &[u64], local: &[u64]) -> NDRange {
+    let mut g = [1u64; 3];
+    let mut l = [1u64; 3];
+    g[..global.len()].copy_from_slice(global);
+    l[..local.len()].copy_from_slice(local);
+    NDRange::new(global.len() as u32, g).local(l)
+}
+
+// ---------------------------------------------------------------- Lockstep
+
+struct Lockstep<'b> {
+    ctx: Context,
+    bench: &'b Bench,
+    kernels: HashMap<&'static str, Kernel>,
+    bufs: Vec<Buffer<u32>>,
+    /// Set when a launch ran on the interpreter instead of the SIMD engine.
+    fallback: Option<String>,
+}
+
+impl<'b> Lockstep<'b> {
+    fn new(bench: &'b Bench, program: &Program) -> Result<Lockstep<'b>> {
+        let mut kernels = HashMap::new();
+        for l in &bench.launches {
+            if !kernels.contains_key(l.kernel) {
+                kernels.insert(l.kernel, program.kernel(l.kernel)?);
+            }
+        }
+        Ok(Lockstep {
+            ctx: Context::new(),
+            bench,
+            kernels,
+            bufs: bench.bufs.iter().map(|b| Buffer::from_slice(b)).collect(),
+            fallback: None,
+        })
+    }
+
+    fn reset(&self) {
+        for &i in &self.bench.reset {
+            self.bufs[i].write(&self.bench.bufs[i]);
+        }
+    }
+
+    fn run(&mut self) -> Result<()> {
+        for l in &self.bench.launches {
+            let k = self.kernels.get_mut(l.kernel).expect("made in new");
+            for (i, a) in l.args.iter().enumerate() {
+                match a {
+                    Arg::Buf(b) => k.set_arg(i, &self.bufs[*b])?,
+                    Arg::U32(x) => k.set_arg(i, *x)?,
+                    Arg::F32(x) => k.set_arg(i, *x)?,
+                    Arg::Local(n) => k.set_arg(i, LocalMem(*n))?,
+                }
+            }
+            let report = self.ctx.launch(k, &ndrange(&l.global, &l.local))?;
+            if let Some(why) = report.fallback {
+                self.fallback.get_or_insert(why);
+            }
+        }
+        Ok(())
+    }
+}
+
+// ---------------------------------------------------------------- pocl
+
+struct Pocl<'d, 'b> {
+    dev: &'d opencl::Device,
+    bench: &'b Bench,
+    kernels: HashMap<&'static str, opencl::ClKernel<'d>>,
+    bufs: Vec<opencl::Mem<'d>>,
+}
+
+impl<'d, 'b> Pocl<'d, 'b> {
+    fn new(
+        dev: &'d opencl::Device,
+        bench: &'b Bench,
+        program: &opencl::ClProgram<'d>,
+    ) -> Result<Pocl<'d, 'b>> {
+        let mut kernels = HashMap::new();
+        for l in &bench.launches {
+            if !kernels.contains_key(l.kernel) {
+                kernels.insert(l.kernel, program.kernel(l.kernel)?);
+            }
+        }
+        let bufs = bench
+            .bufs
+            .iter()
+            .map(|b| dev.buffer(as_bytes(b)))
+            .collect::<Result<_>>()?;
+        Ok(Pocl {
+            dev,
+            bench,
+            kernels,
+            bufs,
+        })
+    }
+
+    fn reset(&self) -> Result<()> {
+        for &i in &self.bench.reset {
+            self.bufs[i].write(as_bytes(&self.bench.bufs[i]))?;
+        }
+        Ok(())
+    }
+
+    fn run(&self) -> Result<()> {
+        for l in &self.bench.launches {
+            let k = &self.kernels[l.kernel];
+            for (i, a) in l.args.iter().enumerate() {
+                let i = i as u32;
+                match a {
+                    Arg::Buf(b) => k.set_arg(i, &opencl::ClArg::Mem(&self.bufs[*b]))?,
+                    Arg::U32(x) => k.set_arg(i, &opencl::ClArg::Bytes(&x.to_le_bytes()))?,
+                    Arg::F32(x) => k.set_arg(i, &opencl::ClArg::Bytes(&x.to_le_bytes()))?,
+                    Arg::Local(n) => k.set_arg(i, &opencl::ClArg::Local(*n))?,
+                }
+            }
+            let global: Vec<usize> = l.global.iter().map(|&g| g as usize).collect();
+            let local: Vec<usize> = l.local.iter().map(|&g| g as usize).collect();
+            self.dev.enqueue(k, &global, &local)?;
+        }
+        self.dev.finish()
+    }
+}
+
+// ---------------------------------------------------------------- checks
+
+/// Compares `got` with the reference `want` under `check`: `None` when they
+/// agree, else what differs.
+fn compare(check: Check, got: &[u32], want: &[u32]) -> (Option<String>, String) {
+    let n = want.len();
+    let bad_allowed = |max_bad: f64| (max_bad * n as f64).floor() as usize;
+    match check {
+        Check::Exact | Check::MostlyExact { .. } => {
+            let max_bad = match check {
+                Check::MostlyExact { max_bad } => max_bad,
+                _ => 0.0,
+            };
+            let bad: Vec<usize> = (0..n).filter(|&i| got[i] != want[i]).collect();
+            let summary = format!("{} of {n} differ", bad.len());
+            if bad.len() > bad_allowed(max_bad) {
+                let i = bad[0];
+                return (
+                    Some(format!(
+                        "{summary}; first at [{i}]: {} vs {}",
+                        got[i], want[i]
+                    )),
+                    summary,
+                );
+            }
+            (None, summary)
+        }
+        Check::Float { rel, abs, max_bad } => {
+            let mut bad = Vec::new();
+            let mut worst = 0f32;
+            for i in 0..n {
+                let (g, w) = (f32::from_bits(got[i]), f32::from_bits(want[i]));
+                let err = (g - w).abs();
+                let limit = abs + rel * w.abs();
+                if err.is_nan() || err > limit {
+                    bad.push(i);
+                }
+                if err.is_finite() && w.abs() > abs {
+                    worst = worst.max(err / w.abs());
+                }
+            }
+            let summary = format!("{} of {n} outside, max rel err {worst:.2e}", bad.len());
+            if bad.len() > bad_allowed(max_bad) {
+                let i = bad[0];
+                return (
+                    Some(format!(
+                        "{summary}; first at [{i}]: {} vs {}",
+                        f32::from_bits(got[i]),
+                        f32::from_bits(want[i])
+                    )),
+                    summary,
+                );
+            }
+            (None, summary)
+        }
+        Check::Total { rel } => {
+            let sum = |v: &[u32]| v.iter().map(|&x| f32::from_bits(x) as f64).sum::<f64>();
+            let (g, w) = (sum(got), sum(want));
+            let err = (g - w).abs() / w.abs().max(1e-30);
+            let summary = format!("total {g} vs {w}, rel err {err:.2e}");
+            if !(err <= rel) {
+                return (Some(summary.clone()), summary);
+            }
+            (None, summary)
+        }
+    }
+}
+
+// ---------------------------------------------------------------- one benchmark
+
+#[derive(Default)]
+struct Outcome {
+    name: String,
+    what: String,
+    size: String,
+    lockstep: Option<Stats>,
+    pocl: Option<Stats>,
+    /// Per native variant.
+    native: Vec<(String, Stats)>,
+    /// Problems: errors and mismatches (each makes the exit status nonzero).
+    failures: Vec<String>,
+    /// Per implementation and output: the comparison with the reference.
+    checks: Vec<(String, String, String, bool)>,
+    fallback: Option<String>,
+    build: Vec<(String, BuildTimes)>,
+}
+
+impl Outcome {
+    fn native_best(&self) -> Option<(&str, f64)> {
+        self.native
+            .iter()
+            .map(|(n, s)| (n.as_str(), s.best))
+            .min_by(|a, b| a.1.total_cmp(&b.1))
+    }
+
+    fn native_variant(&self, name: &str) -> Option<f64> {
+        self.native
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, s)| s.best)
+    }
+}
+
+/// Reads each output of an implementation.
+type Results = Vec<Vec<u32>>;
+
+fn settle() {
+    // Let the previous implementation's threads (OpenMP spins a while
+    // after a parallel region, rayon too) go idle before the next one.
+    std::thread::sleep(Duration::from_millis(50));
+}
+
+/// Runs one benchmark on every implementation; `run_lockstep` is false when
+/// its probe crashed (so that a compiler crash does not end the suite).
+fn run_bench(
+    cli: &Cli,
+    bench: &Bench,
+    pocl: Option<&opencl::Device>,
+    run_lockstep: bool,
+) -> Outcome {
+    let mut out = Outcome {
+        name: bench.name.to_string(),
+        what: bench.what.to_string(),
+        size: bench.size.clone(),
+        ..Outcome::default()
+    };
+    let source = match source_of(bench.file) {
+        Ok(s) => s,
+        Err(e) => {
+            out.failures.push(format!("{e:#}"));
+            return out;
+        }
+    };
+    let mut results: Vec<(String, Results)> = Vec::new();
+
+    // Native first: its first variant is the reference.
+    for variant in &bench.native {
+        let mut bufs = bench.bufs.clone();
+        let reset_from = bench.bufs.clone();
+        let stats = {
+            let cell = std::cell::RefCell::new(&mut bufs);
+            measure(
+                cli.warmup,
+                cli.repeat,
+                || {
+                    for &i in &bench.reset {
+                        cell.borrow_mut()[i].copy_from_slice(&reset_from[i]);
+                    }
+                    Ok(())
+                },
+                || {
+                    (variant.run)(&mut cell.borrow_mut());
+                    Ok(())
+                },
+            )
+        };
+        match stats {
+            Ok(s) => {
+                out.native.push((variant.name.clone(), s));
+                let r = bench.outputs.iter().map(|o| bufs[o.buf].clone()).collect();
+                results.push((format!("native {}", variant.name), r));
+            }
+            Err(e) => out.failures.push(format!("native {}: {e:#}", variant.name)),
+        }
+        settle();
+    }
+
+    // Lockstep.
+    let lockstep = (|| -> Result<(Stats, Results, Option<String>)> {
+        if !run_lockstep {
+            bail!("not run in this process: its probe process crashed (see above)");
+        }
+        let ctx = Context::new();
+        let program = Program::build(&ctx, &source, "")?;
+        let ls = std::cell::RefCell::new(Lockstep::new(bench, &program)?);
+        let stats = measure(
+            cli.warmup,
+            cli.repeat,
+            || {
+                ls.borrow().reset();
+                Ok(())
+            },
+            || ls.borrow_mut().run(),
+        )?;
+        let mut ls = ls.into_inner();
+        let r = bench
+            .outputs
+            .iter()
+            .map(|o| ls.bufs[o.buf].read())
+            .collect();
+        Ok((stats, r, ls.fallback.take()))
+    })();
+    match lockstep {
+        Ok((s, r, fallback)) => {
+            out.lockstep = Some(s);
+            out.fallback = fallback;
+            results.push(("lockstep".into(), r));
+        }
+        Err(e) => out.failures.push(format!("lockstep: {e:#}")),
+    }
+    settle();
+
+    // pocl.
+    if let Some(dev) = pocl {
+        let pocl = (|| -> Result<(Stats, Results)> {
+            let program = dev.build(&source, "")?;
+            let p = Pocl::new(dev, bench, &program)?;
+            let stats = measure(cli.warmup, cli.repeat, || p.reset(), || p.run())?;
+            let r = bench
+                .outputs
+                .iter()
+                .map(|o| p.bufs[o.buf].read().map(|b| to_words(&b)))
+                .collect::<Result<_>>()?;
+            Ok((stats, r))
+        })();
+        match pocl {
+            Ok((s, r)) => {
+                out.pocl = Some(s);
+                results.push(("pocl".into(), r));
+            }
+            Err(e) => out.failures.push(format!("pocl: {e:#}")),
+        }
+        settle();
+    }
+
+    // Everything against the reference (the first native variant).
+    if let Some(((ref_name, reference), others)) = results.split_first() {
+        for (name, got) in others {
+            for (k, o) in bench.outputs.iter().enumerate() {
+                let (problem, summary) = compare(o.check, &got[k], &reference[k]);
+                let ok = problem.is_none();
+                if let Some(p) = problem {
+                    out.failures.push(format!(
+                        "MISMATCH {name} vs {ref_name}, output '{}': {p}",
+                        o.name
+                    ));
+                }
+                out.checks
+                    .push((name.clone(), o.name.to_string(), summary, ok));
+            }
+        }
+    }
+    out
+}
+
+// ---------------------------------------------------------------- build times
+
+#[derive(Clone, Debug, Default)]
+struct BuildTimes {
+    /// Program build (`Program::build` / `clBuildProgram`), ms.
+    program: f64,
+    /// What the first run took beyond a steady run: the kernels' lazy
+    /// compilation at first launch, ms.
+    first_launch: f64,
+}
+
+impl BuildTimes {
+    fn total(&self) -> f64 {
+        self.program + self.first_launch
+    }
+}
+
+/// In a child process: builds one benchmark's program on one
+/// implementation, runs it once (timed) and then three times (best), and
+/// prints `PROBE program_ms first_ms steady_ms`.
+fn probe(spec: &str) -> Result<()> {
+    let (backend, name) = spec.split_once(':').context("--probe BACKEND:NAME")?;
+    let bench = suite::all()
+        .into_iter()
+        .map(|f| f())
+        .find(|b| b.name == name)
+        .with_context(|| format!("no benchmark {name}"))?;
+    let source = source_of(bench.file)?;
+    let (program_ms, first, steady) = match backend {
+        "lockstep" => {
+            let ctx = Context::new();
+            let t = Instant::now();
+            let program = Program::build(&ctx, &source, "")?;
+            let program_ms = ms(t.elapsed());
+            let mut ls = Lockstep::new(&bench, &program)?;
+            let t = Instant::now();
+            ls.run()?;
+            let first = ms(t.elapsed());
+            let ls = std::cell::RefCell::new(ls);
+            let steady = measure(
+                0,
+                3,
+                || {
+                    ls.borrow().reset();
+                    Ok(())
+                },
+                || ls.borrow_mut().run(),
+            )?;
+            (program_ms, first, steady.best)
+        }
+        "pocl" => {
+            let dev = opencl::Device::open(POCL_PLATFORM)?;
+            let t = Instant::now();
+            let program = dev.build(&source, "")?;
+            let program_ms = ms(t.elapsed());
+            let p = Pocl::new(&dev, &bench, &program)?;
+            p.reset()?;
+            let t = Instant::now();
+            p.run()?;
+            let first = ms(t.elapsed());
+            let steady = measure(0, 3, || p.reset(), || p.run())?;
+            (program_ms, first, steady.best)
+        }
+        _ => bail!("unknown backend {backend}"),
+    };
+    println!("PROBE {program_ms} {first} {steady}");
+    Ok(())
+}
+
+/// Runs the probe of `bench` on `backend` in a child process with the
+/// cache directory `dir` (`None`: the user's).
+fn probe_child(backend: &str, bench: &str, dir: Option<&Path>) -> Result<BuildTimes> {
+    let mut cmd = Command::new(std::env::current_exe()?);
+    cmd.arg("--probe").arg(format!("{backend}:{bench}"));
+    if let Some(dir) = dir {
+        match backend {
+            "lockstep" => cmd.env("XDG_CACHE_HOME", dir).env_remove("LOCKSTEP_CACHE"),
+            _ => cmd
+                .env("POCL_CACHE_DIR", dir)
+                .env_remove("POCL_KERNEL_CACHE"),
+        };
+    }
+    let output = cmd.output()?;
+    let text = String::from_utf8_lossy(&output.stdout);
+    let Some(line) = text.lines().find_map(|l| l.strip_prefix("PROBE ")) else {
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        let last = stderr.lines().last().unwrap_or("");
+        bail!("{backend} probe process failed ({}): {last}", output.status);
+    };
+    let v: Vec<f64> = line
+        .split_whitespace()
+        .map(|x| x.parse())
+        .collect::<Result<_, _>>()?;
+    Ok(BuildTimes {
+        program: v[0],
+        first_launch: (v[1] - v[2]).max(0.0),
+    })
+}
+
+/// Cold and cached build times of `bench` on `backend`, each in a fresh
+/// process: cold with an empty cache directory, cached with the one the cold
+/// build filled.
+fn build_times(backend: &str, bench: &str) -> Result<(BuildTimes, BuildTimes)> {
+    let dir = std::env::temp_dir().join(format!(
+        "lockstep-bench-cache-{}-{backend}-{bench}",
+        std::process::id()
+    ));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir)?;
+    let cold = probe_child(backend, bench, Some(&dir));
+    let cached = cold
+        .as_ref()
+        .ok()
+        .map(|_| probe_child(backend, bench, Some(&dir)));
+    let _ = std::fs::remove_dir_all(&dir);
+    Ok((cold?, cached.expect("cold succeeded")?))
+}
+
+// ---------------------------------------------------------------- launch overhead
+
+const OVERHEAD_LAUNCHES: usize = 2000;
+
+/// Best and median time of one launch of the empty kernel over 64
+/// work-items (one group), in microseconds.
+fn launch_overhead_lockstep() -> Result<Stats> {
+    let ctx = Context::new();
+    let program = Program::build(&ctx, &source_of("empty.cl")?, "")?;
+    let mut k = program.kernel("empty")?;
+    let buf = Buffer::<u32>::zeroed(64);
+    k.set_arg(0, &buf)?;
+    let range = NDRange::new_1d(64).local([64, 1, 1]);
+    let s = measure(
+        200,
+        OVERHEAD_LAUNCHES,
+        || Ok(()),
+        || {
+            ctx.launch(&k, &range)?;
+            Ok(())
+        },
+    )?;
+    Ok(Stats {
+        best: s.best * 1e3,
+        median: s.median * 1e3,
+    })
+}
+
+fn launch_overhead_pocl(dev: &opencl::Device) -> Result<Stats> {
+    let program = dev.build(&source_of("empty.cl")?, "")?;
+    let k = program.kernel("empty")?;
+    let buf = dev.buffer(&[0u8; 256])?;
+    k.set_arg(0, &opencl::ClArg::Mem(&buf))?;
+    let s = measure(
+        200,
+        OVERHEAD_LAUNCHES,
+        || Ok(()),
+        || {
+            dev.enqueue(&k, &[64], &[64])?;
+            dev.finish()
+        },
+    )?;
+    Ok(Stats {
+        best: s.best * 1e3,
+        median: s.median * 1e3,
+    })
+}
+
+// ---------------------------------------------------------------- report
+
+fn geomean(xs: &[f64]) -> Option<f64> {
+    if xs.is_empty() {
+        return None;
+    }
+    Some((xs.iter().map(|x| x.ln()).sum::<f64>() / xs.len() as f64).exp())
+}
+
+fn loadavg() -> String {
+    std::fs::read_to_string("/proc/loadavg")
+        .map(|s| s.split_whitespace().take(3).collect::<Vec<_>>().join(" "))
+        .unwrap_or_default()
+}
+
+fn fmt_ms(x: Option<f64>) -> String {
+    x.map_or("-".into(), |x| format!("{x:.2}"))
+}
+
+fn fmt_ratio(x: Option<f64>) -> String {
+    x.map_or("-".into(), |x| format!("{x:.2}x"))
+}
+
+struct Target {
+    what: String,
+    met: Option<bool>,
+    detail: String,
+}
+
+fn targets(outcomes: &[Outcome], geo_speedup: Option<f64>) -> Vec<Target> {
+    let mut t = Vec::new();
+    let slower: Vec<String> = outcomes
+        .iter()
+        .filter_map(|o| {
+            let s = o.pocl.as_ref()?.best / o.lockstep.as_ref()?.best;
+            (s < 1.0).then(|| format!("{} {s:.2}x", o.name))
+        })
+        .collect();
+    t.push(Target {
+        what: "every kernel at least as fast as pocl".into(),
+        met: Some(slower.is_empty()),
+        detail: if slower.is_empty() {
+            "all >= 1.00x".into()
+        } else {
+            format!("slower: {}", slower.join(", "))
+        },
+    });
+    t.push(Target {
+        what: "geomean speedup over pocl >= 2x".into(),
+        met: geo_speedup.map(|g| g >= 2.0),
+        detail: fmt_ratio(geo_speedup),
+    });
+    let ratio = |name: &str, variant: Option<&str>| {
+        let o = outcomes.iter().find(|o| o.name == name)?;
+        let native = match variant {
+            Some(v) => o.native_variant(v)?,
+            None => o.native_best()?.1,
+        };
+        Some(o.lockstep.as_ref()?.best / native)
+    };
+    let m = ratio("mandelbrot", Some("intrinsics"));
+    t.push(Target {
+        what: format!(
+            "mandelbrot within 1.3x of the hand-vectorized version ({})",
+            native::isa()
+        ),
+        met: m.map(|r| r <= 1.3),
+        detail: fmt_ratio(m),
+    });
+    let s = ratio("saxpy", None);
+    t.push(Target {
+        what: "saxpy within 1.1x of native".into(),
+        met: s.map(|r| r <= 1.1),
+        detail: fmt_ratio(s),
+    });
+    t
+}
+
+fn main() {
+    let cli = Cli::parse();
+    if let Some(spec) = &cli.probe {
+        if let Err(e) = probe(spec) {
+            eprintln!("lockstep-bench: {e:#}");
+            std::process::exit(1);
+        }
+        return;
+    }
+    match run(&cli) {
+        Ok(true) => {}
+        Ok(false) => std::process::exit(1),
+        Err(e) => {
+            eprintln!("lockstep-bench: {e:#}");
+            std::process::exit(2);
+        }
+    }
+}
+
+/// Runs the suite; `Ok(false)` when any implementation failed or disagreed.
+fn run(cli: &Cli) -> Result<bool> {
+    let device = lockstep_runtime::Device::host();
+    let load_start = loadavg();
+    let isa = native::isa();
+    let width = Context::new().width();
+    let threads = Context::new().threads();
+    println!(
+        "lockstep-bench: {} ({} cores), Lockstep SIMD width {width}, {threads} threads; native hand-vectorized ISA: {isa}; load average {load_start}",
+        device.cpu_model, device.cores
+    );
+    let pocl = match opencl::Device::open(POCL_PLATFORM) {
+        Ok(d) => {
+            println!("pocl: {} / {}", d.platform_name, d.device_name);
+            Some(d)
+        }
+        Err(e) => {
+            println!("pocl: unavailable: {e:#}");
+            None
+        }
+    };
+    println!(
+        "timing: best of {} runs after {} warm-up runs\n",
+        cli.repeat, cli.warmup
+    );
+
+    let mut outcomes = Vec::new();
+    for make in suite::all() {
+        let bench = make();
+        if !cli.only.is_empty() && !cli.only.iter().any(|n| n == bench.name) {
+            continue;
+        }
+        eprint!("{:<13} ...", bench.name);
+        // Build times first, in child processes: they also show whether a
+        // kernel crashes before this process runs it.
+        let mut build = Vec::new();
+        let mut crashed = Vec::new();
+        for backend in ["lockstep", "pocl"] {
+            if backend == "pocl" && pocl.is_none() {
+                continue;
+            }
+            let result = if cli.no_build_times {
+                probe_child(backend, bench.name, None).map(|_| None)
+            } else {
+                build_times(backend, bench.name).map(Some)
+            };
+            match result {
+                Ok(Some((cold, cached))) => {
+                    build.push((format!("{backend} cold"), cold));
+                    build.push((format!("{backend} cached"), cached));
+                }
+                Ok(None) => {}
+                Err(e) => crashed.push((backend, format!("{e:#}"))),
+            }
+        }
+        let lockstep_crashed = crashed.iter().any(|(b, _)| *b == "lockstep");
+        let pocl_crashed = crashed.iter().any(|(b, _)| *b == "pocl");
+        let mut o = run_bench(
+            cli,
+            &bench,
+            pocl.as_ref().filter(|_| !pocl_crashed),
+            !lockstep_crashed,
+        );
+        o.build = build;
+        for (backend, e) in crashed {
+            o.failures.insert(0, format!("{backend}: {e}"));
+        }
+        eprintln!(
+            " lockstep {} ms, pocl {} ms, native {} ms{}",
+            fmt_ms(o.lockstep.as_ref().map(|s| s.best)),
+            fmt_ms(o.pocl.as_ref().map(|s| s.best)),
+            fmt_ms(o.native_best().map(|n| n.1)),
+            if o.failures.is_empty() {
+                ""
+            } else {
+                "  FAILED"
+            }
+        );
+        outcomes.push(o);
+    }
+
+    let overhead_ls = launch_overhead_lockstep();
+    let overhead_pocl = pocl.as_ref().map(launch_overhead_pocl);
+    let load_end = loadavg();
+
+    // The table.
+    println!(
+        "{:<13} {:>11} {:>9} {:>9} {:<11} {:>13} {:>15}  check",
+        "kernel", "Lockstep ms", "pocl ms", "native ms", "(native)", "speedup/pocl", "ratio/native"
+    );
+    let mut speedups = Vec::new();
+    let mut ratios = Vec::new();
+    for o in &outcomes {
+        let ls = o.lockstep.as_ref().map(|s| s.best);
+        let pc = o.pocl.as_ref().map(|s| s.best);
+        let nat = o.native_best();
+        let speedup = ls.zip(pc).map(|(l, p)| p / l);
+        let ratio = ls.zip(nat).map(|(l, n)| l / n.1);
+        speedups.extend(speedup);
+        ratios.extend(ratio);
+        let check = if o.failures.is_empty() {
+            if o.fallback.is_some() {
+                "ok (ran on the interpreter!)"
+            } else {
+                "ok"
+            }
+        } else {
+            "FAILED"
+        };
+        println!(
+            "{:<13} {:>11} {:>9} {:>9} {:<11} {:>13} {:>15}  {check}",
+            o.name,
+            fmt_ms(ls),
+            fmt_ms(pc),
+            fmt_ms(nat.map(|n| n.1)),
+            nat.map_or(String::new(), |n| format!("({})", n.0)),
+            fmt_ratio(speedup),
+            fmt_ratio(ratio),
+        );
+    }
+    let geo_speedup = geomean(&speedups);
+    let geo_ratio = geomean(&ratios);
+    println!(
+        "{:<13} {:>11} {:>9} {:>9} {:<11} {:>13} {:>15}",
+        "geomean",
+        "",
+        "",
+        "",
+        "",
+        fmt_ratio(geo_speedup),
+        fmt_ratio(geo_ratio)
+    );
+    println!("\nspeedup/pocl = pocl ms / Lockstep ms (higher is better); ratio/native = Lockstep ms / native ms (lower is better)");
+
+    if !cli.no_build_times {
+        println!("\nbuild times, ms (program build + first-launch compile; cold = empty cache, cached = second process):");
+        println!(
+            "{:<13} {:>15} {:>15} {:>15} {:>15}",
+            "kernel", "Lockstep cold", "Lockstep cached", "pocl cold", "pocl cached"
+        );
+        for o in &outcomes {
+            let get = |k: &str| {
+                o.build
+                    .iter()
+                    .find(|(n, _)| n == k)
+                    .map(|(_, b)| format!("{:.1}", b.total()))
+                    .unwrap_or_else(|| "-".into())
+            };
+            println!(
+                "{:<13} {:>15} {:>15} {:>15} {:>15}",
+                o.name,
+                get("lockstep cold"),
+                get("lockstep cached"),
+                get("pocl cold"),
+                get("pocl cached")
+            );
+        }
+    }
+    let show = |r: &Result<Stats>| match r {
+        Ok(s) => format!("best {:.1} us, median {:.1} us", s.best, s.median),
+        Err(e) => format!("failed: {e:#}"),
+    };
+    println!("\nlaunch overhead (empty kernel, 64 work-items, {OVERHEAD_LAUNCHES} launches):");
+    println!("  Lockstep: {}", show(&overhead_ls));
+    if let Some(p) = &overhead_pocl {
+        println!("  pocl:     {}", show(p));
+    }
+
+    let targets = targets(&outcomes, geo_speedup);
+    println!("\ntargets:");
+    for t in &targets {
+        let mark = match t.met {
+            Some(true) => "met   ",
+            Some(false) => "MISSED",
+            None => "n/a   ",
+        };
+        println!("  [{mark}] {}: {}", t.what, t.detail);
+    }
+
+    let mut all_ok = true;
+    for o in &outcomes {
+        if let Some(f) = &o.fallback {
+            println!("\nnote: {}: {f}", o.name);
+        }
+        for f in &o.failures {
+            all_ok = false;
+            println!("\nFAILED: {}: {f}", o.name);
+        }
+    }
+    if overhead_ls.is_err() || matches!(overhead_pocl, Some(Err(_))) {
+        all_ok = false;
+    }
+    println!("\nload average: {load_start} at start, {load_end} at end");
+
+    // JSON.
+    let stats_json = |s: Option<&Stats>| match s {
+        Some(s) => Json::obj(vec![
+            ("best_ms", Json::Num(s.best)),
+            ("median_ms", Json::Num(s.median)),
+        ]),
+        None => Json::Null,
+    };
+    let kernels: Vec<Json> = outcomes
+        .iter()
+        .map(|o| {
+            let ls = o.lockstep.as_ref().map(|s| s.best);
+            let pc = o.pocl.as_ref().map(|s| s.best);
+            let nat = o.native_best();
+            let bench = suite::all()
+                .into_iter()
+                .map(|f| f())
+                .find(|b| b.name == o.name);
+            Json::obj(vec![
+                ("name", Json::Str(o.name.clone())),
+                ("what", Json::Str(o.what.clone())),
+                ("size", Json::Str(o.size.clone())),
+                (
+                    "file",
+                    Json::Str(
+                        bench
+                            .as_ref()
+                            .map_or(String::new(), |b| format!("bench/kernels/{}", b.file)),
+                    ),
+                ),
+                ("lockstep", stats_json(o.lockstep.as_ref())),
+                ("pocl", stats_json(o.pocl.as_ref())),
+                (
+                    "native",
+                    Json::Obj(
+                        o.native
+                            .iter()
+                            .map(|(n, s)| (n.clone(), stats_json(Some(s))))
+                            .collect(),
+                    ),
+                ),
+                ("native_best_ms", Json::opt(nat.map(|n| n.1))),
+                (
+                    "native_best_variant",
+                    nat.map_or(Json::Null, |n| Json::Str(n.0.to_string())),
+                ),
+                ("speedup_vs_pocl", Json::opt(ls.zip(pc).map(|(l, p)| p / l))),
+                (
+                    "ratio_vs_native",
+                    Json::opt(ls.zip(nat).map(|(l, n)| l / n.1)),
+                ),
+                (
+                    "build_ms",
+                    Json::Obj(
+                        o.build
+                            .iter()
+                            .map(|(n, b)| {
+                                (
+                                    n.replace(' ', "_"),
+                                    Json::obj(vec![
+                                        ("program", Json::Num(b.program)),
+                                        ("first_launch_compile", Json::Num(b.first_launch)),
+                                        ("total", Json::Num(b.total())),
+                                    ]),
+                                )
+                            })
+                            .collect(),
+                    ),
+                ),
+                (
+                    "checks",
+                    Json::Arr(
+                        o.checks
+                            .iter()
+                            .map(|(who, output, summary, ok)| {
+                                let how = bench
+                                    .as_ref()
+                                    .and_then(|b| b.outputs.iter().find(|x| x.name == output))
+                                    .map_or(String::new(), |x| x.check.describe());
+                                Json::obj(vec![
+                                    ("implementation", Json::Str(who.clone())),
+                                    ("output", Json::Str(output.clone())),
+                                    ("tolerance", Json::Str(how)),
+                                    ("result", Json::Str(summary.clone())),
+                                    ("ok", Json::Bool(*ok)),
+                                ])
+                            })
+                            .collect(),
+                    ),
+                ),
+                (
+                    "interpreter_fallback",
+                    o.fallback.clone().map_or(Json::Null, Json::Str),
+                ),
+                ("ok", Json::Bool(o.failures.is_empty())),
+                (
+                    "failures",
+                    Json::Arr(o.failures.iter().map(|f| Json::Str(f.clone())).collect()),
+                ),
+            ])
+        })
+        .collect();
+    let overhead_json = |r: &Result<Stats>| match r {
+        Ok(s) => Json::obj(vec![
+            ("best_us", Json::Num(s.best)),
+            ("median_us", Json::Num(s.median)),
+        ]),
+        Err(e) => Json::Str(format!("failed: {e:#}")),
+    };
+    let doc = Json::obj(vec![
+        (
+            "machine",
+            Json::obj(vec![
+                ("cpu", Json::Str(device.cpu_model.clone())),
+                ("cores", Json::Num(device.cores as f64)),
+                ("lockstep_simd_width", Json::Num(width as f64)),
+                ("lockstep_threads", Json::Num(threads as f64)),
+                ("native_isa", Json::Str(isa.clone())),
+                ("native_flags", Json::Str("gcc -O3 -march=native -fopenmp".into())),
+                (
+                    "pocl_device",
+                    pocl.as_ref().map_or(Json::Null, |d| Json::Str(d.device_name.clone())),
+                ),
+                ("load_average_start", Json::Str(load_start.clone())),
+                ("load_average_end", Json::Str(load_end)),
+            ]),
+        ),
+        (
+            "method",
+            Json::obj(vec![
+                ("repeat", Json::Num(cli.repeat as f64)),
+                ("warmup", Json::Num(cli.warmup as f64)),
+                ("statistic", Json::Str("best of repeat runs (median also given)".into())),
+                ("lockstep_timing", Json::Str("wall clock of the Context::launch calls of one run (synchronous)".into())),
+                ("pocl_timing", Json::Str("wall clock of clEnqueueNDRangeKernel for every launch of one run, then one clFinish; buffers created once".into())),
+                ("native_timing", Json::Str("wall clock of the C function (OpenMP parallel)".into())),
+                ("reference", Json::Str("the first native variant (plain C); every other implementation is compared with it".into())),
+                ("build_time", Json::Str("child process: program build + (first run - best steady run); cold = empty cache directory (XDG_CACHE_HOME for Lockstep, POCL_CACHE_DIR for pocl), cached = a second process with the filled directory".into())),
+            ]),
+        ),
+        ("kernels", Json::Arr(kernels)),
+        ("geomean_speedup_vs_pocl", Json::opt(geo_speedup)),
+        ("geomean_ratio_vs_native", Json::opt(geo_ratio)),
+        (
+            "launch_overhead",
+            Json::obj(vec![
+                ("kernel", Json::Str("empty, 64 work-items, one group".into())),
+                ("launches", Json::Num(OVERHEAD_LAUNCHES as f64)),
+                ("lockstep", overhead_json(&overhead_ls)),
+                ("pocl", overhead_pocl.as_ref().map_or(Json::Null, overhead_json)),
+            ]),
+        ),
+        (
+            "targets",
+            Json::Arr(
+                targets
+                    .iter()
+                    .map(|t| {
+                        Json::obj(vec![
+                            ("target", Json::Str(t.what.clone())),
+                            ("met", t.met.map_or(Json::Null, Json::Bool)),
+                            ("detail", Json::Str(t.detail.clone())),
+                        ])
+                    })
+                    .collect(),
+            ),
+        ),
+        ("all_ok", Json::Bool(all_ok)),
+    ]);
+    if let Some(dir) = cli.json.parent() {
+        std::fs::create_dir_all(dir)?;
+    }
+    std::fs::write(&cli.json, format!("{doc}\n"))
+        .with_context(|| format!("writing {}", cli.json.display()))?;
+    println!("results: {}", cli.json.display());
+    Ok(all_ok)
+}

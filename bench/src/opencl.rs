@@ -1,0 +1,439 @@
+//! A minimal OpenCL host API over the ICD loader (`libOpenCL.so.1`), loaded
+//! at run time with `dlopen` so that building this crate needs no OpenCL
+//! library: just what the benchmarks use on pocl.
+
+use std::ffi::{c_char, c_void, CStr, CString};
+use std::ptr::{null, null_mut};
+
+use anyhow::{bail, Context as _, Result};
+
+type Handle = *mut c_void;
+
+const CL_PLATFORM_NAME: u32 = 0x0902;
+const CL_DEVICE_NAME: u32 = 0x102B;
+const CL_DEVICE_TYPE_ALL: u64 = 0xFFFF_FFFF;
+const CL_PROGRAM_BUILD_LOG: u32 = 0x1183;
+const CL_MEM_READ_WRITE: u64 = 1;
+const CL_TRUE: u32 = 1;
+
+/// The entry points used, resolved from the loader.
+#[allow(clippy::type_complexity)]
+struct Api {
+    get_platform_ids: unsafe extern "C" fn(u32, *mut Handle, *mut u32) -> i32,
+    get_platform_info: unsafe extern "C" fn(Handle, u32, usize, *mut c_void, *mut usize) -> i32,
+    get_device_ids: unsafe extern "C" fn(Handle, u64, u32, *mut Handle, *mut u32) -> i32,
+    get_device_info: unsafe extern "C" fn(Handle, u32, usize, *mut c_void, *mut usize) -> i32,
+    create_context: unsafe extern "C" fn(
+        *const isize,
+        u32,
+        *const Handle,
+        *const c_void,
+        *mut c_void,
+        *mut i32,
+    ) -> Handle,
+    create_command_queue: unsafe extern "C" fn(Handle, Handle, u64, *mut i32) -> Handle,
+    create_program_with_source:
+        unsafe extern "C" fn(Handle, u32, *const *const c_char, *const usize, *mut i32) -> Handle,
+    build_program: unsafe extern "C" fn(
+        Handle,
+        u32,
+        *const Handle,
+        *const c_char,
+        *const c_void,
+        *mut c_void,
+    ) -> i32,
+    get_program_build_info:
+        unsafe extern "C" fn(Handle, Handle, u32, usize, *mut c_void, *mut usize) -> i32,
+    create_kernel: unsafe extern "C" fn(Handle, *const c_char, *mut i32) -> Handle,
+    set_kernel_arg: unsafe extern "C" fn(Handle, u32, usize, *const c_void) -> i32,
+    create_buffer: unsafe extern "C" fn(Handle, u64, usize, *mut c_void, *mut i32) -> Handle,
+    enqueue_write_buffer: unsafe extern "C" fn(
+        Handle,
+        Handle,
+        u32,
+        usize,
+        usize,
+        *const c_void,
+        u32,
+        *const Handle,
+        *mut Handle,
+    ) -> i32,
+    enqueue_read_buffer: unsafe extern "C" fn(
+        Handle,
+        Handle,
+        u32,
+        usize,
+        usize,
+        *mut c_void,
+        u32,
+        *const Handle,
+        *mut Handle,
+    ) -> i32,
+    enqueue_nd_range_kernel: unsafe extern "C" fn(
+        Handle,
+        Handle,
+        u32,
+        *const usize,
+        *const usize,
+        *const usize,
+        u32,
+        *const Handle,
+        *mut Handle,
+    ) -> i32,
+    finish: unsafe extern "C" fn(Handle) -> i32,
+    release_mem_object: unsafe extern "C" fn(Handle) -> i32,
+    release_kernel: unsafe extern "C" fn(Handle) -> i32,
+    release_program: unsafe extern "C" fn(Handle) -> i32,
+}
+
+fn check(code: i32, what: &str) -> Result<()> {
+    if code != 0 {
+        bail!("{what} failed with OpenCL error {code}");
+    }
+    Ok(())
+}
+
+impl Api {
+    fn load() -> Result<Api> {
+        // SAFETY: dlopen/dlsym with NUL-terminated names; each symbol is
+        // transmuted to the signature the OpenCL 1.2 headers give it.
+        unsafe {
+            let lib = libc::dlopen(
+                c"libOpenCL.so.1".as_ptr(),
+                libc::RTLD_NOW | libc::RTLD_LOCAL,
+            );
+            if lib.is_null() {
+                bail!(
+                    "cannot load libOpenCL.so.1 (install ocl-icd-libopencl1 and pocl-opencl-icd)"
+                );
+            }
+            macro_rules! sym {
+                ($name:literal) => {{
+                    let s = libc::dlsym(lib, concat!($name, "\0").as_ptr() as *const c_char);
+                    if s.is_null() {
+                        bail!("libOpenCL.so.1 has no {}", $name);
+                    }
+                    std::mem::transmute::<*mut c_void, _>(s)
+                }};
+            }
+            Ok(Api {
+                get_platform_ids: sym!("clGetPlatformIDs"),
+                get_platform_info: sym!("clGetPlatformInfo"),
+                get_device_ids: sym!("clGetDeviceIDs"),
+                get_device_info: sym!("clGetDeviceInfo"),
+                create_context: sym!("clCreateContext"),
+                create_command_queue: sym!("clCreateCommandQueue"),
+                create_program_with_source: sym!("clCreateProgramWithSource"),
+                build_program: sym!("clBuildProgram"),
+                get_program_build_info: sym!("clGetProgramBuildInfo"),
+                create_kernel: sym!("clCreateKernel"),
+                set_kernel_arg: sym!("clSetKernelArg"),
+                create_buffer: sym!("clCreateBuffer"),
+                enqueue_write_buffer: sym!("clEnqueueWriteBuffer"),
+                enqueue_read_buffer: sym!("clEnqueueReadBuffer"),
+                enqueue_nd_range_kernel: sym!("clEnqueueNDRangeKernel"),
+                finish: sym!("clFinish"),
+                release_mem_object: sym!("clReleaseMemObject"),
+                release_kernel: sym!("clReleaseKernel"),
+                release_program: sym!("clReleaseProgram"),
+            })
+        }
+    }
+}
+
+/// An OpenCL device with a context and an in-order queue.
+pub struct Device {
+    api: Api,
+    device: Handle,
+    context: Handle,
+    queue: Handle,
+    pub platform_name: String,
+    pub device_name: String,
+}
+
+/// A device buffer.
+pub struct Mem<'d> {
+    dev: &'d Device,
+    handle: Handle,
+    pub bytes: usize,
+}
+
+/// A built program.
+pub struct ClProgram<'d> {
+    dev: &'d Device,
+    handle: Handle,
+}
+
+/// A kernel object.
+pub struct ClKernel<'d> {
+    dev: &'d Device,
+    handle: Handle,
+}
+
+/// One kernel argument.
+pub enum ClArg<'a> {
+    Mem(&'a Mem<'a>),
+    Bytes(&'a [u8]),
+    Local(usize),
+}
+
+fn info_string(f: impl Fn(usize, *mut c_void, *mut usize) -> i32) -> String {
+    let mut len = 0usize;
+    if f(0, null_mut(), &mut len) != 0 {
+        return String::new();
+    }
+    let mut buf = vec![0u8; len];
+    if f(len, buf.as_mut_ptr() as *mut c_void, null_mut()) != 0 {
+        return String::new();
+    }
+    CStr::from_bytes_until_nul(&buf)
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_default()
+}
+
+impl Device {
+    /// The first device of the platform whose name contains `platform`.
+    pub fn open(platform: &str) -> Result<Device> {
+        let api = Api::load()?;
+        // SAFETY: OpenCL calls with valid out-pointers and sizes.
+        unsafe {
+            let mut count = 0u32;
+            check(
+                (api.get_platform_ids)(0, null_mut(), &mut count),
+                "clGetPlatformIDs",
+            )?;
+            let mut platforms = vec![null_mut(); count as usize];
+            check(
+                (api.get_platform_ids)(count, platforms.as_mut_ptr(), null_mut()),
+                "clGetPlatformIDs",
+            )?;
+            let mut names = Vec::new();
+            for &p in &platforms {
+                let name =
+                    info_string(|n, v, r| (api.get_platform_info)(p, CL_PLATFORM_NAME, n, v, r));
+                if !name.contains(platform) {
+                    names.push(name);
+                    continue;
+                }
+                let mut device = null_mut();
+                check(
+                    (api.get_device_ids)(p, CL_DEVICE_TYPE_ALL, 1, &mut device, null_mut()),
+                    "clGetDeviceIDs",
+                )?;
+                let device_name =
+                    info_string(|n, v, r| (api.get_device_info)(device, CL_DEVICE_NAME, n, v, r));
+                let mut err = 0;
+                let context =
+                    (api.create_context)(null(), 1, &device, null(), null_mut(), &mut err);
+                check(err, "clCreateContext")?;
+                let queue = (api.create_command_queue)(context, device, 0, &mut err);
+                check(err, "clCreateCommandQueue")?;
+                return Ok(Device {
+                    api,
+                    device,
+                    context,
+                    queue,
+                    platform_name: name,
+                    device_name,
+                });
+            }
+            bail!(
+                "no OpenCL platform named '{platform}' (found: {names:?}); install pocl-opencl-icd"
+            )
+        }
+    }
+
+    /// Builds `source` with `options`; the build log is in the error.
+    pub fn build(&self, source: &str, options: &str) -> Result<ClProgram<'_>> {
+        let src = CString::new(source)?;
+        let opts = CString::new(options)?;
+        // SAFETY: valid strings and handles.
+        unsafe {
+            let mut err = 0;
+            let ptr = src.as_ptr();
+            let handle =
+                (self.api.create_program_with_source)(self.context, 1, &ptr, null(), &mut err);
+            check(err, "clCreateProgramWithSource")?;
+            let program = ClProgram { dev: self, handle };
+            let code = (self.api.build_program)(
+                handle,
+                1,
+                &self.device,
+                opts.as_ptr(),
+                null(),
+                null_mut(),
+            );
+            if code != 0 {
+                let log = info_string(|n, v, r| {
+                    (self.api.get_program_build_info)(
+                        handle,
+                        self.device,
+                        CL_PROGRAM_BUILD_LOG,
+                        n,
+                        v,
+                        r,
+                    )
+                });
+                bail!("clBuildProgram failed ({code}):\n{log}");
+            }
+            Ok(program)
+        }
+    }
+
+    /// A buffer holding a copy of `data`.
+    pub fn buffer(&self, data: &[u8]) -> Result<Mem<'_>> {
+        // SAFETY: a buffer of data.len() bytes, then a blocking write.
+        unsafe {
+            let mut err = 0;
+            let handle = (self.api.create_buffer)(
+                self.context,
+                CL_MEM_READ_WRITE,
+                data.len().max(1),
+                null_mut(),
+                &mut err,
+            );
+            check(err, "clCreateBuffer")?;
+            let mem = Mem {
+                dev: self,
+                handle,
+                bytes: data.len(),
+            };
+            mem.write(data)?;
+            Ok(mem)
+        }
+    }
+
+    /// Runs `kernel` over `global` (with `local`) without waiting.
+    pub fn enqueue(&self, kernel: &ClKernel, global: &[usize], local: &[usize]) -> Result<()> {
+        // SAFETY: sizes have `global.len()` entries.
+        unsafe {
+            check(
+                (self.api.enqueue_nd_range_kernel)(
+                    self.queue,
+                    kernel.handle,
+                    global.len() as u32,
+                    null(),
+                    global.as_ptr(),
+                    local.as_ptr(),
+                    0,
+                    null(),
+                    null_mut(),
+                ),
+                "clEnqueueNDRangeKernel",
+            )
+        }
+    }
+
+    /// Waits for everything enqueued.
+    pub fn finish(&self) -> Result<()> {
+        // SAFETY: a valid queue.
+        unsafe { check((self.api.finish)(self.queue), "clFinish") }
+    }
+}
+
+impl<'d> ClProgram<'d> {
+    pub fn kernel(&self, name: &str) -> Result<ClKernel<'d>> {
+        let name_c = CString::new(name)?;
+        let mut err = 0;
+        // SAFETY: a built program and a NUL-terminated name.
+        let handle =
+            unsafe { (self.dev.api.create_kernel)(self.handle, name_c.as_ptr(), &mut err) };
+        check(err, "clCreateKernel").with_context(|| format!("kernel {name}"))?;
+        Ok(ClKernel {
+            dev: self.dev,
+            handle,
+        })
+    }
+}
+
+impl ClKernel<'_> {
+    pub fn set_arg(&self, index: u32, arg: &ClArg) -> Result<()> {
+        // SAFETY: the value pointer covers the size given.
+        let code = unsafe {
+            match arg {
+                ClArg::Mem(m) => (self.dev.api.set_kernel_arg)(
+                    self.handle,
+                    index,
+                    std::mem::size_of::<Handle>(),
+                    &m.handle as *const Handle as *const c_void,
+                ),
+                ClArg::Bytes(b) => (self.dev.api.set_kernel_arg)(
+                    self.handle,
+                    index,
+                    b.len(),
+                    b.as_ptr() as *const c_void,
+                ),
+                ClArg::Local(n) => (self.dev.api.set_kernel_arg)(self.handle, index, *n, null()),
+            }
+        };
+        check(code, "clSetKernelArg").with_context(|| format!("argument {index}"))
+    }
+}
+
+impl Mem<'_> {
+    /// Blocking write of `data` at the start of the buffer.
+    pub fn write(&self, data: &[u8]) -> Result<()> {
+        // SAFETY: data.len() <= the buffer's size (checked).
+        unsafe {
+            anyhow::ensure!(data.len() <= self.bytes, "write larger than the buffer");
+            check(
+                (self.dev.api.enqueue_write_buffer)(
+                    self.dev.queue,
+                    self.handle,
+                    CL_TRUE,
+                    0,
+                    data.len(),
+                    data.as_ptr() as *const c_void,
+                    0,
+                    null(),
+                    null_mut(),
+                ),
+                "clEnqueueWriteBuffer",
+            )
+        }
+    }
+
+    /// Blocking read of the whole buffer.
+    pub fn read(&self) -> Result<Vec<u8>> {
+        let mut out = vec![0u8; self.bytes];
+        // SAFETY: `out` has the buffer's size.
+        unsafe {
+            check(
+                (self.dev.api.enqueue_read_buffer)(
+                    self.dev.queue,
+                    self.handle,
+                    CL_TRUE,
+                    0,
+                    self.bytes,
+                    out.as_mut_ptr() as *mut c_void,
+                    0,
+                    null(),
+                    null_mut(),
+                ),
+                "clEnqueueReadBuffer",
+            )?;
+        }
+        Ok(out)
+    }
+}
+
+impl Drop for Mem<'_> {
+    fn drop(&mut self) {
+        // SAFETY: a buffer this value owns.
+        unsafe { (self.dev.api.release_mem_object)(self.handle) };
+    }
+}
+
+impl Drop for ClKernel<'_> {
+    fn drop(&mut self) {
+        // SAFETY: a kernel this value owns.
+        unsafe { (self.dev.api.release_kernel)(self.handle) };
+    }
+}
+
+impl Drop for ClProgram<'_> {
+    fn drop(&mut self) {
+        // SAFETY: a program this value owns.
+        unsafe { (self.dev.api.release_program)(self.handle) };
+    }
+}

@@ -1,0 +1,751 @@
+//! The benchmarks: for each kernel file, its inputs (made here, the same for
+//! every implementation), the launches that make one run, the outputs to
+//! compare and how, and the native versions.
+
+use crate::native as c;
+
+/// A kernel argument of a launch.
+#[derive(Clone, Debug)]
+pub enum Arg {
+    /// Buffer `i` of the benchmark.
+    Buf(usize),
+    U32(u32),
+    F32(f32),
+    /// Bytes of `__local` memory.
+    Local(usize),
+}
+
+/// One kernel launch.
+#[derive(Clone, Debug)]
+pub struct Launch {
+    pub kernel: &'static str,
+    pub args: Vec<Arg>,
+    pub global: Vec<u64>,
+    pub local: Vec<u64>,
+}
+
+/// How an output is compared with the native result.
+#[derive(Clone, Copy, Debug)]
+pub enum Check {
+    /// Bit-exact 32-bit words (integer results).
+    Exact,
+    /// Integer words, of which at most `max_bad` (a fraction) may differ:
+    /// results of float iterations whose rounding may differ (FMA
+    /// contraction, math library ulps).
+    MostlyExact { max_bad: f64 },
+    /// Floats: |a - b| <= abs + rel * |b| for all but `max_bad` of them.
+    Float { rel: f32, abs: f32, max_bad: f64 },
+    /// The sum of all the floats, within `rel` (a reduction's partial sums
+    /// against the native total).
+    Total { rel: f64 },
+}
+
+impl Check {
+    pub fn describe(&self) -> String {
+        match *self {
+            Check::Exact => "exact".into(),
+            Check::MostlyExact { max_bad } => {
+                format!("exact in >= {}% of elements", 100.0 - max_bad * 100.0)
+            }
+            Check::Float { rel, abs, max_bad } if max_bad == 0.0 => {
+                format!("float, |d| <= {abs:e} + {rel:e}*|ref| for all")
+            }
+            Check::Float { rel, abs, max_bad } => format!(
+                "float, |d| <= {abs:e} + {rel:e}*|ref| for >= {}%",
+                100.0 - max_bad * 100.0
+            ),
+            Check::Total { rel } => format!("sum of all within {rel:e} relative"),
+        }
+    }
+}
+
+/// An output buffer and how to check it.
+pub struct Output {
+    pub buf: usize,
+    pub name: &'static str,
+    pub check: Check,
+}
+
+/// A native implementation: takes the benchmark's buffers.
+pub struct Native {
+    pub name: String,
+    pub run: Box<dyn Fn(&mut [Vec<u32>])>,
+}
+
+pub struct Bench {
+    pub name: &'static str,
+    /// The file in `bench/kernels`.
+    pub file: &'static str,
+    pub what: &'static str,
+    pub size: String,
+    /// Initial contents of each buffer, as 32-bit words.
+    pub bufs: Vec<Vec<u32>>,
+    /// Buffers a run modifies in place, written back to their initial
+    /// contents before every run (not timed).
+    pub reset: Vec<usize>,
+    pub launches: Vec<Launch>,
+    pub outputs: Vec<Output>,
+    pub native: Vec<Native>,
+}
+
+/// xorshift64*: the inputs' pseudo-random numbers.
+struct Rng(u64);
+
+impl Rng {
+    fn new(seed: u64) -> Rng {
+        Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1)
+    }
+    fn next_u32(&mut self) -> u32 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        (self.0.wrapping_mul(0x2545_F491_4F6C_DD1D) >> 32) as u32
+    }
+    /// Uniform in [lo, hi).
+    fn float(&mut self, lo: f32, hi: f32) -> f32 {
+        lo + (hi - lo) * ((self.next_u32() >> 8) as f32 / 16_777_216.0)
+    }
+}
+
+fn floats(n: usize, seed: u64, lo: f32, hi: f32) -> Vec<u32> {
+    let mut rng = Rng::new(seed);
+    (0..n).map(|_| rng.float(lo, hi).to_bits()).collect()
+}
+
+fn f(b: &[u32]) -> *const f32 {
+    b.as_ptr() as *const f32
+}
+
+fn fm(b: &mut [u32]) -> *mut f32 {
+    b.as_mut_ptr() as *mut f32
+}
+
+fn launch(kernel: &'static str, args: Vec<Arg>, global: &[u64], local: &[u64]) -> Launch {
+    Launch {
+        kernel,
+        args,
+        global: global.to_vec(),
+        local: local.to_vec(),
+    }
+}
+
+use Arg::{Buf, Local, F32, U32};
+
+/// Every benchmark, in table order.
+pub fn all() -> Vec<fn() -> Bench> {
+    vec![
+        saxpy,
+        mandelbrot,
+        nbody,
+        matmul,
+        reduction,
+        scan,
+        blackscholes,
+        sobel,
+        histogram,
+        bitonic,
+        ao,
+        parser,
+    ]
+}
+
+fn saxpy() -> Bench {
+    const N: usize = 1 << 25;
+    const A: f32 = 2.5;
+    Bench {
+        name: "saxpy",
+        file: "saxpy.cl",
+        what: "z = a*x + y (stream triad), memory bound",
+        size: format!("{N} floats (3 x {} MiB)", N * 4 >> 20),
+        bufs: vec![floats(N, 1, -1.0, 1.0), floats(N, 2, -1.0, 1.0), vec![0; N]],
+        reset: vec![],
+        launches: vec![launch(
+            "saxpy",
+            vec![F32(A), Buf(0), Buf(1), Buf(2)],
+            &[N as u64],
+            &[256],
+        )],
+        outputs: vec![Output {
+            buf: 2,
+            name: "z",
+            check: Check::Float {
+                rel: 1e-6,
+                abs: 1e-6,
+                max_bad: 0.0,
+            },
+        }],
+        native: vec![
+            Native {
+                name: "c-openmp".into(),
+                run: Box::new(|b| unsafe {
+                    let z = fm(&mut b[2]);
+                    c::nat_saxpy(A, f(&b[0]), f(&b[1]), z, N as _)
+                }),
+            },
+            Native {
+                name: "intrinsics".into(),
+                run: Box::new(|b| unsafe {
+                    let z = fm(&mut b[2]);
+                    c::nat_saxpy_simd(A, f(&b[0]), f(&b[1]), z, N as _)
+                }),
+            },
+        ],
+    }
+}
+
+fn mandelbrot() -> Bench {
+    const W: u32 = 2048;
+    const H: u32 = 2048;
+    const ITERS: u32 = 512;
+    const X0: f32 = -2.25;
+    const Y0: f32 = -1.5;
+    const STEP: f32 = 3.0 / 2048.0;
+    Bench {
+        name: "mandelbrot",
+        file: "mandelbrot.cl",
+        what: "escape-time iteration counts, divergent loop",
+        size: format!("{W}x{H} pixels, up to {ITERS} iterations"),
+        bufs: vec![vec![0; (W * H) as usize]],
+        reset: vec![],
+        launches: vec![launch(
+            "mandelbrot",
+            vec![Buf(0), F32(X0), F32(Y0), F32(STEP), U32(W), U32(ITERS)],
+            &[W as u64, H as u64],
+            &[64, 4],
+        )],
+        outputs: vec![Output {
+            buf: 0,
+            name: "iterations",
+            check: Check::MostlyExact { max_bad: 0.005 },
+        }],
+        native: vec![
+            Native {
+                name: "c-openmp".into(),
+                run: Box::new(|b| unsafe {
+                    c::nat_mandelbrot(b[0].as_mut_ptr(), X0, Y0, STEP, W, H, ITERS)
+                }),
+            },
+            Native {
+                name: "intrinsics".into(),
+                run: Box::new(|b| unsafe {
+                    c::nat_mandelbrot_simd(b[0].as_mut_ptr(), X0, Y0, STEP, W, H, ITERS)
+                }),
+            },
+        ],
+    }
+}
+
+fn nbody() -> Bench {
+    const N: usize = 16384;
+    const DT: f32 = 0.01;
+    const EPS2: f32 = 0.01;
+    let mut rng = Rng::new(3);
+    let mut pos = Vec::with_capacity(4 * N);
+    for _ in 0..N {
+        for _ in 0..3 {
+            pos.push(rng.float(-10.0, 10.0).to_bits());
+        }
+        pos.push(rng.float(0.5, 1.5).to_bits());
+    }
+    let vel = floats(4 * N, 4, -0.1, 0.1);
+    let tol = Check::Float {
+        rel: 1e-3,
+        abs: 1e-3,
+        max_bad: 0.0,
+    };
+    Bench {
+        name: "nbody",
+        file: "nbody.cl",
+        what: "all-pairs gravity step, rsqrt, compute bound",
+        size: format!("{N} bodies ({} M interactions)", N * N / 1_000_000),
+        bufs: vec![pos, vel, vec![0; 4 * N], vec![0; 4 * N]],
+        reset: vec![],
+        launches: vec![launch(
+            "nbody",
+            vec![
+                Buf(0),
+                Buf(1),
+                Buf(2),
+                Buf(3),
+                U32(N as u32),
+                F32(DT),
+                F32(EPS2),
+            ],
+            &[N as u64],
+            &[256],
+        )],
+        outputs: vec![
+            Output {
+                buf: 2,
+                name: "new_pos",
+                check: tol,
+            },
+            Output {
+                buf: 3,
+                name: "new_vel",
+                check: tol,
+            },
+        ],
+        native: vec![Native {
+            name: "c-openmp".into(),
+            run: Box::new(|b| unsafe {
+                let (inp, out) = b.split_at_mut(2);
+                let (p, v) = out.split_at_mut(1);
+                c::nat_nbody(
+                    f(&inp[0]),
+                    f(&inp[1]),
+                    fm(&mut p[0]),
+                    fm(&mut v[0]),
+                    N as u32,
+                    DT,
+                    EPS2,
+                )
+            }),
+        }],
+    }
+}
+
+fn matmul() -> Bench {
+    const N: usize = 1024;
+    Bench {
+        name: "matmul",
+        file: "matmul.cl",
+        what: "C = A*B with 16x16 tiles in local memory and barriers",
+        size: format!("{N}x{N} floats"),
+        bufs: vec![
+            floats(N * N, 5, -1.0, 1.0),
+            floats(N * N, 6, -1.0, 1.0),
+            vec![0; N * N],
+        ],
+        reset: vec![],
+        launches: vec![launch(
+            "matmul",
+            vec![Buf(0), Buf(1), Buf(2), U32(N as u32)],
+            &[N as u64, N as u64],
+            &[16, 16],
+        )],
+        outputs: vec![Output {
+            buf: 2,
+            name: "c",
+            check: Check::Float {
+                rel: 1e-3,
+                abs: 1e-3,
+                max_bad: 0.0,
+            },
+        }],
+        native: vec![Native {
+            name: "c-openmp".into(),
+            run: Box::new(|b| unsafe {
+                let cm = fm(&mut b[2]);
+                c::nat_matmul(f(&b[0]), f(&b[1]), cm, N as u32)
+            }),
+        }],
+    }
+}
+
+fn reduction() -> Bench {
+    const N: usize = 1 << 25;
+    const LOCAL: u64 = 256;
+    const GROUPS: u64 = 64;
+    Bench {
+        name: "reduction",
+        file: "reduction.cl",
+        what: "float sum: strided per-item sums, then a local-memory tree",
+        size: format!("{N} floats, {GROUPS} groups of {LOCAL}"),
+        bufs: vec![floats(N, 7, 0.0, 1.0), vec![0; GROUPS as usize]],
+        reset: vec![],
+        launches: vec![launch(
+            "reduce_sum",
+            vec![Buf(0), Buf(1), U32(N as u32), Local(LOCAL as usize * 4)],
+            &[GROUPS * LOCAL],
+            &[LOCAL],
+        )],
+        outputs: vec![Output {
+            buf: 1,
+            name: "sum",
+            check: Check::Total { rel: 1e-5 },
+        }],
+        native: vec![Native {
+            name: "c-openmp".into(),
+            run: Box::new(|b| unsafe {
+                let out = fm(&mut b[1]);
+                c::nat_reduce(f(&b[0]), N as u32, out)
+            }),
+        }],
+    }
+}
+
+fn scan() -> Bench {
+    const N: usize = 1 << 24;
+    const LOCAL: u64 = 256;
+    const BLOCK: u64 = 2 * LOCAL;
+    const BLOCKS: u64 = N as u64 / BLOCK;
+    let mut rng = Rng::new(8);
+    let input: Vec<u32> = (0..N).map(|_| rng.next_u32() & 0xff).collect();
+    Bench {
+        name: "scan",
+        file: "scan.cl",
+        what: "inclusive prefix sum: work-group scans, scan of block sums, add",
+        size: format!("{N} uints, blocks of {BLOCK}, 3 launches"),
+        bufs: vec![input, vec![0; N], vec![0; BLOCKS as usize]],
+        reset: vec![],
+        launches: vec![
+            launch(
+                "scan_blocks",
+                vec![Buf(0), Buf(1), Buf(2), Local(LOCAL as usize * 4)],
+                &[N as u64 / 2],
+                &[LOCAL],
+            ),
+            launch(
+                "scan_sums",
+                vec![Buf(2), U32(BLOCKS as u32), Local(LOCAL as usize * 4)],
+                &[LOCAL],
+                &[LOCAL],
+            ),
+            launch(
+                "add_offsets",
+                vec![Buf(1), Buf(2), U32(BLOCK as u32)],
+                &[N as u64],
+                &[LOCAL],
+            ),
+        ],
+        outputs: vec![Output {
+            buf: 1,
+            name: "prefix sums",
+            check: Check::Exact,
+        }],
+        native: vec![Native {
+            name: "c-openmp".into(),
+            run: Box::new(|b| unsafe {
+                let out = b[1].as_mut_ptr();
+                c::nat_scan(b[0].as_ptr(), out, N as u32)
+            }),
+        }],
+    }
+}
+
+fn blackscholes() -> Bench {
+    const N: usize = 1 << 23;
+    const RATE: f32 = 0.02;
+    const VOL: f32 = 0.30;
+    let tol = Check::Float {
+        rel: 1e-4,
+        abs: 1e-4,
+        max_bad: 0.0,
+    };
+    Bench {
+        name: "blackscholes",
+        file: "blackscholes.cl",
+        what: "European option prices: log, sqrt, exp",
+        size: format!("{N} options"),
+        bufs: vec![
+            floats(N, 9, 5.0, 30.0),
+            floats(N, 10, 1.0, 100.0),
+            floats(N, 11, 0.25, 10.0),
+            vec![0; N],
+            vec![0; N],
+        ],
+        reset: vec![],
+        launches: vec![launch(
+            "blackscholes",
+            vec![Buf(0), Buf(1), Buf(2), Buf(3), Buf(4), F32(RATE), F32(VOL)],
+            &[N as u64],
+            &[256],
+        )],
+        outputs: vec![
+            Output {
+                buf: 3,
+                name: "call",
+                check: tol,
+            },
+            Output {
+                buf: 4,
+                name: "put",
+                check: tol,
+            },
+        ],
+        native: vec![Native {
+            name: "c-openmp".into(),
+            run: Box::new(|b| unsafe {
+                let (inp, out) = b.split_at_mut(3);
+                let (call, put) = out.split_at_mut(1);
+                c::nat_blackscholes(
+                    f(&inp[0]),
+                    f(&inp[1]),
+                    f(&inp[2]),
+                    fm(&mut call[0]),
+                    fm(&mut put[0]),
+                    N as u32,
+                    RATE,
+                    VOL,
+                )
+            }),
+        }],
+    }
+}
+
+fn sobel() -> Bench {
+    const W: usize = 4096;
+    const H: usize = 4096;
+    Bench {
+        name: "sobel",
+        file: "sobel.cl",
+        what: "3x3 Sobel gradient magnitude, clamped borders (2D stencil)",
+        size: format!("{W}x{H} floats"),
+        bufs: vec![floats(W * H, 12, 0.0, 1.0), vec![0; W * H]],
+        reset: vec![],
+        launches: vec![launch(
+            "sobel",
+            vec![Buf(0), Buf(1), U32(W as u32), U32(H as u32)],
+            &[W as u64, H as u64],
+            &[64, 4],
+        )],
+        outputs: vec![Output {
+            buf: 1,
+            name: "magnitude",
+            check: Check::Float {
+                rel: 1e-5,
+                abs: 1e-5,
+                max_bad: 0.0,
+            },
+        }],
+        native: vec![Native {
+            name: "c-openmp".into(),
+            run: Box::new(|b| unsafe {
+                let out = fm(&mut b[1]);
+                c::nat_sobel(f(&b[0]), out, W as u32, H as u32)
+            }),
+        }],
+    }
+}
+
+fn histogram() -> Bench {
+    const NWORDS: usize = 1 << 24;
+    const LOCAL: u64 = 256;
+    const GROUPS: u64 = 128;
+    let mut rng = Rng::new(13);
+    // Skewed bytes (the sum of two uniform nibbles): some bins are hot.
+    let words: Vec<u32> = (0..NWORDS)
+        .map(|_| {
+            let r = rng.next_u32();
+            let mut w = 0u32;
+            for k in 0..4 {
+                let a = (r >> (8 * k)) & 0xff;
+                let byte = ((a & 0xf) + (a >> 4)) * 8 + (k as u32 & 1);
+                w |= (byte & 0xff) << (8 * k);
+            }
+            w
+        })
+        .collect();
+    Bench {
+        name: "histogram",
+        file: "histogram.cl",
+        what: "256-bin byte histogram, local atomics, then a merge kernel",
+        size: format!(
+            "{} MiB of bytes, {GROUPS} groups of {LOCAL}",
+            NWORDS * 4 >> 20
+        ),
+        bufs: vec![words, vec![0; GROUPS as usize * 256], vec![0; 256]],
+        reset: vec![],
+        launches: vec![
+            launch(
+                "histogram_local",
+                vec![Buf(0), U32(NWORDS as u32), Buf(1)],
+                &[GROUPS * LOCAL],
+                &[LOCAL],
+            ),
+            launch(
+                "histogram_merge",
+                vec![Buf(1), U32(GROUPS as u32), Buf(2)],
+                &[256],
+                &[64],
+            ),
+        ],
+        outputs: vec![Output {
+            buf: 2,
+            name: "histogram",
+            check: Check::Exact,
+        }],
+        native: vec![Native {
+            name: "c-openmp".into(),
+            run: Box::new(|b| unsafe {
+                let hist = b[2].as_mut_ptr();
+                c::nat_histogram(b[0].as_ptr(), NWORDS as u32, hist)
+            }),
+        }],
+    }
+}
+
+fn bitonic() -> Bench {
+    const LOG_N: u32 = 20;
+    const N: usize = 1 << LOG_N;
+    let mut rng = Rng::new(14);
+    let data: Vec<u32> = (0..N).map(|_| rng.next_u32()).collect();
+    let mut launches = Vec::new();
+    for stage in 0..LOG_N {
+        for pass in (0..=stage).rev() {
+            launches.push(launch(
+                "bitonic_step",
+                vec![Buf(0), U32(stage), U32(pass)],
+                &[N as u64 / 2],
+                &[256],
+            ));
+        }
+    }
+    let count = launches.len();
+    Bench {
+        name: "bitonic",
+        file: "bitonic.cl",
+        what: "bitonic sorting network, one launch per step",
+        size: format!("{N} uints, {count} launches"),
+        bufs: vec![data],
+        reset: vec![0],
+        launches,
+        outputs: vec![Output {
+            buf: 0,
+            name: "sorted",
+            check: Check::Exact,
+        }],
+        native: vec![Native {
+            name: "c-openmp".into(),
+            run: Box::new(|b| unsafe { c::nat_bitonic(b[0].as_mut_ptr(), N as u32) }),
+        }],
+    }
+}
+
+fn ao() -> Bench {
+    const W: u32 = 1024;
+    const H: u32 = 768;
+    const SAMPLES: u32 = 16;
+    #[rustfmt::skip]
+    let spheres: Vec<f32> = vec![
+        -1.2, -0.4, -3.0, 0.6,
+         0.0, -0.3, -3.6, 0.7,
+         1.3, -0.5, -3.2, 0.5,
+        -0.5,  0.5, -4.5, 0.6,
+         0.8,  0.6, -5.0, 0.8,
+        -2.0,  0.2, -5.5, 0.9,
+         2.2,  0.0, -4.2, 0.6,
+         0.1, -0.8, -2.4, 0.2,
+    ];
+    let ns = spheres.len() as u32 / 4;
+    Bench {
+        name: "ao",
+        file: "ao.cl",
+        what: "ray/sphere ambient occlusion, nested divergence",
+        size: format!("{W}x{H} pixels, {ns} spheres + plane, {SAMPLES} rays per pixel"),
+        bufs: vec![
+            spheres.iter().map(|x| x.to_bits()).collect(),
+            vec![0; (W * H) as usize],
+        ],
+        reset: vec![],
+        launches: vec![launch(
+            "ao",
+            vec![Buf(0), U32(ns), U32(SAMPLES), Buf(1)],
+            &[W as u64, H as u64],
+            &[64, 4],
+        )],
+        outputs: vec![Output {
+            buf: 1,
+            name: "occlusion",
+            check: Check::Float {
+                rel: 0.0,
+                abs: 1e-6,
+                max_bad: 0.01,
+            },
+        }],
+        native: vec![Native {
+            name: "c-openmp".into(),
+            run: Box::new(move |b| unsafe {
+                let out = fm(&mut b[1]);
+                c::nat_ao(f(&b[0]), ns, SAMPLES, W, H, out)
+            }),
+        }],
+    }
+}
+
+/// Text records for the parser: numbers, separators, comments and a few
+/// stray characters.
+fn records(n: usize, len: usize, seed: u64) -> Vec<u8> {
+    let mut rng = Rng::new(seed);
+    let mut text = Vec::with_capacity(n * len);
+    for _ in 0..n {
+        let mut rec = Vec::with_capacity(len + 8);
+        while rec.len() < len {
+            match rng.next_u32() % 16 {
+                0 => {
+                    rec.push(b'#');
+                    for _ in 0..rng.next_u32() % 8 {
+                        rec.push(b'a' + (rng.next_u32() % 26) as u8);
+                    }
+                    rec.push(b';');
+                }
+                1 => rec.push(b"x?-"[(rng.next_u32() % 3) as usize]),
+                2..=4 => rec.push(b' '),
+                5..=6 => rec.push(b','),
+                _ => {
+                    if rng.next_u32() % 4 == 0 {
+                        rec.push(b'-');
+                    }
+                    for _ in 0..1 + rng.next_u32() % 5 {
+                        rec.push(b'0' + (rng.next_u32() % 10) as u8);
+                    }
+                    rec.push(b' ');
+                }
+            }
+        }
+        rec.truncate(len);
+        text.extend_from_slice(&rec);
+    }
+    text
+}
+
+fn parser() -> Bench {
+    const NREC: usize = 1 << 20;
+    const LEN: usize = 64;
+    let text = records(NREC, LEN, 15);
+    let words: Vec<u32> = text
+        .chunks_exact(4)
+        .map(|c| u32::from_le_bytes(c.try_into().expect("4 bytes")))
+        .collect();
+    Bench {
+        name: "parser",
+        file: "parser.cl",
+        what: "goto state machine parsing text records",
+        size: format!("{NREC} records of {LEN} bytes"),
+        bufs: vec![words, vec![0; NREC], vec![0; NREC]],
+        reset: vec![],
+        launches: vec![launch(
+            "parse_records",
+            vec![Buf(0), U32(LEN as u32), Buf(1), Buf(2)],
+            &[NREC as u64],
+            &[256],
+        )],
+        outputs: vec![
+            Output {
+                buf: 1,
+                name: "sums",
+                check: Check::Exact,
+            },
+            Output {
+                buf: 2,
+                name: "counts",
+                check: Check::Exact,
+            },
+        ],
+        native: vec![Native {
+            name: "c-openmp".into(),
+            run: Box::new(|b| unsafe {
+                let (text, out) = b.split_at_mut(1);
+                let (sums, counts) = out.split_at_mut(1);
+                c::nat_parser(
+                    text[0].as_ptr() as *const u8,
+                    LEN as u32,
+                    NREC as u32,
+                    sums[0].as_mut_ptr() as *mut i32,
+                    counts[0].as_mut_ptr(),
+                )
+            }),
+        }],
+    }
+}
