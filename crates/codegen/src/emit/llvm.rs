@@ -282,6 +282,14 @@ impl Llvm {
     pub fn cast(&self, op: llvm_sys::LLVMOpcode, v: V, t: T) -> V {
         unsafe { LLVMBuildCast(self.builder, op, v, t, c"".as_ptr()) }
     }
+    /// An integer cast to `t`: zero-extends, truncates or keeps `v`.
+    pub fn int_cast(&self, v: V, t: T) -> V {
+        unsafe { llvm_sys::core::LLVMBuildIntCast2(self.builder, v, t, 0, c"".as_ptr()) }
+    }
+    /// Lane `lane` (an integer value) of `vec`.
+    pub fn extract_dyn(&self, vec: V, lane: V) -> V {
+        unsafe { LLVMBuildExtractElement(self.builder, vec, lane, c"".as_ptr()) }
+    }
     pub fn bitcast(&self, v: V, t: T) -> V {
         unsafe { LLVMBuildBitCast(self.builder, v, t, c"".as_ptr()) }
     }

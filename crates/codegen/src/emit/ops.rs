@@ -363,24 +363,59 @@ impl<'a> Emitter<'a> {
                 Some(self.l.gep_i8(x, y))
             }
             InstData::Convert {
-                op: op @ (ConvertOp::Sext | ConvertOp::Zext | ConvertOp::Trunc),
+                op: ConvertOp::Trunc,
                 arg,
                 ..
             } => {
                 let x = base(self, *arg);
                 let to = self.ty(self.func.value_type(r));
-                let opcode = match op {
-                    ConvertOp::Sext => LLVMOpcode::LLVMSExt,
-                    ConvertOp::Zext => LLVMOpcode::LLVMZExt,
-                    _ => LLVMOpcode::LLVMTrunc,
-                };
-                Some(self.l.cast(opcode, x, to))
+                Some(self.l.cast(LLVMOpcode::LLVMTrunc, x, to))
             }
+            // Extensions and `band` with a low mask are not linear: lanes
+            // whose narrow value wrapped (which only inactive lanes may do)
+            // leave the line. The base is taken from an active lane.
+            InstData::Convert {
+                op: ConvertOp::Sext | ConvertOp::Zext,
+                ..
+            }
+            | InstData::Binary {
+                op: BinaryOp::Band, ..
+            } => self.base_from_active_lane(r),
             _ => None,
         };
         if let Some(b) = b {
             self.bases.insert(r, b);
         }
+    }
+
+    /// The lane-0 base of consecutive `r`, from the first active lane
+    /// `k`: `r[k] - k * stride`. Lane 0 itself serves when the gang's own
+    /// mask is in force (a gang's lane 0 always runs).
+    fn base_from_active_lane(&mut self, r: Value) -> Option<V> {
+        let Shape::Consecutive { stride } = self.shape(r) else {
+            return None;
+        };
+        let Some(Repr::Vector(x)) = self.local.get(&r).copied() else {
+            return None;
+        };
+        let gang_mask = self.l.param(self.f, 3);
+        if self.mask == gang_mask {
+            return Some(self.l.extract(x, 0));
+        }
+        let bits = self.l.bitcast(self.mask, self.l.int(self.w));
+        let no_poison = self.l.const_int(self.l.i1(), 0);
+        let k = self
+            .l
+            .intrinsic("llvm.cttz", &[self.l.int(self.w)], &[bits, no_poison]);
+        let t = self.l.elem_type(self.l.type_of(x));
+        let k = self.l.cast(LLVMOpcode::LLVMZExt, k, self.l.i64());
+        // An empty mask (the block does not run) gives k = W: clamp it.
+        let last = self.l.const_int(self.l.i64(), self.w as u64 - 1);
+        let k = self.l.intrinsic("llvm.umin", &[self.l.i64()], &[k, last]);
+        let at_k = self.l.extract_dyn(x, k);
+        let kt = self.l.int_cast(k, t);
+        let offset = self.l.mul(kt, self.l.const_int(t, stride as u64));
+        Some(self.l.sub(at_k, offset))
     }
 
     fn unary(&mut self, op: UnaryOp, x: V) -> V {
