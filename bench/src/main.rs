@@ -1056,7 +1056,7 @@ fn run(cli: &Cli) -> Result<bool> {
                 ("lockstep_simd_width", Json::Num(width as f64)),
                 ("lockstep_threads", Json::Num(threads as f64)),
                 ("native_isa", Json::Str(isa.clone())),
-                ("native_flags", Json::Str("gcc -O3 -march=native -fopenmp".into())),
+                ("native_flags", Json::Str("gcc -O3 -march=native -fopenmp -fno-math-errno".into())),
                 (
                     "pocl_device",
                     pocl.as_ref().map_or(Json::Null, |d| Json::Str(d.device_name.clone())),

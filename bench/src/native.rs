@@ -25,6 +25,15 @@ extern "C" {
         dt: f32,
         eps2: f32,
     );
+    pub fn nat_nbody_simd(
+        pos: *const f32,
+        vel: *const f32,
+        new_pos: *mut f32,
+        new_vel: *mut f32,
+        n: u32,
+        dt: f32,
+        eps2: f32,
+    );
     pub fn nat_matmul(a: *const f32, b: *const f32, c: *mut f32, n: u32);
     pub fn nat_reduce(input: *const f32, n: u32, out: *mut f32);
     pub fn nat_scan(input: *const u32, out: *mut u32, n: u32);

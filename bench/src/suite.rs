@@ -286,22 +286,40 @@ fn nbody() -> Bench {
                 check: tol,
             },
         ],
-        native: vec![Native {
-            name: "c-openmp".into(),
-            run: Box::new(|b| unsafe {
-                let (inp, out) = b.split_at_mut(2);
-                let (p, v) = out.split_at_mut(1);
-                c::nat_nbody(
-                    f(&inp[0]),
-                    f(&inp[1]),
-                    fm(&mut p[0]),
-                    fm(&mut v[0]),
-                    N as u32,
-                    DT,
-                    EPS2,
-                )
-            }),
-        }],
+        native: vec![
+            Native {
+                name: "c-openmp".into(),
+                run: Box::new(|b| unsafe {
+                    let (inp, out) = b.split_at_mut(2);
+                    let (p, v) = out.split_at_mut(1);
+                    c::nat_nbody(
+                        f(&inp[0]),
+                        f(&inp[1]),
+                        fm(&mut p[0]),
+                        fm(&mut v[0]),
+                        N as u32,
+                        DT,
+                        EPS2,
+                    )
+                }),
+            },
+            Native {
+                name: "intrinsics".into(),
+                run: Box::new(|b| unsafe {
+                    let (inp, out) = b.split_at_mut(2);
+                    let (p, v) = out.split_at_mut(1);
+                    c::nat_nbody_simd(
+                        f(&inp[0]),
+                        f(&inp[1]),
+                        fm(&mut p[0]),
+                        fm(&mut v[0]),
+                        N as u32,
+                        DT,
+                        EPS2,
+                    )
+                }),
+            },
+        ],
     }
 }
 
