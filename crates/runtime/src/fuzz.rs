@@ -2,7 +2,8 @@
 //! nested divergent and uniform `if`s, loops with uniform and divergent trip
 //! counts, `break`/`continue`, `switch` with fall-through, forward and
 //! backward `goto` (irreducible loops included), early returns, barriers in
-//! uniform positions with local memory, and atomics. Every kernel is free of
+//! uniform positions (straight code, uniform loops with divergent bodies,
+//! group-uniform conditions) with local memory, and atomics. Every kernel is free of
 //! undefined behaviour (no division by zero, accesses in bounds, no races,
 //! loops bounded), so any two correct engines agree on its output.
 
@@ -34,6 +35,7 @@ impl Rng {
 }
 
 /// One generated test: the kernel's source and the launch it was made for.
+#[derive(Clone, Debug)]
 pub struct FuzzKernel {
     pub source: String,
     pub global: u64,
@@ -100,6 +102,21 @@ impl Gen<'_> {
         for _ in 0..n {
             self.stmt(indent, depth);
         }
+    }
+
+    /// Work-items exchange `acc` through local memory between two barriers.
+    fn exchange(&mut self, indent: usize, segment: u64) {
+        let k = 1 + self.rng.below(7);
+        self.line(indent, "tmp[lid] = acc;");
+        self.line(indent, "barrier(CLK_LOCAL_MEM_FENCE);");
+        self.line(
+            indent,
+            &format!(
+                "acc += tmp[(lid + {k}) % get_local_size(0)] * {};",
+                segment + 2
+            ),
+        );
+        self.line(indent, "barrier(CLK_LOCAL_MEM_FENCE);");
     }
 
     fn stmt(&mut self, indent: usize, depth: u32) {
@@ -217,15 +234,28 @@ pub fn generate(seed: u64) -> FuzzKernel {
     for s in 0..segments {
         g.block(1, 3);
         if barriers {
-            // A uniform position: every work-item of the group gets here.
-            let k = 1 + g.rng.below(7);
-            g.line(1, "tmp[lid] = acc;");
-            g.line(1, "barrier(CLK_LOCAL_MEM_FENCE);");
-            g.line(
-                1,
-                &format!("acc += tmp[(lid + {k}) % get_local_size(0)] * {};", s + 2),
-            );
-            g.line(1, "barrier(CLK_LOCAL_MEM_FENCE);");
+            // A uniform position: every work-item of the group gets here,
+            // in straight code, in a loop with a uniform trip count (its
+            // body may diverge before the barriers), or under a condition
+            // on the group id.
+            match g.rng.below(3) {
+                0 => g.exchange(1, s),
+                1 => {
+                    let r = format!("r{s}");
+                    let trips = 1 + g.rng.below(3);
+                    g.line(1, &format!("for (int {r} = 0; {r} < {trips}; {r}++) {{"));
+                    g.loop_vars.push(r);
+                    g.block(2, 1);
+                    g.exchange(2, s);
+                    g.loop_vars.pop();
+                    g.line(1, "}");
+                }
+                _ => {
+                    g.line(1, "if ((grp & 1) == 0) {");
+                    g.exchange(2, s);
+                    g.line(1, "}");
+                }
+            }
         }
     }
     let counters = g.counters;
@@ -252,5 +282,149 @@ pub fn generate(seed: u64) -> FuzzKernel {
         global,
         local,
         input,
+    }
+}
+
+/// Shrinks a generated kernel while `still_fails` holds for it: deletes
+/// statements (a line, or a whole `{ … }` construct with its `else`),
+/// unwraps blocks (keeps the body of an `if` or a loop without its head),
+/// until no single step keeps the failure. The kernel's first lines (the
+/// signature and the declarations) and its last store stay. Candidates
+/// that do not compile or that have undefined behaviour must make
+/// `still_fails` return false; the result is 1-minimal for these steps.
+pub fn minimize(source: &str, mut still_fails: impl FnMut(&str) -> bool) -> String {
+    let mut lines: Vec<String> = source.lines().map(str::to_string).collect();
+    // The body the steps may touch: after the declarations, before the
+    // final store and the closing brace.
+    let first = lines
+        .iter()
+        .position(|l| !is_prologue(l))
+        .unwrap_or(lines.len());
+    loop {
+        let mut progressed = false;
+        let mut at = first;
+        while at + 2 < lines.len() {
+            let reduced = reductions(&lines, at)
+                .into_iter()
+                .find(|candidate| still_fails(&(candidate.join("\n") + "\n")));
+            match reduced {
+                // Try the same position again: a new line is there now.
+                Some(candidate) => {
+                    lines = candidate;
+                    progressed = true;
+                }
+                None => at += 1,
+            }
+        }
+        if !progressed {
+            return lines.join("\n") + "\n";
+        }
+    }
+}
+
+/// The kernel's signature and first declarations, which the minimizer keeps.
+fn is_prologue(line: &str) -> bool {
+    let t = line.trim_start();
+    t.starts_with("kernel ") || t.starts_with("int gid") || t.starts_with("int a = ")
+}
+
+/// Net `{` minus `}` on a line.
+fn brace_balance(line: &str) -> i32 {
+    line.chars().fold(0, |n, c| match c {
+        '{' => n + 1,
+        '}' => n - 1,
+        _ => n,
+    })
+}
+
+/// The candidates of one step at line `at`, best (largest) first.
+fn reductions(lines: &[String], at: usize) -> Vec<Vec<String>> {
+    let mut out = Vec::new();
+    let line = lines[at].trim_end();
+    let opens = line.ends_with('{') && brace_balance(line) > 0;
+    if opens {
+        // The construct runs to the line that brings the depth back to 0.
+        let mut depth = 0;
+        let mut end = None;
+        for (i, l) in lines.iter().enumerate().skip(at) {
+            depth += brace_balance(l);
+            if depth == 0 {
+                end = Some(i);
+                break;
+            }
+        }
+        if let Some(end) = end {
+            let mut removed = lines.to_vec();
+            removed.drain(at..=end);
+            out.push(removed);
+            // Unwrap: keep the body of the head, or of its `else` part.
+            let mut parts: Vec<Vec<String>> = vec![Vec::new()];
+            let mut depth = 0;
+            for l in &lines[at + 1..end] {
+                if depth == 0 && l.trim_start().starts_with("} else {") {
+                    parts.push(Vec::new());
+                    continue;
+                }
+                depth += brace_balance(l);
+                parts.last_mut().expect("one part").push(l.clone());
+            }
+            for body in parts {
+                let mut unwrapped = lines[..at].to_vec();
+                unwrapped.extend(body);
+                unwrapped.extend_from_slice(&lines[end + 1..]);
+                out.push(unwrapped);
+            }
+        }
+    } else if brace_balance(line) == 0 && !line.trim().is_empty() {
+        let mut removed = lines.to_vec();
+        removed.remove(at);
+        out.push(removed);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn minimize_keeps_only_what_the_failure_needs() {
+        // A generated kernel with nested constructs around an atomic.
+        let k = (1..200)
+            .map(generate)
+            .find(|k| k.source.matches('{').count() > 6 && k.source.contains("atomic_add"))
+            .expect("a kernel with nested blocks and an atomic");
+        let needle = k
+            .source
+            .lines()
+            .find(|l| l.contains("atomic_add"))
+            .unwrap()
+            .trim()
+            .to_string();
+        let small = minimize(&k.source, |s| s.contains(&needle));
+        // The prologue, the needle (its enclosing blocks unwrapped), the
+        // final store.
+        let body: Vec<&str> = small
+            .lines()
+            .filter(|l| !is_prologue(l))
+            .map(str::trim)
+            .collect();
+        assert_eq!(
+            body,
+            [needle.as_str(), "out[gid] = acc ^ a ^ (b << 1);", "}"],
+            "minimized:\n{small}"
+        );
+        assert_eq!(
+            small.lines().filter(|l| is_prologue(l)).count(),
+            k.source.lines().filter(|l| is_prologue(l)).count()
+        );
+    }
+
+    #[test]
+    fn minimize_returns_the_input_when_nothing_can_go() {
+        let k = generate(3);
+        let original = k.source.clone();
+        let same = minimize(&k.source, |s| s == original);
+        assert_eq!(same, original);
     }
 }

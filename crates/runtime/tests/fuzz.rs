@@ -3,19 +3,26 @@
 //! with per-block masks, 8 and 16 with block-IP), and every output must
 //! agree. 300 kernels from a fixed seed run in
 //! `make test`; `make fuzz` runs many more (`LOCKSTEP_FUZZ_COUNT`,
-//! `LOCKSTEP_FUZZ_SEED`). A mismatch is saved under `tests/kernels/fuzz/` as
-//! `.cl` + `.sim` + `.ref` (the interpreter's output), a regression test.
+//! `LOCKSTEP_FUZZ_SEED`). A mismatch is minimized (statements deleted and
+//! blocks unwrapped while the kernel stays valid and the engines still
+//! disagree) and saved under `tests/kernels/fuzz/` as `.cl` + `.sim` +
+//! `.ref` (the interpreter's output), a regression test.
 
 use std::path::Path;
 
-use lockstep_runtime::fuzz::generate;
-use lockstep_runtime::{Buffer, Context, Engine, Linearization, LocalMem, NDRange, Program};
+use lockstep_runtime::fuzz::{generate, minimize, FuzzKernel};
+use lockstep_runtime::{
+    Buffer, Context, Engine, Kernel, LaunchReport, Linearization, LocalMem, NDRange, Program,
+};
 
-fn run(
-    ctx: &Context,
+/// What a fuzz kernel writes: `out` and `counts`.
+type Outputs = (Vec<i32>, Vec<i32>);
+
+/// The kernel with its arguments bound, its NDRange, and its output buffers.
+fn bind(
     program: &Program,
-    k: &lockstep_runtime::fuzz::FuzzKernel,
-) -> Result<(Vec<i32>, Vec<i32>), String> {
+    k: &FuzzKernel,
+) -> Result<(Kernel, NDRange, (Buffer<i32>, Buffer<i32>)), String> {
     let input = Buffer::from_slice(&k.input);
     let out = Buffer::<i32>::zeroed(k.global as usize);
     let counts = Buffer::<i32>::zeroed(16);
@@ -26,16 +33,49 @@ fn run(
     kernel
         .set_arg(3, LocalMem(k.local as usize * 4))
         .map_err(|e| e.to_string())?;
-    let report = ctx
-        .launch(&kernel, &NDRange::new_1d(k.global).local([k.local, 1, 1]))
-        .map_err(|e| e.to_string())?;
+    let range = NDRange::new_1d(k.global).local([k.local, 1, 1]);
+    Ok((kernel, range, (out, counts)))
+}
+
+fn run(ctx: &Context, program: &Program, k: &FuzzKernel) -> Result<Outputs, String> {
+    let (kernel, range, (out, counts)) = bind(program, k)?;
+    let report = ctx.launch(&kernel, &range).map_err(|e| e.to_string())?;
     if let Some(why) = report.fallback {
         return Err(format!("ran on the interpreter: {why}"));
     }
     Ok((out.read(), counts.read()))
 }
 
-fn save(seed: u64, k: &lockstep_runtime::fuzz::FuzzKernel, expected: &(Vec<i32>, Vec<i32>)) {
+/// The first SIMD configuration whose outputs differ from `expected` (the
+/// interpreter's), with how.
+fn disagreement(program: &Program, k: &FuzzKernel, expected: &Outputs) -> Option<String> {
+    for (width, linearization) in [
+        (4u32, Linearization::Masks),
+        (8, Linearization::Masks),
+        (8, Linearization::BlockIp),
+        (16, Linearization::BlockIp),
+    ] {
+        let mut simd = Context::with_engine(Engine::Simd);
+        simd.set_width(width);
+        simd.set_linearization(linearization);
+        let config = format!("width {width} {}", linearization.name());
+        match run(&simd, program, k) {
+            Ok(actual) if actual == *expected => {}
+            Ok(_) => return Some(format!("{config}: outputs differ")),
+            Err(e) => return Some(format!("{config}: {e}")),
+        }
+    }
+    None
+}
+
+/// A checked interpreter run: its report lists races and reads of
+/// uninitialized local memory.
+fn checked_run(ctx: &Context, program: &Program, k: &FuzzKernel) -> Result<LaunchReport, String> {
+    let (kernel, range, _buffers) = bind(program, k)?;
+    ctx.launch(&kernel, &range).map_err(|e| e.to_string())
+}
+
+fn save(seed: u64, k: &FuzzKernel, expected: &Outputs) {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/kernels/fuzz");
     let _ = std::fs::create_dir_all(&dir);
     let name = format!("fuzz_{seed}");
@@ -75,6 +115,8 @@ fn random_kernels_agree_on_both_engines() {
         .and_then(|c| c.parse().ok())
         .unwrap_or(1);
     let interp = Context::with_engine(Engine::Interpreter);
+    let mut checked = Context::with_engine(Engine::Interpreter);
+    checked.set_checked(true);
     let mut failures = Vec::new();
     for seed in first..first + count {
         let k = generate(seed);
@@ -95,28 +137,37 @@ fn random_kernels_agree_on_both_engines() {
                 continue;
             }
         };
-        for (width, linearization) in [
-            (4u32, Linearization::Masks),
-            (8, Linearization::Masks),
-            (8, Linearization::BlockIp),
-            (16, Linearization::BlockIp),
-        ] {
-            let mut simd = Context::with_engine(Engine::Simd);
-            simd.set_width(width);
-            simd.set_linearization(linearization);
-            let width = format!("{width} {}", linearization.name());
-            match run(&simd, &program, &k) {
-                Ok(actual) if actual == expected => {}
-                Ok(_) => {
-                    save(seed, &k, &expected);
-                    failures.push(format!("seed {seed} width {width}: outputs differ (saved as tests/kernels/fuzz/fuzz_{seed})"));
-                    break;
-                }
-                Err(e) => {
-                    failures.push(format!("seed {seed} width {width}: {e}"));
-                    break;
-                }
-            }
+        if let Some(why) = disagreement(&program, &k, &expected) {
+            // Shrink the kernel while the SIMD engine still disagrees on a
+            // valid (undefined-behaviour-free) kernel, then save that.
+            let source = minimize(&k.source, |candidate| {
+                let k = FuzzKernel {
+                    source: candidate.to_string(),
+                    ..k.clone()
+                };
+                let Ok(program) = Program::build(&interp, candidate, "") else {
+                    return false;
+                };
+                let Ok(report) = checked_run(&checked, &program, &k) else {
+                    return false;
+                };
+                report.diagnostics.is_empty()
+                    && run(&interp, &program, &k)
+                        .is_ok_and(|expected| disagreement(&program, &k, &expected).is_some())
+            });
+            let small = FuzzKernel {
+                source,
+                ..k.clone()
+            };
+            let expected = Program::build(&interp, &small.source, "")
+                .ok()
+                .and_then(|p| run(&interp, &p, &small).ok())
+                .unwrap_or(expected);
+            save(seed, &small, &expected);
+            failures.push(format!(
+                "seed {seed}: {why} (minimized, saved as tests/kernels/fuzz/fuzz_{seed}):\n{}",
+                small.source
+            ));
         }
     }
     eprintln!(
