@@ -33,7 +33,7 @@ pub fn dispatch_table() -> *const Dispatch {
 fn build() -> Dispatch {
     Dispatch([
         platform::clGetPlatformIDs as *const c_void, // clGetPlatformIDs
-        platform::clGetPlatformInfo as *const c_void, // clGetPlatformInfo
+        platform::get_platform_info as *const c_void, // clGetPlatformInfo
         platform::clGetDeviceIDs as *const c_void,   // clGetDeviceIDs
         platform::clGetDeviceInfo as *const c_void,  // clGetDeviceInfo
         context::clCreateContext as *const c_void,   // clCreateContext
@@ -97,7 +97,7 @@ fn build() -> Dispatch {
         queue::clEnqueueMarker as *const c_void,     // clEnqueueMarker
         queue::clEnqueueWaitForEvents as *const c_void, // clEnqueueWaitForEvents
         queue::clEnqueueBarrier as *const c_void,    // clEnqueueBarrier
-        platform::clGetExtensionFunctionAddress as *const c_void, // clGetExtensionFunctionAddress
+        platform::get_extension_function_address as *const c_void, // clGetExtensionFunctionAddress
         stubs::null as *const c_void,                // clCreateFromGLBuffer
         stubs::null as *const c_void,                // clCreateFromGLTexture2D
         stubs::null as *const c_void,                // clCreateFromGLTexture3D
@@ -139,7 +139,7 @@ fn build() -> Dispatch {
         memory::clEnqueueMigrateMemObjects as *const c_void,         // clEnqueueMigrateMemObjects
         queue::clEnqueueMarkerWithWaitList as *const c_void,         // clEnqueueMarkerWithWaitList
         queue::clEnqueueBarrierWithWaitList as *const c_void,        // clEnqueueBarrierWithWaitList
-        platform::clGetExtensionFunctionAddressForPlatform as *const c_void, // clGetExtensionFunctionAddressForPlatform
+        platform::get_extension_function_address_for_platform as *const c_void, // clGetExtensionFunctionAddressForPlatform
         stubs::null as *const c_void,        // clCreateFromGLTexture
         stubs::unsupported as *const c_void, // clGetDeviceIDsFromD3D11KHR
         stubs::null as *const c_void,        // clCreateFromD3D11BufferKHR

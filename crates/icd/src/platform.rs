@@ -124,6 +124,15 @@ pub unsafe extern "C" fn clIcdGetPlatformIDsKHR(
     clGetPlatformIDs(num_entries, platforms, num_platforms)
 }
 
+/// `clIcdGetPlatformIDsKHR` for [`get_extension_function_address`].
+unsafe extern "C" fn icd_get_platform_ids(
+    num_entries: cl_uint,
+    platforms: *mut cl_platform_id,
+    num_platforms: *mut cl_uint,
+) -> cl_int {
+    clGetPlatformIDs(num_entries, platforms, num_platforms)
+}
+
 pub unsafe extern "C" fn clGetPlatformIDs(
     num_entries: cl_uint,
     platforms: *mut cl_platform_id,
@@ -145,9 +154,21 @@ pub unsafe extern "C" fn clGetPlatformIDs(
     })
 }
 
-/// Exported too: the loader asks the suffix before it uses the table.
+/// Exported too: the loader asks the suffix before it uses the table. The
+/// table points to [`get_platform_info`]: inside this library an exported
+/// name could resolve to the loader's function of the same name.
 #[no_mangle]
 pub unsafe extern "C" fn clGetPlatformInfo(
+    platform_id: cl_platform_id,
+    param_name: cl_platform_info,
+    size: usize,
+    value: *mut c_void,
+    size_ret: *mut usize,
+) -> cl_int {
+    get_platform_info(platform_id, param_name, size, value, size_ret)
+}
+
+pub unsafe extern "C" fn get_platform_info(
     platform_id: cl_platform_id,
     param_name: cl_platform_info,
     size: usize,
@@ -498,14 +519,7 @@ pub unsafe extern "C" fn clGetDeviceAndHostTimer(
 /// answered.
 #[no_mangle]
 pub unsafe extern "C" fn clGetExtensionFunctionAddress(name: *const c_char) -> *mut c_void {
-    if name.is_null() {
-        return std::ptr::null_mut();
-    }
-    match CStr::from_ptr(name).to_bytes() {
-        b"clIcdGetPlatformIDsKHR" => clIcdGetPlatformIDsKHR as *mut c_void,
-        b"clGetPlatformInfo" => clGetPlatformInfo as *mut c_void,
-        _ => std::ptr::null_mut(),
-    }
+    get_extension_function_address(name)
 }
 
 #[no_mangle]
@@ -513,8 +527,26 @@ pub unsafe extern "C" fn clGetExtensionFunctionAddressForPlatform(
     platform_id: cl_platform_id,
     name: *const c_char,
 ) -> *mut c_void {
+    get_extension_function_address_for_platform(platform_id, name)
+}
+
+pub unsafe extern "C" fn get_extension_function_address(name: *const c_char) -> *mut c_void {
+    if name.is_null() {
+        return std::ptr::null_mut();
+    }
+    match CStr::from_ptr(name).to_bytes() {
+        b"clIcdGetPlatformIDsKHR" => icd_get_platform_ids as *mut c_void,
+        b"clGetPlatformInfo" => get_platform_info as *mut c_void,
+        _ => std::ptr::null_mut(),
+    }
+}
+
+pub unsafe extern "C" fn get_extension_function_address_for_platform(
+    platform_id: cl_platform_id,
+    name: *const c_char,
+) -> *mut c_void {
     if check_platform(platform_id).is_err() {
         return std::ptr::null_mut();
     }
-    clGetExtensionFunctionAddress(name)
+    get_extension_function_address(name)
 }
