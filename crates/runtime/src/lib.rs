@@ -179,7 +179,7 @@ impl Context {
                     .ok()
                     .and_then(|t| t.parse().ok())
             })
-            .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+            .unwrap_or_else(simd::cores)
             .max(1)
     }
 

@@ -53,6 +53,13 @@ fn jit() -> Result<&'static Jit, String> {
     Ok(jit)
 }
 
+/// The cores the process may use, read once (asking the OS each launch
+/// costs more than a small launch).
+pub(crate) fn cores() -> usize {
+    static CORES: OnceLock<usize> = OnceLock::new();
+    *CORES.get_or_init(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+}
+
 /// Compiled objects already loaded into the JIT, by cache key (a program
 /// built twice in one process loads its code once).
 fn loaded() -> &'static Mutex<HashMap<String, usize>> {
@@ -312,18 +319,37 @@ pub(crate) fn launch(
         .max()
         .unwrap_or(0) as usize
         + 64;
+    // The specialization of each group, by which dimensions it is the
+    // last group of (bit d): a lookup per group without hashing.
+    let by_position: Vec<Arc<CompiledKernel>> = (0..8u32)
+        .map(|bits| {
+            let sizes: [u32; 3] = std::array::from_fn(|d| {
+                let g = if bits & (1 << d) != 0 {
+                    num_groups[d] - 1
+                } else {
+                    0
+                };
+                size_of(d, g) as u32
+            });
+            specs[&sizes].clone()
+        })
+        .collect();
+    let last = [num_groups[0] - 1, num_groups[1] - 1, num_groups[2] - 1];
+    let one_dimensional = num_groups[1] == 1 && num_groups[2] == 1;
     let run_group = |mem: &mut Vec<u8>, index: u64| {
-        let g = [
-            index % num_groups[0],
-            (index / num_groups[0]) % num_groups[1],
-            index / (num_groups[0] * num_groups[1]),
-        ];
-        let sizes = [
-            size_of(0, g[0]) as u32,
-            size_of(1, g[1]) as u32,
-            size_of(2, g[2]) as u32,
-        ];
-        let k = &specs[&sizes];
+        let g = if one_dimensional {
+            [index, 0, 0]
+        } else {
+            [
+                index % num_groups[0],
+                (index / num_groups[0]) % num_groups[1],
+                index / (num_groups[0] * num_groups[1]),
+            ]
+        };
+        let position = (g[0] == last[0]) as usize
+            | ((g[1] == last[1]) as usize) << 1
+            | ((g[2] == last[2]) as usize) << 2;
+        let k = &by_position[position];
         // 64-byte aligned starts of this worker's local memory and scratch.
         let base = mem.as_mut_ptr() as usize;
         let aligned = base.div_ceil(64) * 64;
@@ -345,17 +371,25 @@ pub(crate) fn launch(
         // pointers in it are valid for the launch.
         unsafe { (k.function)(&ctx) };
     };
+    let worker_memory = || vec![0u8; local_bytes + scratch_bytes + 128];
     if threads <= 1 || total_groups == 1 {
-        let mut mem = vec![0u8; local_bytes + scratch_bytes + 128];
+        let mut mem = worker_memory();
         for index in 0..total_groups {
             run_group(&mut mem, index);
         }
     } else {
+        // Runs of consecutive groups per task (about 16 tasks per worker):
+        // cheap groups do not pay the pool's per-task cost each.
+        let run = (total_groups / (threads as u64 * 16)).clamp(1, 4096);
+        let runs = total_groups.div_ceil(run);
         pool(threads)?.install(|| {
-            (0..total_groups).into_par_iter().for_each_init(
-                || vec![0u8; local_bytes + scratch_bytes + 128],
-                |mem, index| run_group(mem, index),
-            );
+            (0..runs)
+                .into_par_iter()
+                .for_each_init(worker_memory, |mem, r| {
+                    for index in r * run..((r + 1) * run).min(total_groups) {
+                        run_group(mem, index);
+                    }
+                });
         });
     }
     drop(guards);
