@@ -406,7 +406,7 @@ fn run_bench(
     // Lockstep.
     let lockstep = (|| -> Result<(Stats, Results, Option<String>)> {
         if !run_lockstep {
-            bail!("not run in this process: its probe process crashed (see above)");
+            bail!("not run in this process: its probe process failed (see above)");
         }
         let ctx = Context::new();
         let program = Program::build(&ctx, &source, "")?;
@@ -550,10 +550,29 @@ fn probe(spec: &str) -> Result<()> {
     Ok(())
 }
 
+/// A private copy of this executable for the probe processes: a `cargo
+/// build` during the run replaces `target/release/lockstep-bench`, and the
+/// probes must run the same build as this process.
+fn probe_exe() -> Result<PathBuf> {
+    static EXE: std::sync::OnceLock<Result<PathBuf, String>> = std::sync::OnceLock::new();
+    EXE.get_or_init(|| {
+        let copy = || -> Result<PathBuf> {
+            let dir = std::env::temp_dir().join(format!("lockstep-bench-{}", std::process::id()));
+            std::fs::create_dir_all(&dir)?;
+            let path = dir.join("lockstep-bench");
+            std::fs::copy("/proc/self/exe", &path).context("copying /proc/self/exe")?;
+            Ok(path)
+        };
+        copy().map_err(|e| format!("{e:#}"))
+    })
+    .clone()
+    .map_err(anyhow::Error::msg)
+}
+
 /// Runs the probe of `bench` on `backend` in a child process with the
 /// cache directory `dir` (`None`: the user's).
 fn probe_child(backend: &str, bench: &str, dir: Option<&Path>) -> Result<BuildTimes> {
-    let mut cmd = Command::new(std::env::current_exe()?);
+    let mut cmd = Command::new(probe_exe()?);
     cmd.arg("--probe").arg(format!("{backend}:{bench}"));
     if let Some(dir) = dir {
         match backend {
@@ -1113,5 +1132,8 @@ fn run(cli: &Cli) -> Result<bool> {
     std::fs::write(&cli.json, format!("{doc}\n"))
         .with_context(|| format!("writing {}", cli.json.display()))?;
     println!("results: {}", cli.json.display());
+    if let Ok(exe) = probe_exe() {
+        let _ = std::fs::remove_dir_all(exe.parent().expect("in a directory"));
+    }
     Ok(all_ok)
 }
