@@ -611,3 +611,84 @@ void nat_parser(const unsigned char *restrict text, u32 rec_len, u32 nrec, int *
         counts[r] = count | (errors << 24);
     }
 }
+
+/* ---- the goto record parser entered inside its loop (parser_resume.cl) ---- */
+
+void nat_parser_resume(const unsigned char *restrict text, u32 rec_len, u32 nrec, int *restrict sums,
+                u32 *restrict counts)
+{
+#pragma omp parallel for schedule(static)
+    for (u32 r = 0; r < nrec; r++) {
+        const unsigned char *p = text + (size_t)r * rec_len;
+        const unsigned char *end = p + rec_len;
+        int sum = 0, value = 0, sign = 1;
+        u32 count = 0, errors = 0;
+        unsigned char c;
+        if (*p == '*') {
+            p++;
+            goto comment;
+        }
+    skip:
+        if (p == end)
+            goto done;
+        c = *p++;
+        if (c == ' ' || c == ',')
+            goto skip;
+        if (c == '#')
+            goto comment;
+        if (c == '-') {
+            sign = -1;
+            goto first_digit;
+        }
+        if (c >= '0' && c <= '9') {
+            value = c - '0';
+            goto digits;
+        }
+        errors++;
+        goto skip;
+    first_digit:
+        if (p == end) {
+            errors++;
+            goto done;
+        }
+        c = *p++;
+        if (c >= '0' && c <= '9') {
+            value = c - '0';
+            goto digits;
+        }
+        errors++;
+        sign = 1;
+        goto skip;
+    digits:
+        if (p == end)
+            goto last;
+        c = *p++;
+        if (c >= '0' && c <= '9') {
+            value = value * 10 + (c - '0');
+            goto digits;
+        }
+        sum += sign * value;
+        count++;
+        sign = 1;
+        value = 0;
+        if (c == '#')
+            goto comment;
+        if (c == ' ' || c == ',')
+            goto skip;
+        errors++;
+        goto skip;
+    comment:
+        if (p == end)
+            goto done;
+        c = *p++;
+        if (c == ';')
+            goto skip;
+        goto comment;
+    last:
+        sum += sign * value;
+        count++;
+    done:
+        sums[r] = sum;
+        counts[r] = count | (errors << 24);
+    }
+}

@@ -52,6 +52,13 @@ extern "C" {
     pub fn nat_bitonic(data: *mut u32, n: u32);
     pub fn nat_ao(spheres: *const f32, ns: u32, samples: u32, w: u32, h: u32, out: *mut f32);
     pub fn nat_parser(text: *const u8, rec_len: u32, nrec: u32, sums: *mut i32, counts: *mut u32);
+    pub fn nat_parser_resume(
+        text: *const u8,
+        rec_len: u32,
+        nrec: u32,
+        sums: *mut i32,
+        counts: *mut u32,
+    );
 }
 
 /// Which hand-vectorized instruction set the native build used.

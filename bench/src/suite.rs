@@ -146,6 +146,7 @@ pub fn all() -> Vec<fn() -> Bench> {
         bitonic,
         ao,
         parser,
+        parser_resume,
     ]
 }
 
@@ -682,13 +683,21 @@ fn ao() -> Bench {
     }
 }
 
-/// Text records for the parser: numbers, separators, comments and a few
-/// stray characters.
-fn records(n: usize, len: usize, seed: u64) -> Vec<u8> {
+/// Text records for the parsers: numbers, separators, comments and a few
+/// stray characters. With `resume`, a quarter of the records start with
+/// '*': inside a comment left open by the record before.
+fn records(n: usize, len: usize, seed: u64, resume: bool) -> Vec<u8> {
     let mut rng = Rng::new(seed);
     let mut text = Vec::with_capacity(n * len);
     for _ in 0..n {
         let mut rec = Vec::with_capacity(len + 8);
+        if resume && rng.next_u32() % 4 == 0 {
+            rec.push(b'*');
+            for _ in 0..rng.next_u32() % 12 {
+                rec.push(b'a' + (rng.next_u32() % 26) as u8);
+            }
+            rec.push(b';');
+        }
         while rec.len() < len {
             match rng.next_u32() % 16 {
                 0 => {
@@ -718,23 +727,32 @@ fn records(n: usize, len: usize, seed: u64) -> Vec<u8> {
     text
 }
 
-fn parser() -> Bench {
+type ParserFn = unsafe extern "C" fn(*const u8, u32, u32, *mut i32, *mut u32);
+
+fn parser_bench(
+    name: &'static str,
+    file: &'static str,
+    kernel: &'static str,
+    what: &'static str,
+    resume: bool,
+    native: ParserFn,
+) -> Bench {
     const NREC: usize = 1 << 20;
     const LEN: usize = 64;
-    let text = records(NREC, LEN, 15);
+    let text = records(NREC, LEN, 15, resume);
     let words: Vec<u32> = text
         .chunks_exact(4)
         .map(|c| u32::from_le_bytes(c.try_into().expect("4 bytes")))
         .collect();
     Bench {
-        name: "parser",
-        file: "parser.cl",
-        what: "goto state machine parsing text records",
+        name,
+        file,
+        what,
         size: format!("{NREC} records of {LEN} bytes"),
         bufs: vec![words, vec![0; NREC], vec![0; NREC]],
         reset: vec![],
         launches: vec![launch(
-            "parse_records",
+            kernel,
             vec![Buf(0), U32(LEN as u32), Buf(1), Buf(2)],
             &[NREC as u64],
             &[256],
@@ -753,10 +771,10 @@ fn parser() -> Bench {
         ],
         native: vec![Native {
             name: "c-openmp".into(),
-            run: Box::new(|b| unsafe {
+            run: Box::new(move |b| unsafe {
                 let (text, out) = b.split_at_mut(1);
                 let (sums, counts) = out.split_at_mut(1);
-                c::nat_parser(
+                native(
                     text[0].as_ptr() as *const u8,
                     LEN as u32,
                     NREC as u32,
@@ -766,4 +784,26 @@ fn parser() -> Bench {
             }),
         }],
     }
+}
+
+fn parser() -> Bench {
+    parser_bench(
+        "parser",
+        "parser.cl",
+        "parse_records",
+        "goto state machine parsing text records",
+        false,
+        c::nat_parser,
+    )
+}
+
+fn parser_resume() -> Bench {
+    parser_bench(
+        "parser_resume",
+        "parser_resume.cl",
+        "parse_resume",
+        "the goto parser entered inside its loop: irreducible control flow",
+        true,
+        c::nat_parser_resume,
+    )
 }
