@@ -176,7 +176,7 @@ impl fmt::Display for Report {
                 Access::Scalar => "scalar (uniform address)".to_string(),
                 Access::Vector => "vector (consecutive)".to_string(),
                 Access::Gather(s) => format!(
-                    "{} (address {s})",
+                    "{} (address {s}; one vector access when consecutive at run time)",
                     if kind == "load" { "gather" } else { "scatter" }
                 ),
                 Access::PerLane => "per lane (atomic)".to_string(),

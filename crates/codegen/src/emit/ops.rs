@@ -965,10 +965,25 @@ impl<'a> Emitter<'a> {
             let pass = self.l.poison(vt);
             let align_v = self.l.const_int(self.l.i32(), align as u64);
             let pt = self.l.type_of(ps);
-            let v = self.l.intrinsic(
-                "llvm.masked.gather",
-                &[vt, pt],
-                &[ps, align_v, self.mask, pass],
+            let mask = self.mask;
+            let v = self.unless_consecutive(
+                ps,
+                size as u64,
+                volatile,
+                |e, p0| {
+                    e.l.intrinsic(
+                        "llvm.masked.load",
+                        &[vt, e.l.ptr()],
+                        &[p0, align_v, mask, pass],
+                    )
+                },
+                |e| {
+                    e.l.intrinsic(
+                        "llvm.masked.gather",
+                        &[vt, pt],
+                        &[ps, align_v, mask, pass],
+                    )
+                },
             );
             (Repr::Vector(self.mem_as(v, ty)), Access::Gather(shape))
         };
@@ -1029,14 +1044,84 @@ impl<'a> Emitter<'a> {
             let v = self.to_mem(v, ty);
             let align_v = self.l.const_int(self.l.i32(), align as u64);
             let (vt, pt) = (self.l.type_of(v), self.l.type_of(ps));
-            self.l.intrinsic(
-                "llvm.masked.scatter",
-                &[vt, pt],
-                &[v, ps, align_v, self.mask],
+            let mask = self.mask;
+            self.unless_consecutive(
+                ps,
+                size as u64,
+                volatile,
+                |e, p0| {
+                    e.l.intrinsic(
+                        "llvm.masked.store",
+                        &[vt, e.l.ptr()],
+                        &[v, p0, align_v, mask],
+                    )
+                },
+                |e| {
+                    e.l.intrinsic(
+                        "llvm.masked.scatter",
+                        &[vt, pt],
+                        &[v, ps, align_v, mask],
+                    )
+                },
             );
             Access::Gather(shape)
         };
         self.report.note_access(inst, "store", access);
+    }
+
+    /// A gather or scatter whose addresses the analysis could not prove
+    /// consecutive often is at run time (indices clamped at a border,
+    /// computed with bit operations): when every active lane's address is
+    /// lane 0's plus its lane number times `size`, `vector` does the access
+    /// as one masked vector access at lane 0's address; otherwise `each`
+    /// does it lane by lane. Returns the access's value (for a load).
+    fn unless_consecutive(
+        &mut self,
+        ps: V,
+        size: u64,
+        volatile: bool,
+        vector: impl FnOnce(&mut Self, V) -> V,
+        each: impl FnOnce(&mut Self) -> V,
+    ) -> V {
+        if volatile {
+            return each(self);
+        }
+        let i64t = self.l.i64();
+        let ints = self.l.cast(LLVMOpcode::LLVMPtrToInt, ps, self.l.vec(i64t, self.w));
+        let first = self.l.extract(ints, 0);
+        let steps: Vec<V> = (0..self.w as u64)
+            .map(|i| self.l.const_int(i64t, i * size))
+            .collect();
+        let expected = self.l.add(self.l.splat(first, self.w), self.l.const_vector(&steps));
+        let on_line = self
+            .l
+            .icmp(llvm_sys::LLVMIntPredicate::LLVMIntEQ, ints, expected);
+        let off_line = self.l.and(self.mask, self.l.not(on_line));
+        let consecutive = self.l.not(self.any(off_line));
+        let p0 = self.l.extract(ps, 0);
+        let (yes, no, done) = (
+            self.l.append_block(self.f, "access.vector"),
+            self.l.append_block(self.f, "access.each"),
+            self.l.append_block(self.f, "access.done"),
+        );
+        self.l.cond_br(consecutive, yes, no);
+        self.l.position_at_end(yes);
+        let a = vector(self, p0);
+        let from_yes = self.l.current_block();
+        self.l.br(done);
+        self.l.position_at_end(no);
+        let b = each(self);
+        let from_no = self.l.current_block();
+        self.l.br(done);
+        self.l.position_at_end(done);
+        let t = self.l.type_of(a);
+        if unsafe { llvm_sys::core::LLVMGetTypeKind(t) } == llvm_sys::LLVMTypeKind::LLVMVoidTypeKind {
+            return a;
+        }
+        let phi = self.l.phi(t);
+        self.l.add_incoming(phi, a, from_yes);
+        self.l.add_incoming(phi, b, from_no);
+        phi
     }
 
     fn mem_as(&self, v: V, ty: Type) -> V {
