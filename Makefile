@@ -11,7 +11,7 @@ DEB_PACKAGES := llvm-19-dev clang-19 libclang-common-19-dev libpolly-19-dev \
                 libzstd-dev zlib1g-dev libxml2-dev libffi-dev libsleef-dev \
                 ocl-icd-opencl-dev opencl-c-headers clinfo
 # Python packages the tests use (the OpenCL platform's PyOpenCL test).
-PY_PACKAGES := pyopencl numpy
+PY_PACKAGES := pyopencl numpy mako
 
 .PHONY: all deps pydeps build release demo test fuzz fmt clean
 
