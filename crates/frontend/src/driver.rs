@@ -269,6 +269,10 @@ pub fn run_clang(source: &Source, options: &BuildOptions) -> Result<ClangOutput,
             "-gline-tables-only",
             "-fno-discard-value-names",
         ])
+        // A plain `inline` function (C99: an inline definition only, as in
+        // PyOpenCL's complex header) gets a real definition; at -O0 clang
+        // would otherwise emit just a declaration and a call to it.
+        .arg("-fgnu89-inline")
         .args([
             "-Xclang",
             &format!("-cl-ext={}", SUPPORTED_FEATURES.join(",")),
