@@ -317,13 +317,14 @@ pub unsafe extern "C" fn clGetKernelWorkGroupInfo(
             platform::check_device(device)?;
         }
         let state = k.lock();
+        let required = state.runtime.required_work_group_size();
         let info = match param_name {
-            CL_KERNEL_WORK_GROUP_SIZE => Info::from(match k.required_size() {
+            CL_KERNEL_WORK_GROUP_SIZE => Info::from(match required {
                 Some(r) => r.iter().product::<u64>() as usize,
                 None => MAX_WORK_GROUP_SIZE as usize,
             }),
             CL_KERNEL_COMPILE_WORK_GROUP_SIZE => {
-                let r = k.required_size().unwrap_or([0; 3]);
+                let r = required.unwrap_or([0; 3]);
                 Info::list(&r.map(|x| x as usize))
             }
             CL_KERNEL_LOCAL_MEM_SIZE => Info::from(

@@ -1,0 +1,68 @@
+//! `clinfo` sees the Lockstep platform and its device as they are.
+
+mod common;
+
+/// The value of the first line of `clinfo` output whose key is `key`.
+fn field<'a>(text: &'a str, key: &str) -> Option<&'a str> {
+    text.lines().find_map(|line| {
+        let rest = line.trim_start().strip_prefix(key)?;
+        rest.starts_with("  ").then(|| rest.trim())
+    })
+}
+
+#[test]
+fn clinfo_lists_the_platform_and_device() {
+    common::require("clinfo", &["--version"], "the clinfo package");
+    let vendors = common::vendors_dir();
+    let out = common::command("clinfo", vendors.path())
+        .output()
+        .expect("running clinfo");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "clinfo failed:\n{text}");
+    let get = |key: &str| field(&text, key).unwrap_or_else(|| panic!("no '{key}' in:\n{text}"));
+    assert_eq!(get("Number of platforms"), "1");
+    assert_eq!(get("Platform Name"), "Lockstep");
+    assert!(get("Platform Version").starts_with("OpenCL 3.0"));
+    assert_eq!(get("Platform Extensions function suffix"), "LOCKSTEP");
+    assert!(get("Device Name").starts_with("Lockstep CPU"));
+    assert_eq!(get("Device Type"), "CPU");
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    assert_eq!(get("Max compute units"), cores.to_string());
+    assert_eq!(get("Max work group size"), "4096");
+    assert_eq!(get("Image support"), "No");
+    let width = lockstep_runtime::Context::new().width();
+    assert_eq!(
+        get("Preferred work group size multiple (device)"),
+        width.to_string()
+    );
+    let extensions = get("Device Extensions");
+    for ext in [
+        "cl_khr_fp64",
+        "cl_khr_global_int32_base_atomics",
+        "cl_khr_icd",
+    ] {
+        assert!(extensions.contains(ext), "{ext} missing: {extensions}");
+    }
+    assert!(!extensions.contains("image"), "{extensions}");
+    assert!(get("Device OpenCL C Version").starts_with("OpenCL C 1.2"));
+    assert!(
+        text.contains("__opencl_c_fp64"),
+        "OpenCL C features missing"
+    );
+    // The loader's NULL-platform behaviour picks Lockstep.
+    assert_eq!(
+        get("clGetPlatformInfo(NULL, CL_PLATFORM_NAME, ...)"),
+        "Lockstep"
+    );
+
+    // `clinfo -l`: the short listing.
+    let out = common::command("clinfo", vendors.path())
+        .arg("-l")
+        .output()
+        .expect("running clinfo -l");
+    let list = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        list.contains("Platform #0: Lockstep") && list.contains("Device #0: Lockstep CPU"),
+        "{list}"
+    );
+}

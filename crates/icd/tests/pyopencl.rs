@@ -1,0 +1,29 @@
+//! PyOpenCL on the Lockstep platform: `pyopencl_check.py` compares array
+//! arithmetic, reductions, scans, radix sort and complex/double elementwise
+//! kernels with NumPy.
+
+mod common;
+
+#[test]
+fn pyopencl_results_match_numpy() {
+    common::require("python3", &["--version"], "Python 3");
+    for module in ["numpy", "pyopencl", "mako"] {
+        common::require(
+            "python3",
+            &["-c", &format!("import {module}")],
+            &format!("the Python module {module}"),
+        );
+    }
+    let vendors = common::vendors_dir();
+    let out = common::command("python3", vendors.path())
+        .arg(common::test_dir().join("pyopencl_check.py"))
+        .output()
+        .expect("running python3");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        out.status.success() && stdout.contains("ALL OK"),
+        "the PyOpenCL checks failed ({}):\n{stdout}\n{stderr}",
+        out.status
+    );
+}
