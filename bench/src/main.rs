@@ -8,7 +8,8 @@
 //! followed by one `clFinish` (wall clock), for native the C call. Buffers
 //! are created once and reused; buffers a run modifies in place are written
 //! back before each run, outside the timed region. Each measurement is the
-//! best of `--repeat` runs after `--warmup` runs.
+//! best of `--repeat` runs after `--warmup` runs; the implementations take
+//! turns run by run, so that outside load hits them alike.
 
 mod json;
 mod native;
@@ -345,11 +346,81 @@ type Results = Vec<Vec<u32>>;
 fn settle() {
     // Let the previous implementation's threads (OpenMP spins a while
     // after a parallel region, rayon too) go idle before the next one.
-    std::thread::sleep(Duration::from_millis(50));
+    std::thread::sleep(Duration::from_millis(20));
+}
+
+/// One implementation of a benchmark, set up and ready to run.
+enum Runner<'d, 'b> {
+    Native {
+        variant: &'b suite::Native,
+        bench: &'b Bench,
+        bufs: Vec<Vec<u32>>,
+    },
+    Lockstep(Lockstep<'b>),
+    Pocl(Pocl<'d, 'b>),
+}
+
+impl Runner<'_, '_> {
+    fn label(&self) -> String {
+        match self {
+            Runner::Native { variant, .. } => format!("native {}", variant.name),
+            Runner::Lockstep(_) => "lockstep".into(),
+            Runner::Pocl(_) => "pocl".into(),
+        }
+    }
+
+    fn reset(&mut self) -> Result<()> {
+        match self {
+            Runner::Native { bench, bufs, .. } => {
+                for &i in &bench.reset {
+                    bufs[i].copy_from_slice(&bench.bufs[i]);
+                }
+                Ok(())
+            }
+            Runner::Lockstep(ls) => {
+                ls.reset();
+                Ok(())
+            }
+            Runner::Pocl(p) => p.reset(),
+        }
+    }
+
+    fn run(&mut self) -> Result<()> {
+        match self {
+            Runner::Native { variant, bufs, .. } => {
+                (variant.run)(bufs);
+                Ok(())
+            }
+            Runner::Lockstep(ls) => ls.run(),
+            Runner::Pocl(p) => p.run(),
+        }
+    }
+
+    fn results(&self, bench: &Bench) -> Result<Results> {
+        match self {
+            Runner::Native { bufs, .. } => {
+                Ok(bench.outputs.iter().map(|o| bufs[o.buf].clone()).collect())
+            }
+            Runner::Lockstep(ls) => Ok(bench
+                .outputs
+                .iter()
+                .map(|o| ls.bufs[o.buf].read())
+                .collect()),
+            Runner::Pocl(p) => bench
+                .outputs
+                .iter()
+                .map(|o| p.bufs[o.buf].read().map(|b| to_words(&b)))
+                .collect(),
+        }
+    }
 }
 
 /// Runs one benchmark on every implementation; `run_lockstep` is false when
-/// its probe crashed (so that a compiler crash does not end the suite).
+/// its probe failed (so that a compiler crash does not end the suite).
+///
+/// The implementations take turns: after their warm-up runs, timed run k
+/// of each runs before timed run k+1 of any, so that load from elsewhere on
+/// the machine spreads over all of them instead of one.
 fn run_bench(
     cli: &Cli,
     bench: &Bench,
@@ -369,96 +440,86 @@ fn run_bench(
             return out;
         }
     };
-    let mut results: Vec<(String, Results)> = Vec::new();
 
-    // Native first: its first variant is the reference.
-    for variant in &bench.native {
-        let mut bufs = bench.bufs.clone();
-        let reset_from = bench.bufs.clone();
-        let stats = {
-            let cell = std::cell::RefCell::new(&mut bufs);
-            measure(
-                cli.warmup,
-                cli.repeat,
-                || {
-                    for &i in &bench.reset {
-                        cell.borrow_mut()[i].copy_from_slice(&reset_from[i]);
-                    }
-                    Ok(())
-                },
-                || {
-                    (variant.run)(&mut cell.borrow_mut());
-                    Ok(())
-                },
-            )
-        };
-        match stats {
-            Ok(s) => {
-                out.native.push((variant.name.clone(), s));
-                let r = bench.outputs.iter().map(|o| bufs[o.buf].clone()).collect();
-                results.push((format!("native {}", variant.name), r));
-            }
-            Err(e) => out.failures.push(format!("native {}: {e:#}", variant.name)),
-        }
-        settle();
-    }
-
-    // Lockstep.
-    let lockstep = (|| -> Result<(Stats, Results, Option<String>)> {
+    // Set up: native variants first (the first one is the reference).
+    let mut runners: Vec<Runner> = bench
+        .native
+        .iter()
+        .map(|variant| Runner::Native {
+            variant,
+            bench,
+            bufs: bench.bufs.clone(),
+        })
+        .collect();
+    let lockstep = (|| -> Result<Lockstep> {
         if !run_lockstep {
             bail!("not run in this process: its probe process failed (see above)");
         }
-        let ctx = Context::new();
-        let program = Program::build(&ctx, &source, "")?;
-        let ls = std::cell::RefCell::new(Lockstep::new(bench, &program)?);
-        let stats = measure(
-            cli.warmup,
-            cli.repeat,
-            || {
-                ls.borrow().reset();
-                Ok(())
-            },
-            || ls.borrow_mut().run(),
-        )?;
-        let mut ls = ls.into_inner();
-        let r = bench
-            .outputs
-            .iter()
-            .map(|o| ls.bufs[o.buf].read())
-            .collect();
-        Ok((stats, r, ls.fallback.take()))
+        let program = Program::build(&Context::new(), &source, "")?;
+        Lockstep::new(bench, &program)
     })();
     match lockstep {
-        Ok((s, r, fallback)) => {
-            out.lockstep = Some(s);
-            out.fallback = fallback;
-            results.push(("lockstep".into(), r));
-        }
+        Ok(ls) => runners.push(Runner::Lockstep(ls)),
         Err(e) => out.failures.push(format!("lockstep: {e:#}")),
     }
-    settle();
-
-    // pocl.
     if let Some(dev) = pocl {
-        let pocl = (|| -> Result<(Stats, Results)> {
+        let p = (|| -> Result<Pocl> {
             let program = dev.build(&source, "")?;
-            let p = Pocl::new(dev, bench, &program)?;
-            let stats = measure(cli.warmup, cli.repeat, || p.reset(), || p.run())?;
-            let r = bench
-                .outputs
-                .iter()
-                .map(|o| p.bufs[o.buf].read().map(|b| to_words(&b)))
-                .collect::<Result<_>>()?;
-            Ok((stats, r))
+            Pocl::new(dev, bench, &program)
         })();
-        match pocl {
-            Ok((s, r)) => {
-                out.pocl = Some(s);
-                results.push(("pocl".into(), r));
-            }
+        match p {
+            Ok(p) => runners.push(Runner::Pocl(p)),
             Err(e) => out.failures.push(format!("pocl: {e:#}")),
         }
-        settle();
+    }
+
+    // Warm up, then take turns.
+    let mut times: Vec<Vec<f64>> = vec![Vec::new(); runners.len()];
+    let mut alive = vec![true; runners.len()];
+    let rounds = cli.warmup + cli.repeat.max(1);
+    for round in 0..rounds {
+        for (k, runner) in runners.iter_mut().enumerate() {
+            if !alive[k] {
+                continue;
+            }
+            settle();
+            let timed = (|| -> Result<f64> {
+                runner.reset()?;
+                let t = Instant::now();
+                runner.run()?;
+                Ok(ms(t.elapsed()))
+            })();
+            match timed {
+                Ok(t) if round >= cli.warmup => times[k].push(t),
+                Ok(_) => {}
+                Err(e) => {
+                    alive[k] = false;
+                    out.failures.push(format!("{}: {e:#}", runner.label()));
+                }
+            }
+        }
+    }
+
+    let mut results: Vec<(String, Results)> = Vec::new();
+    for (k, runner) in runners.iter_mut().enumerate() {
+        if !alive[k] {
+            continue;
+        }
+        let s = stats(std::mem::take(&mut times[k]));
+        match runner {
+            Runner::Native { variant, .. } => out.native.push((variant.name.clone(), s)),
+            Runner::Lockstep(ls) => {
+                out.lockstep = Some(s);
+                out.fallback = ls.fallback.take();
+            }
+            Runner::Pocl(_) => out.pocl = Some(s),
+        }
+        match runner.results(bench) {
+            Ok(r) => results.push((runner.label(), r)),
+            Err(e) => out
+                .failures
+                .push(format!("{}: reading results: {e:#}", runner.label())),
+        }
     }
 
     // Everything against the reference (the first native variant).
