@@ -22,5 +22,8 @@ fn main() {
         .extra_warnings(true)
         .compile("lockstep_bench_native");
     println!("cargo:rustc-link-lib=gomp");
+    // SLEEF's vector math for the hand-vectorized blackscholes (libsleef-dev,
+    // which Lockstep itself needs).
+    println!("cargo:rustc-link-lib=sleef");
     println!("cargo:rustc-link-lib=m");
 }

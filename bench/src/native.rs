@@ -47,6 +47,16 @@ extern "C" {
         rate: f32,
         vol: f32,
     );
+    pub fn nat_blackscholes_simd(
+        spot: *const f32,
+        strike: *const f32,
+        years: *const f32,
+        call: *mut f32,
+        put: *mut f32,
+        n: u32,
+        rate: f32,
+        vol: f32,
+    );
     pub fn nat_sobel(img: *const f32, out: *mut f32, w: u32, h: u32);
     pub fn nat_histogram(words: *const u32, nwords: u32, hist: *mut u32);
     pub fn nat_bitonic(data: *mut u32, n: u32);

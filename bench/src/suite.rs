@@ -483,23 +483,42 @@ fn blackscholes() -> Bench {
                 check: tol,
             },
         ],
-        native: vec![Native {
-            name: "c-openmp".into(),
-            run: Box::new(|b| unsafe {
-                let (inp, out) = b.split_at_mut(3);
-                let (call, put) = out.split_at_mut(1);
-                c::nat_blackscholes(
-                    f(&inp[0]),
-                    f(&inp[1]),
-                    f(&inp[2]),
-                    fm(&mut call[0]),
-                    fm(&mut put[0]),
-                    N as u32,
-                    RATE,
-                    VOL,
-                )
-            }),
-        }],
+        native: vec![
+            Native {
+                name: "c-openmp".into(),
+                run: Box::new(|b| unsafe {
+                    let (inp, out) = b.split_at_mut(3);
+                    let (call, put) = out.split_at_mut(1);
+                    c::nat_blackscholes(
+                        f(&inp[0]),
+                        f(&inp[1]),
+                        f(&inp[2]),
+                        fm(&mut call[0]),
+                        fm(&mut put[0]),
+                        N as u32,
+                        RATE,
+                        VOL,
+                    )
+                }),
+            },
+            Native {
+                name: "intrinsics".into(),
+                run: Box::new(|b| unsafe {
+                    let (inp, out) = b.split_at_mut(3);
+                    let (call, put) = out.split_at_mut(1);
+                    c::nat_blackscholes_simd(
+                        f(&inp[0]),
+                        f(&inp[1]),
+                        f(&inp[2]),
+                        fm(&mut call[0]),
+                        fm(&mut put[0]),
+                        N as u32,
+                        RATE,
+                        VOL,
+                    )
+                }),
+            },
+        ],
     }
 }
 
