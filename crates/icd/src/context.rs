@@ -106,7 +106,7 @@ pub unsafe extern "C" fn clCreateContext(
         if devices.is_null() || num_devices == 0 || (pfn_notify.is_none() && !user_data.is_null()) {
             return Err(CL_INVALID_VALUE);
         }
-        handle::get_list::<Device>(num_devices, devices as *const *mut c_void, CL_INVALID_VALUE)?;
+        handle::get_list::<Device>(num_devices, devices, CL_INVALID_VALUE)?;
         let properties = read_properties(properties)?;
         Ok(new_context(properties))
     })

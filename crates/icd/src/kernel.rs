@@ -399,13 +399,13 @@ pub fn pick_local_size(global: [u64; 3], dims: usize, width: u64, uniform: bool)
     let simd_multiple = (1..=BUDGET / width)
         .rev()
         .map(|k| k * width)
-        .find(|l| g0 % l == 0);
+        .find(|l| g0.is_multiple_of(*l));
     local[0] = match simd_multiple {
         Some(l) => l,
         None if !uniform => g0.min(64),
         None => (1..=BUDGET.min(g0))
             .rev()
-            .find(|l| g0 % l == 0)
+            .find(|l| g0.is_multiple_of(*l))
             .unwrap_or(1),
     };
     let mut budget = BUDGET / local[0];
@@ -415,7 +415,7 @@ pub fn pick_local_size(global: [u64; 3], dims: usize, width: u64, uniform: bool)
         }
         let l = (1..=budget.min(global[d]))
             .rev()
-            .find(|l| global[d] % l == 0)
+            .find(|l| global[d].is_multiple_of(*l))
             .unwrap_or(1);
         local[d] = l;
         budget /= l;

@@ -115,7 +115,7 @@ unsafe fn create_buffer(
         return Err(CL_INVALID_BUFFER_SIZE);
     }
     let wants_ptr = flags & (CL_MEM_USE_HOST_PTR | CL_MEM_COPY_HOST_PTR) != 0;
-    if wants_ptr != !host_ptr.is_null() {
+    if wants_ptr == host_ptr.is_null() {
         return Err(CL_INVALID_HOST_PTR);
     }
     let flags = if flags & ACCESS_FLAGS == 0 {
@@ -236,7 +236,7 @@ pub unsafe extern "C" fn clCreateSubBuffer(
         {
             return Err(CL_INVALID_VALUE);
         }
-        if region.origin % lockstep_runtime::BUFFER_ALIGN != 0 {
+        if !region.origin.is_multiple_of(lockstep_runtime::BUFFER_ALIGN) {
             return Err(CL_MISALIGNED_SUB_BUFFER_OFFSET);
         }
         let mut sub_flags = flags;
@@ -336,11 +336,10 @@ pub unsafe extern "C" fn clGetMemObjectInfo(
     })
 }
 
+type QueueAndMem = (Arc<Object<queue::Queue>>, Arc<Object<Mem>>);
+
 /// The queue and a buffer of a command, checked to share a context.
-fn queue_and_mem(
-    queue: cl_command_queue,
-    mem: cl_mem,
-) -> Result<(Arc<Object<queue::Queue>>, Arc<Object<Mem>>), cl_int> {
+fn queue_and_mem(queue: cl_command_queue, mem: cl_mem) -> Result<QueueAndMem, cl_int> {
     let q = queue::get(queue)?;
     let m = get(mem)?;
     if !Arc::ptr_eq(&q.context, &m.context) {
@@ -519,8 +518,8 @@ pub unsafe extern "C" fn clEnqueueFillBuffer(
         let wait = wait_list(&q.context, num, list)?;
         if pattern.is_null()
             || ![1, 2, 4, 8, 16, 32, 64, 128].contains(&pattern_size)
-            || offset % pattern_size != 0
-            || size % pattern_size != 0
+            || !offset.is_multiple_of(pattern_size)
+            || !size.is_multiple_of(pattern_size)
             || !in_bounds(offset, size, m.size)
         {
             return Err(CL_INVALID_VALUE);
@@ -929,11 +928,7 @@ pub unsafe extern "C" fn clEnqueueMigrateMemObjects(
 ) -> cl_int {
     status(|| {
         let q = queue::get(queue)?;
-        let mems = handle::get_list::<Mem>(
-            num_mem_objects,
-            mem_objects as *const *mut c_void,
-            CL_INVALID_VALUE,
-        )?;
+        let mems = handle::get_list::<Mem>(num_mem_objects, mem_objects, CL_INVALID_VALUE)?;
         if mems.is_empty()
             || flags & !(CL_MIGRATE_MEM_OBJECT_HOST | CL_MIGRATE_MEM_OBJECT_CONTENT_UNDEFINED) != 0
         {

@@ -239,11 +239,7 @@ pub unsafe extern "C" fn clCreateProgramWithBinary(
         if num_devices == 0 || device_list.is_null() {
             return Err(CL_INVALID_VALUE);
         }
-        handle::get_list::<platform::Device>(
-            num_devices,
-            device_list as *const *mut c_void,
-            CL_INVALID_DEVICE,
-        )?;
+        handle::get_list::<platform::Device>(num_devices, device_list, CL_INVALID_DEVICE)?;
         if num_devices != 1 {
             // The one device cannot be listed twice.
             return Err(CL_INVALID_DEVICE);
@@ -334,14 +330,13 @@ pub unsafe extern "C" fn clReleaseProgram(program: cl_program) -> cl_int {
 
 /// Checks a device list given to a build: NULL means the one device.
 unsafe fn check_devices(num: cl_uint, list: *const cl_device_id) -> Result<(), cl_int> {
-    handle::get_list::<platform::Device>(num, list as *const *mut c_void, CL_INVALID_VALUE)
-        .map_err(|e| {
-            if e == CL_INVALID_VALUE {
-                e
-            } else {
-                CL_INVALID_DEVICE
-            }
-        })?;
+    handle::get_list::<platform::Device>(num, list, CL_INVALID_VALUE).map_err(|e| {
+        if e == CL_INVALID_VALUE {
+            e
+        } else {
+            CL_INVALID_DEVICE
+        }
+    })?;
     Ok(())
 }
 
@@ -518,11 +513,8 @@ pub unsafe extern "C" fn clCompileProgram(
         {
             return Err(CL_INVALID_VALUE);
         }
-        let headers = handle::get_list::<Program>(
-            num_input_headers,
-            input_headers as *const *mut c_void,
-            CL_INVALID_VALUE,
-        )?;
+        let headers =
+            handle::get_list::<Program>(num_input_headers, input_headers, CL_INVALID_VALUE)?;
         if p.kernels.load(Ordering::SeqCst) > 0 {
             return Err(CL_INVALID_OPERATION);
         }
@@ -607,11 +599,8 @@ pub unsafe extern "C" fn clLinkProgram(
         if num_input_programs == 0 || input_programs.is_null() {
             return Err(CL_INVALID_VALUE);
         }
-        let inputs = handle::get_list::<Program>(
-            num_input_programs,
-            input_programs as *const *mut c_void,
-            CL_INVALID_VALUE,
-        )?;
+        let inputs =
+            handle::get_list::<Program>(num_input_programs, input_programs, CL_INVALID_VALUE)?;
         let user_options = options_string(options);
         let words: Vec<&str> = user_options.split_whitespace().collect();
         if words.iter().any(|w| !LINK_OPTIONS.contains(w)) {

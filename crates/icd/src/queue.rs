@@ -203,6 +203,12 @@ impl Queue {
         }
     }
 
+    /// True when no command is pending or running.
+    fn is_idle(&self) -> bool {
+        let state = self.state.lock().unwrap_or_else(|e| e.into_inner());
+        state.pending.is_empty() && !state.running
+    }
+
     /// Blocks until every command enqueued so far has run.
     pub fn finish(&self) {
         self.run_ready();
@@ -211,6 +217,12 @@ impl Queue {
             state = self.idle.wait(state).unwrap_or_else(|e| e.into_inner());
         }
     }
+}
+
+/// Released queues with commands still pending (waiting for user events).
+fn draining() -> &'static Mutex<Vec<Arc<Object<Queue>>>> {
+    static DRAINING: OnceLock<Mutex<Vec<Arc<Object<Queue>>>>> = OnceLock::new();
+    DRAINING.get_or_init(Default::default)
 }
 
 /// Runs what became ready on every queue (after a user event completed).
@@ -223,6 +235,10 @@ fn run_all_queues() {
     for q in queues {
         q.run_ready();
     }
+    draining()
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .retain(|q| !q.is_idle());
 }
 
 /// The events of a wait list, validated: `CL_INVALID_EVENT_WAIT_LIST` for a
@@ -233,9 +249,8 @@ pub unsafe fn wait_list(
     num: cl_uint,
     list: *const cl_event,
 ) -> Result<Vec<Arc<Object<Event>>>, cl_int> {
-    let events =
-        handle::get_list::<Event>(num, list as *const *mut c_void, CL_INVALID_EVENT_WAIT_LIST)
-            .map_err(|_| CL_INVALID_EVENT_WAIT_LIST)?;
+    let events = handle::get_list::<Event>(num, list, CL_INVALID_EVENT_WAIT_LIST)
+        .map_err(|_| CL_INVALID_EVENT_WAIT_LIST)?;
     if events.iter().any(|e| !Arc::ptr_eq(&e.context, context)) {
         return Err(CL_INVALID_CONTEXT);
     }
@@ -398,9 +413,14 @@ pub unsafe extern "C" fn clRetainCommandQueue(queue: cl_command_queue) -> cl_int
 pub unsafe extern "C" fn clReleaseCommandQueue(queue: cl_command_queue) -> cl_int {
     status(|| {
         let q = get(queue)?;
-        if q.ref_count() == 1 {
-            // Releasing the last reference flushes (here: finishes) the queue.
-            q.finish();
+        // Releasing flushes the queue. Commands still waiting for a user
+        // event keep it alive until they have run.
+        q.run_ready();
+        if q.ref_count() == 1 && !q.is_idle() {
+            draining()
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .push(q.clone());
         }
         q.release();
         Ok(())
@@ -541,7 +561,7 @@ pub unsafe extern "C" fn clWaitForEvents(num: cl_uint, list: *const cl_event) ->
         if num == 0 || list.is_null() {
             return Err(CL_INVALID_VALUE);
         }
-        let events = handle::get_list::<Event>(num, list as *const *mut c_void, CL_INVALID_EVENT)?;
+        let events = handle::get_list::<Event>(num, list, CL_INVALID_EVENT)?;
         if events
             .iter()
             .any(|e| !Arc::ptr_eq(&e.context, &events[0].context))
