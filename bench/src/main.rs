@@ -297,7 +297,8 @@ fn compare(check: Check, got: &[u32], want: &[u32]) -> (Option<String>, String) 
             let (g, w) = (sum(got), sum(want));
             let err = (g - w).abs() / w.abs().max(1e-30);
             let summary = format!("total {g} vs {w}, rel err {err:.2e}");
-            if !(err <= rel) {
+            // A NaN error is a mismatch too.
+            if err.is_nan() || err > rel {
                 return (Some(summary.clone()), summary);
             }
             (None, summary)

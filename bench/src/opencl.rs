@@ -94,6 +94,8 @@ fn check(code: i32, what: &str) -> Result<()> {
 }
 
 impl Api {
+    // Each symbol is transmuted to the type of the field it initializes.
+    #[allow(clippy::missing_transmute_annotations)]
     fn load() -> Result<Api> {
         // SAFETY: dlopen/dlsym with NUL-terminated names; each symbol is
         // transmuted to the signature the OpenCL 1.2 headers give it.

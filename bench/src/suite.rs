@@ -47,7 +47,11 @@ impl Check {
             Check::MostlyExact { max_bad } => {
                 format!("exact in >= {}% of elements", 100.0 - max_bad * 100.0)
             }
-            Check::Float { rel, abs, max_bad } if max_bad == 0.0 => {
+            Check::Float {
+                rel,
+                abs,
+                max_bad: 0.0,
+            } => {
                 format!("float, |d| <= {abs:e} + {rel:e}*|ref| for all")
             }
             Check::Float { rel, abs, max_bad } => format!(
@@ -66,10 +70,13 @@ pub struct Output {
     pub check: Check,
 }
 
-/// A native implementation: takes the benchmark's buffers.
+/// A native implementation's entry: runs on the benchmark's buffers.
+pub type NativeFn = Box<dyn Fn(&mut [Vec<u32>])>;
+
+/// A native implementation.
 pub struct Native {
     pub name: String,
-    pub run: Box<dyn Fn(&mut [Vec<u32>])>,
+    pub run: NativeFn,
 }
 
 pub struct Bench {
@@ -157,7 +164,7 @@ fn saxpy() -> Bench {
         name: "saxpy",
         file: "saxpy.cl",
         what: "z = a*x + y (stream triad), memory bound",
-        size: format!("{N} floats (3 x {} MiB)", N * 4 >> 20),
+        size: format!("{N} floats (3 x {} MiB)", (N * 4) >> 20),
         bufs: vec![floats(N, 1, -1.0, 1.0), floats(N, 2, -1.0, 1.0), vec![0; N]],
         reset: vec![],
         launches: vec![launch(
@@ -581,7 +588,7 @@ fn histogram() -> Bench {
         what: "256-bin byte histogram, local atomics, then a merge kernel",
         size: format!(
             "{} MiB of bytes, {GROUPS} groups of {LOCAL}",
-            NWORDS * 4 >> 20
+            (NWORDS * 4) >> 20
         ),
         bufs: vec![words, vec![0; GROUPS as usize * 256], vec![0; 256]],
         reset: vec![],
@@ -710,7 +717,7 @@ fn records(n: usize, len: usize, seed: u64, resume: bool) -> Vec<u8> {
     let mut text = Vec::with_capacity(n * len);
     for _ in 0..n {
         let mut rec = Vec::with_capacity(len + 8);
-        if resume && rng.next_u32() % 4 == 0 {
+        if resume && rng.next_u32().is_multiple_of(4) {
             rec.push(b'*');
             for _ in 0..rng.next_u32() % 12 {
                 rec.push(b'a' + (rng.next_u32() % 26) as u8);
@@ -730,7 +737,7 @@ fn records(n: usize, len: usize, seed: u64, resume: bool) -> Vec<u8> {
                 2..=4 => rec.push(b' '),
                 5..=6 => rec.push(b','),
                 _ => {
-                    if rng.next_u32() % 4 == 0 {
+                    if rng.next_u32().is_multiple_of(4) {
                         rec.push(b'-');
                     }
                     for _ in 0..1 + rng.next_u32() % 5 {
