@@ -742,6 +742,29 @@ fn geomean(xs: &[f64]) -> Option<f64> {
     Some((xs.iter().map(|x| x.ln()).sum::<f64>() / xs.len() as f64).exp())
 }
 
+/// The commit the suite runs at, and the files under `crates/` that differ
+/// from it (the compiler measured may be uncommitted work).
+fn source_state() -> (String, Vec<String>) {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let git = |args: &[&str]| {
+        Command::new("git")
+            .arg("-C")
+            .arg(&root)
+            .args(args)
+            .output()
+            .ok()
+            .filter(|o| o.status.success())
+            .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string())
+            .unwrap_or_default()
+    };
+    let commit = git(&["rev-parse", "--short", "HEAD"]);
+    let dirty = git(&["status", "--porcelain", "--", "crates"])
+        .lines()
+        .map(|l| l.trim().to_string())
+        .collect();
+    (commit, dirty)
+}
+
 fn loadavg() -> String {
     std::fs::read_to_string("/proc/loadavg")
         .map(|s| s.split_whitespace().take(3).collect::<Vec<_>>().join(" "))
@@ -834,6 +857,7 @@ fn main() {
 fn run(cli: &Cli) -> Result<bool> {
     let device = lockstep_runtime::Device::host();
     let load_start = loadavg();
+    let (commit, dirty) = source_state();
     let isa = native::isa();
     let width = Context::new().width();
     let threads = Context::new().threads();
@@ -851,6 +875,14 @@ fn run(cli: &Cli) -> Result<bool> {
             None
         }
     };
+    println!(
+        "source: commit {commit}{}",
+        if dirty.is_empty() {
+            String::new()
+        } else {
+            format!(" with uncommitted changes in {}", dirty.join(", "))
+        }
+    );
     println!(
         "timing: best of {} runs after {} warm-up runs\n",
         cli.repeat, cli.warmup
@@ -1148,6 +1180,11 @@ fn run(cli: &Cli) -> Result<bool> {
                 (
                     "pocl_device",
                     pocl.as_ref().map_or(Json::Null, |d| Json::Str(d.device_name.clone())),
+                ),
+                ("git_commit", Json::Str(commit.clone())),
+                (
+                    "uncommitted_compiler_changes",
+                    Json::Arr(dirty.iter().map(|d| Json::Str(d.clone())).collect()),
                 ),
                 ("load_average_start", Json::Str(load_start.clone())),
                 ("load_average_end", Json::Str(load_end)),
