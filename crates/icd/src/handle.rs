@@ -164,6 +164,37 @@ impl<T: ClType> Object<T> {
     }
 }
 
+/// A reference one object holds to another (a kernel to its program, a
+/// buffer to its context): an implicit retain of the API count, as the
+/// spec asks, so the handle stays valid (and counted) while it is used.
+pub struct Retained<T: ClType>(Arc<Object<T>>);
+
+impl<T: ClType> Retained<T> {
+    pub fn new(object: &Arc<Object<T>>) -> Retained<T> {
+        object.retain();
+        Retained(object.clone())
+    }
+}
+
+impl<T: ClType> Clone for Retained<T> {
+    fn clone(&self) -> Self {
+        Retained::new(&self.0)
+    }
+}
+
+impl<T: ClType> std::ops::Deref for Retained<T> {
+    type Target = Arc<Object<T>>;
+    fn deref(&self) -> &Arc<Object<T>> {
+        &self.0
+    }
+}
+
+impl<T: ClType> Drop for Retained<T> {
+    fn drop(&mut self) {
+        self.0.release();
+    }
+}
+
 /// Runs an entry point returning a status, turning panics into
 /// `CL_OUT_OF_HOST_MEMORY` (no panic crosses the C boundary).
 pub fn status(f: impl FnOnce() -> Result<(), cl_int>) -> cl_int {

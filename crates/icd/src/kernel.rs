@@ -11,7 +11,7 @@ use std::sync::{Arc, Mutex};
 use lockstep_runtime::{ArgKind, ArgMeta, ArgValue, LaunchError, NDRange, MAX_WORK_GROUP_SIZE};
 
 use crate::cl::*;
-use crate::handle::{self, creator, status, ClType, Kind, Object};
+use crate::handle::{self, creator, status, ClType, Kind, Object, Retained};
 use crate::info::Info;
 use crate::memory;
 use crate::platform;
@@ -19,7 +19,7 @@ use crate::program::{self, Program};
 use crate::queue::{self, enqueue, wait_list, Enqueue};
 
 pub struct Kernel {
-    pub program: Arc<Object<Program>>,
+    pub program: Retained<Program>,
     name: String,
     args: Vec<ArgMeta>,
     state: Mutex<KernelState>,
@@ -54,7 +54,7 @@ fn new_kernel(p: &Arc<Object<Program>>, runtime: lockstep_runtime::Kernel) -> cl
         .any(|w| w.starts_with("-cl-std=CL1") || w == "-cl-uniform-work-group-size");
     p.kernels.fetch_add(1, Ordering::SeqCst);
     let k = handle::create(Kernel {
-        program: p.clone(),
+        program: Retained::new(p),
         name: runtime.name().to_string(),
         state: Mutex::new(KernelState {
             runtime,

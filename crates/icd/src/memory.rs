@@ -20,21 +20,21 @@ use lockstep_runtime::Storage;
 
 use crate::cl::*;
 use crate::context::Context;
-use crate::handle::{self, creator, status, ClType, Kind, Object, SendPtr};
+use crate::handle::{self, creator, status, ClType, Kind, Object, Retained, SendPtr};
 use crate::info::Info;
 use crate::queue::{self, enqueue, wait_list, Enqueue};
 
 pub type MemDestructor = unsafe extern "C" fn(memobj: cl_mem, user: *mut c_void);
 
 pub struct Mem {
-    pub context: Arc<Object<Context>>,
+    pub context: Retained<Context>,
     pub flags: cl_mem_flags,
     pub size: usize,
     pub storage: Arc<Storage>,
     /// The application's pointer (`CL_MEM_USE_HOST_PTR`), else NULL.
     host_ptr: SendPtr,
     /// The parent of a sub-buffer, and the sub-buffer's origin in it.
-    parent: Option<Arc<Object<Mem>>>,
+    parent: Option<Retained<Mem>>,
     origin: usize,
     properties: Vec<cl_mem_properties>,
     /// Pointers handed out by map and not unmapped yet.
@@ -140,7 +140,7 @@ unsafe fn create_buffer(
         std::ptr::null_mut()
     };
     Ok(new_mem(Mem {
-        context,
+        context: Retained::new(&context),
         flags,
         size,
         storage,
@@ -255,12 +255,12 @@ pub unsafe extern "C" fn clCreateSubBuffer(
             parent.host_ptr.0.add(region.origin)
         };
         Ok(new_mem(Mem {
-            context: parent.context.clone(),
+            context: Retained::new(&parent.context),
             flags: sub_flags,
             size: region.size,
             storage,
             host_ptr: SendPtr(host_ptr),
-            parent: Some(parent.clone()),
+            parent: Some(Retained::new(&parent)),
             origin: region.origin,
             properties: Vec::new(),
             mapped: Mutex::new(Vec::new()),
@@ -322,7 +322,8 @@ pub unsafe extern "C" fn clGetMemObjectInfo(
             CL_MEM_ASSOCIATED_MEMOBJECT => Info::ptr(
                 m.parent
                     .as_ref()
-                    .map_or(std::ptr::null_mut(), handle::handle) as *const c_void,
+                    .map_or(std::ptr::null_mut(), |p| handle::handle(p))
+                    as *const c_void,
             ),
             CL_MEM_OFFSET => Info::from(m.origin),
             CL_MEM_USES_SVM_POINTER => Info::bool(false),

@@ -25,14 +25,14 @@ use std::sync::{Arc, Mutex};
 
 use crate::cl::*;
 use crate::context::Context;
-use crate::handle::{self, creator, status, ClType, Kind, Object};
+use crate::handle::{self, creator, status, ClType, Kind, Object, Retained};
 use crate::info::Info;
 use crate::platform;
 
 pub type BuildNotify = unsafe extern "C" fn(program: cl_program, user: *mut c_void);
 
 pub struct Program {
-    pub context: Arc<Object<Context>>,
+    pub context: Retained<Context>,
     /// The source, for programs created from source.
     source: Option<String>,
     state: Mutex<ProgramState>,
@@ -174,7 +174,7 @@ fn new_program(
     state: ProgramState,
 ) -> Arc<Object<Program>> {
     handle::create(Program {
-        context,
+        context: Retained::new(&context),
         source,
         state: Mutex::new(state),
         kernels: AtomicUsize::new(0),

@@ -23,7 +23,7 @@ use std::time::Instant;
 
 use crate::cl::*;
 use crate::context::Context;
-use crate::handle::{self, creator, status, ClType, Kind, Object};
+use crate::handle::{self, creator, status, ClType, Kind, Object, Retained};
 use crate::info::Info;
 use crate::platform;
 
@@ -35,7 +35,7 @@ pub fn now_ns() -> u64 {
 }
 
 pub struct Queue {
-    pub context: Arc<Object<Context>>,
+    pub context: Retained<Context>,
     pub properties: cl_command_queue_properties,
     /// The property list as given (`CL_QUEUE_PROPERTIES_ARRAY`).
     properties_array: Vec<cl_queue_properties>,
@@ -68,7 +68,7 @@ struct Command {
 pub type EventCallback = unsafe extern "C" fn(event: cl_event, status: cl_int, user: *mut c_void);
 
 pub struct Event {
-    pub context: Arc<Object<Context>>,
+    pub context: Retained<Context>,
     /// The queue (a weak link: events outlive their queues' handles).
     queue: Option<Weak<Object<Queue>>>,
     queue_handle: cl_command_queue,
@@ -310,7 +310,7 @@ fn new_event(
 ) -> Arc<Object<Event>> {
     let profiling = queue.is_some_and(|q| q.properties & CL_QUEUE_PROFILING_ENABLE != 0);
     handle::create(Event {
-        context: context.clone(),
+        context: Retained::new(context),
         queue: queue.map(Arc::downgrade),
         queue_handle: queue.map_or(std::ptr::null_mut(), handle::handle),
         command_type,
@@ -352,7 +352,7 @@ fn create_queue(
         );
     }
     let queue = handle::create(Queue {
-        context,
+        context: Retained::new(&context),
         properties,
         properties_array,
         state: Mutex::new(QueueState::default()),

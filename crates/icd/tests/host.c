@@ -267,11 +267,15 @@ int main(void) {
     OK(clGetMemObjectInfo(sub, CL_MEM_OFFSET, sizeof sub_offset, &sub_offset, NULL));
     CHECK(sub_offset == 512, "sub-buffer offset %zu", sub_offset);
 
-    /* Reference counts; the destructor runs after the last release. */
+    /* Reference counts (the sub-buffer retains its parent); the destructor
+     * runs after the last release. */
     OK(clRetainMemObject(dh));
     cl_uint refs;
     OK(clGetMemObjectInfo(dh, CL_MEM_REFERENCE_COUNT, sizeof refs, &refs, NULL));
-    CHECK(refs == 2, "refs %u", refs);
+    CHECK(refs == 3, "refs %u", refs);
+    cl_mem parent;
+    OK(clGetMemObjectInfo(sub, CL_MEM_ASSOCIATED_MEMOBJECT, sizeof parent, &parent, NULL));
+    CHECK(parent == dh, "sub-buffer parent");
     OK(clReleaseMemObject(sub));
     OK(clReleaseMemObject(dh));
     CHECK(destructor_calls == 0, "destructor too early");
@@ -488,10 +492,17 @@ int main(void) {
     clReleaseKernel(vadd2);
     clReleaseKernel(sums);
     clReleaseKernel(scale);
-    clReleaseKernel(ids);
     clReleaseKernel(unset);
     clReleaseKernel(use_twice);
-    clReleaseProgram(prog);
+    /* A kernel keeps its program: released by the application, the
+     * program handle still answers through the kernel. */
+    OK(clReleaseProgram(prog));
+    cl_program kprog;
+    OK(clGetKernelInfo(ids, CL_KERNEL_PROGRAM, sizeof kprog, &kprog, NULL));
+    cl_uint prog_refs;
+    OK(clGetProgramInfo(kprog, CL_PROGRAM_REFERENCE_COUNT, sizeof prog_refs, &prog_refs, NULL));
+    CHECK(kprog == prog && prog_refs >= 1, "program of kernel");
+    clReleaseKernel(ids);
     clReleaseProgram(from_bin);
     clReleaseProgram(header);
     clReleaseProgram(lib);
