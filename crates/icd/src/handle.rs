@@ -233,3 +233,60 @@ pub struct SendPtr(pub *mut u8);
 // SAFETY: see the type's documentation.
 unsafe impl Send for SendPtr {}
 unsafe impl Sync for SendPtr {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::context::Context;
+    use crate::memory::Mem;
+
+    #[test]
+    fn garbage_null_and_foreign_handles_are_rejected_without_a_dereference() {
+        let garbage = 0xdead_beef_usize as *mut c_void;
+        assert_eq!(get::<Mem>(garbage).err(), Some(CL_INVALID_MEM_OBJECT));
+        assert_eq!(
+            get::<Context>(std::ptr::null_mut()).err(),
+            Some(CL_INVALID_CONTEXT)
+        );
+        // A live handle of another kind.
+        let platform = crate::platform::platform_handle();
+        assert_eq!(get::<Mem>(platform).err(), Some(CL_INVALID_MEM_OBJECT));
+        // SAFETY: entry points accept any pointer value as a handle.
+        unsafe {
+            assert_eq!(
+                crate::memory::clReleaseMemObject(garbage),
+                CL_INVALID_MEM_OBJECT
+            );
+            assert_eq!(crate::queue::clFinish(platform), CL_INVALID_COMMAND_QUEUE);
+        }
+    }
+
+    #[test]
+    fn a_released_handle_is_invalid_but_internal_references_keep_the_memory() {
+        let mut err = 0;
+        let device = crate::platform::device_handle();
+        // SAFETY: valid arguments for these entry points.
+        unsafe {
+            let ctx = crate::context::clCreateContext(
+                std::ptr::null(),
+                1,
+                &device,
+                None,
+                std::ptr::null_mut(),
+                &mut err,
+            );
+            assert_eq!(err, CL_SUCCESS);
+            let c = get::<Context>(ctx).unwrap();
+            assert_eq!(c.ref_count(), 1);
+            let held = Retained::new(&c);
+            assert_eq!(c.ref_count(), 2);
+            assert_eq!(crate::context::clReleaseContext(ctx), CL_SUCCESS);
+            assert!(get::<Context>(ctx).is_ok(), "still retained internally");
+            drop(held);
+            assert_eq!(get::<Context>(ctx).err(), Some(CL_INVALID_CONTEXT));
+            assert_eq!(crate::context::clReleaseContext(ctx), CL_INVALID_CONTEXT);
+            // `c` still owns the memory: reading it is fine.
+            assert_eq!(c.ref_count(), 0);
+        }
+    }
+}

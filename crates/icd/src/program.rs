@@ -791,3 +791,33 @@ pub fn built_options(p: &Object<Program>) -> String {
         _ => String::new(),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::Binary;
+
+    #[test]
+    fn binaries_round_trip_and_garbage_is_rejected() {
+        let b = Binary {
+            kind: "executable".into(),
+            options: "-cl-std=CL1.2 -D N=3".into(),
+            log: "warning: x\n".into(),
+            body: "kernel @k() {\n}\n".into(),
+        };
+        let back = Binary::parse(&b.to_bytes()).expect("parses");
+        assert_eq!(
+            (back.kind, back.options, back.log, back.body),
+            (b.kind, b.options, b.log, b.body)
+        );
+        assert!(Binary::parse(b"not a binary").is_none());
+        let mut truncated = Binary {
+            kind: "object".into(),
+            options: String::new(),
+            log: String::new(),
+            body: "kernel void k() {}".into(),
+        }
+        .to_bytes();
+        truncated.truncate(truncated.len() - 5);
+        assert!(Binary::parse(&truncated).is_none());
+    }
+}
