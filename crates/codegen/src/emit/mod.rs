@@ -757,9 +757,10 @@ impl<'a> Emitter<'a> {
             _ => {
                 self.report.linearization = Some("per-block masks");
                 let mut slots = HashMap::new();
+                let slot_ty = self.mask_slot_type();
                 for &b in &order[1..] {
-                    let s = self.gang_memory(mask_ty);
-                    let zero = self.l.const_null(mask_ty);
+                    let s = self.gang_memory(slot_ty);
+                    let zero = self.l.const_null(slot_ty);
                     self.init_gang_memory(s, zero);
                     slots.insert(b, s);
                 }
@@ -823,7 +824,7 @@ impl<'a> Emitter<'a> {
             }
             if b != entry {
                 if let Waiting::Masks(slots) = &waiting {
-                    self.l.store(self.l.const_null(mask_ty), slots[&b], 1);
+                    self.l.store(self.l.const_null(self.mask_slot_type()), slots[&b], 1);
                 }
                 for &p in &func.blocks[b].params {
                     let _ = self.get(p);
@@ -848,15 +849,15 @@ impl<'a> Emitter<'a> {
             self.route_terminator(term, &waiting, after);
             self.l.position_at_end(after);
             match &waiting {
-                Waiting::Masks(slots) => {
+                Waiting::Masks(_) => {
                     // Back edges: repeat each loop ending here while lanes wait at its header.
                     let next = checks.get(i + 1).copied().unwrap_or(exit);
                     for (first, repeat_for) in
                         loop_ends.get(&i).map(|v| v.as_slice()).unwrap_or(&[])
                     {
                         let mut m = self.l.const_null(mask_ty);
-                        for w in repeat_for {
-                            let mw = self.l.load(mask_ty, slots[w], 1);
+                        for &w in repeat_for {
+                            let mw = self.waiting_lanes(&waiting, w);
                             m = self.l.or(m, mw);
                         }
                         let again = self.any(m);
@@ -960,6 +961,13 @@ impl<'a> Emitter<'a> {
         loop_ends
     }
 
+    /// Per-block masks are kept as `<W x i32>` lanes of all ones or zeros:
+    /// the form vector compares produce, so that joining and testing masks
+    /// needs no packing (an `<8 x i1>` on AVX2 lives in 16-bit lanes).
+    fn mask_slot_type(&self) -> T {
+        self.l.vec(self.l.i32(), self.w)
+    }
+
     /// Block-IP: a `<W x i32>` of block number `n`.
     fn block_number(&self, n: usize) -> V {
         self.l
@@ -978,8 +986,13 @@ impl<'a> Emitter<'a> {
     fn waiting_lanes(&self, waiting: &Waiting, b: Block) -> V {
         match waiting {
             Waiting::Masks(slots) => {
-                let mask_ty = self.l.vec(self.l.i1(), self.w);
-                self.l.load(mask_ty, slots[&b], 1)
+                let slot_ty = self.mask_slot_type();
+                let lanes = self.l.load(slot_ty, slots[&b], 1);
+                self.l.icmp(
+                    llvm_sys::LLVMIntPredicate::LLVMIntNE,
+                    lanes,
+                    self.l.const_null(slot_ty),
+                )
             }
             Waiting::BlockIp { ip, position, .. } => {
                 let ip_ty = self.l.vec(self.l.i32(), self.w);
@@ -998,8 +1011,9 @@ impl<'a> Emitter<'a> {
         match waiting {
             Waiting::Masks(slots) => {
                 if let Some(t) = target {
-                    let mask_ty = self.l.type_of(m);
-                    let cur = self.l.load(mask_ty, slots[&t], 1);
+                    let slot_ty = self.mask_slot_type();
+                    let cur = self.l.load(slot_ty, slots[&t], 1);
+                    let m = self.l.cast(llvm_sys::LLVMOpcode::LLVMSExt, m, slot_ty);
                     let joined = self.l.or(cur, m);
                     self.l.store(joined, slots[&t], 1);
                 }
