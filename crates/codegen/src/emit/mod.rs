@@ -84,12 +84,13 @@ pub enum Linearization {
 impl Linearization {
     /// The scheme a kernel uses. `Auto` is per-block masks, irreducible
     /// control flow included: measured against block-IP (one worker, best
-    /// of 5; `--linearize`), masks were faster on AO (207 vs 234 ms), the
-    /// goto parser (60 vs 71 ms) and its irreducible variant (65 vs 88 ms),
-    /// slower on mandelbrot (393 vs 340 ms) and on random fuzz kernels
-    /// (block-IP 0.95x, 0.92x on those with goto loops): a block-IP step
-    /// costs a horizontal minimum per block, which kernels with many small
-    /// blocks pay more often than they save skipped blocks.
+    /// of 7, `lockstep run --linearize`, on the benchmark kernels), masks
+    /// took 269 vs 338 ms on mandelbrot, 209 vs 233 on AO, 67 vs 85 on the
+    /// goto parser and 77 vs 119 on its irreducible variant; on random
+    /// fuzz kernels block-IP took 1.04x the time (geomean of 60, the
+    /// `linearization` example of lockstep-runtime). A block-IP step costs
+    /// a horizontal minimum and a multiway branch per block, which kernels
+    /// pay more often than they gain from skipping several empty blocks.
     pub fn resolve(self) -> Linearization {
         match self {
             Linearization::Auto => Linearization::Masks,
