@@ -257,3 +257,31 @@ impl<T: Pod> std::fmt::Debug for Buffer<T> {
         )
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ranges_and_host_memory_share_bytes_with_their_owner() {
+        let parent = Storage::zeroed(256);
+        let sub = Storage::range(&parent, 64, 128).expect("fits");
+        assert_eq!(sub.len(), 128);
+        assert!(Storage::range(&parent, 200, 64).is_none());
+        // SAFETY: exclusive access in this test; offsets in bounds.
+        unsafe { *sub.as_ptr() = 7 };
+        assert_eq!(unsafe { *parent.as_ptr().add(64) }, 7);
+        drop(parent);
+        // The range keeps the parent's memory alive.
+        assert_eq!(unsafe { *sub.as_ptr() }, 7);
+
+        let mut host = vec![1u32; 16];
+        // SAFETY: `host` outlives the storage.
+        let storage = unsafe {
+            Storage::from_host_ptr(NonNull::new(host.as_mut_ptr() as *mut u8).unwrap(), 64)
+        };
+        unsafe { *(storage.as_ptr() as *mut u32).add(3) = 9 };
+        drop(storage);
+        assert_eq!(host[3], 9, "written in place, not freed by the storage");
+    }
+}
