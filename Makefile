@@ -17,10 +17,11 @@ PY_PACKAGES := pyopencl numpy mako
 
 all: build
 
-# Installs the Debian packages that are missing, and nothing else.
-deps:
+# $(call install-debs,PACKAGES): apt-get installs those PACKAGES that are
+# missing, and nothing else.
+define install-debs
 	@missing=""; \
-	for p in $(DEB_PACKAGES); do \
+	for p in $(1); do \
 	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "install ok installed" || missing="$$missing $$p"; \
 	done; \
 	if [ -n "$$missing" ]; then \
@@ -28,13 +29,14 @@ deps:
 	  $(SUDO) apt-get update && \
 	  DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y --no-install-recommends $$missing; \
 	fi
-	@command -v $(CARGO) >/dev/null || { echo "make: cargo is missing; install Rust from https://rustup.rs"; exit 1; }
+endef
 
-# Installs the Python packages that are missing (pip; on a distribution whose
-# Python is externally managed, into the user's site).
-pydeps:
+# $(call install-pips,PACKAGES): pip installs those Python PACKAGES (import
+# names) that are missing; on a distribution whose Python is externally
+# managed, into the user's site.
+define install-pips
 	@missing=""; \
-	for p in $(PY_PACKAGES); do \
+	for p in $(1); do \
 	  python3 -c "import $$p" 2>/dev/null || missing="$$missing $$p"; \
 	done; \
 	if [ -n "$$missing" ]; then \
@@ -42,6 +44,14 @@ pydeps:
 	  python3 -m pip install --quiet $$missing || \
 	  python3 -m pip install --quiet --user --break-system-packages $$missing; \
 	fi
+endef
+
+deps:
+	$(call install-debs,$(DEB_PACKAGES))
+	@command -v $(CARGO) >/dev/null || { echo "make: cargo is missing; install Rust from https://rustup.rs"; exit 1; }
+
+pydeps:
+	$(call install-pips,$(PY_PACKAGES))
 
 build: deps
 	$(CARGO) build
