@@ -157,7 +157,14 @@ impl<'b> Lockstep<'b> {
     }
 
     fn run(&mut self) -> Result<()> {
+        self.run_launches(&mut |_, _| {})
+    }
+
+    /// Runs every launch, calling `each` with each one's kernel name and
+    /// duration (ms).
+    fn run_launches(&mut self, each: &mut dyn FnMut(&'static str, f64)) -> Result<()> {
         for l in &self.bench.launches {
+            let t = Instant::now();
             let k = self.kernels.get_mut(l.kernel).expect("made in new");
             for (i, a) in l.args.iter().enumerate() {
                 match a {
@@ -168,6 +175,7 @@ impl<'b> Lockstep<'b> {
                 }
             }
             let report = self.ctx.launch(k, &ndrange(&l.global, &l.local))?;
+            each(l.kernel, ms(t.elapsed()));
             if let Some(why) = report.fallback {
                 self.fallback.get_or_insert(why);
             }
@@ -234,6 +242,30 @@ impl<'d, 'b> Pocl<'d, 'b> {
             self.dev.enqueue(k, &global, &local)?;
         }
         self.dev.finish()
+    }
+
+    /// Runs every launch to completion one by one, calling `each` with each
+    /// one's kernel name and duration (ms).
+    fn run_launches(&self, each: &mut dyn FnMut(&'static str, f64)) -> Result<()> {
+        for l in &self.bench.launches {
+            let t = Instant::now();
+            let k = &self.kernels[l.kernel];
+            for (i, a) in l.args.iter().enumerate() {
+                let i = i as u32;
+                match a {
+                    Arg::Buf(b) => k.set_arg(i, &opencl::ClArg::Mem(&self.bufs[*b]))?,
+                    Arg::U32(x) => k.set_arg(i, &opencl::ClArg::Bytes(&x.to_le_bytes()))?,
+                    Arg::F32(x) => k.set_arg(i, &opencl::ClArg::Bytes(&x.to_le_bytes()))?,
+                    Arg::Local(n) => k.set_arg(i, &opencl::ClArg::Local(*n))?,
+                }
+            }
+            let global: Vec<usize> = l.global.iter().map(|&g| g as usize).collect();
+            let local: Vec<usize> = l.local.iter().map(|&g| g as usize).collect();
+            self.dev.enqueue(k, &global, &local)?;
+            self.dev.finish()?;
+            each(l.kernel, ms(t.elapsed()));
+        }
+        Ok(())
     }
 }
 
@@ -323,6 +355,10 @@ struct Outcome {
     checks: Vec<(String, String, String, bool)>,
     fallback: Option<String>,
     build: Vec<(String, BuildTimes)>,
+    /// For benchmarks of several kernels: per implementation, the time of
+    /// each kernel (summed over its launches) in one run with every launch
+    /// waited for.
+    per_kernel: Vec<(String, Vec<(&'static str, f64)>)>,
 }
 
 impl Outcome {
@@ -493,6 +529,42 @@ fn run_bench(
             match timed {
                 Ok(t) if round >= cli.warmup => times[k].push(t),
                 Ok(_) => {}
+                Err(e) => {
+                    alive[k] = false;
+                    out.failures.push(format!("{}: {e:#}", runner.label()));
+                }
+            }
+        }
+    }
+
+    // Benchmarks of several kernels: one more run, each launch timed.
+    let kernel_names: Vec<&'static str> = {
+        let mut names: Vec<&'static str> = bench.launches.iter().map(|l| l.kernel).collect();
+        names.dedup();
+        names
+    };
+    if kernel_names.len() > 1 {
+        for (k, runner) in runners.iter_mut().enumerate() {
+            if !alive[k] {
+                continue;
+            }
+            let mut sums: Vec<(&'static str, f64)> = Vec::new();
+            let mut add =
+                |name: &'static str, t: f64| match sums.iter_mut().find(|(n, _)| *n == name) {
+                    Some((_, s)) => *s += t,
+                    None => sums.push((name, t)),
+                };
+            settle();
+            let traced = match runner {
+                Runner::Lockstep(ls) => {
+                    ls.reset();
+                    ls.run_launches(&mut add)
+                }
+                Runner::Pocl(p) => p.reset().and_then(|_| p.run_launches(&mut add)),
+                Runner::Native { .. } => continue,
+            };
+            match traced {
+                Ok(()) => out.per_kernel.push((runner.label(), sums)),
                 Err(e) => {
                     alive[k] = false;
                     out.failures.push(format!("{}: {e:#}", runner.label()));
@@ -995,6 +1067,19 @@ fn run(cli: &Cli) -> Result<bool> {
         fmt_ratio(geo_ratio)
     );
     println!("\nspeedup/pocl = pocl ms / Lockstep ms (higher is better); ratio/native = Lockstep ms / native ms (lower is better)");
+    let traced: Vec<&Outcome> = outcomes
+        .iter()
+        .filter(|o| !o.per_kernel.is_empty())
+        .collect();
+    if !traced.is_empty() {
+        println!("\nper kernel, ms (one run, each launch waited for, summed per kernel):");
+        for o in traced {
+            for (who, sums) in &o.per_kernel {
+                let parts: Vec<String> = sums.iter().map(|(n, t)| format!("{n} {t:.2}")).collect();
+                println!("  {:<13} {:<9} {}", o.name, who, parts.join(", "));
+            }
+        }
+    }
 
     if !cli.no_build_times {
         println!("\nbuild times, ms (program build + first-launch compile; cold = empty cache, cached = second process):");
