@@ -12,19 +12,8 @@ BENCH_PNG := bench/results/latest.png
 .PHONY: bench bench-deps
 
 bench-deps: deps pydeps
-	@missing=""; \
-	for p in $(BENCH_DEB_PACKAGES); do \
-	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "install ok installed" || missing="$$missing $$p"; \
-	done; \
-	if [ -n "$$missing" ]; then \
-	  echo "make: installing$$missing"; \
-	  $(SUDO) apt-get update && \
-	  DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y --no-install-recommends $$missing; \
-	fi
-	@python3 -c "import matplotlib" 2>/dev/null || { \
-	  echo "make: pip installing matplotlib"; \
-	  python3 -m pip install --quiet matplotlib || \
-	  python3 -m pip install --quiet --user --break-system-packages matplotlib; }
+	$(call install-debs,$(BENCH_DEB_PACKAGES))
+	$(call install-pips,matplotlib)
 
 bench: bench-deps
 	$(CARGO) build --release -p lockstep-bench
