@@ -219,15 +219,6 @@ struct BarrierMode {
     size: u64,
     /// Stores that initialize the state on a fresh start.
     inits: Vec<(V, V)>,
-    /// Gang values (masks, slots) as `(alloca, place in the state, type)`:
-    /// within a phase they live in allocas (so LLVM keeps them in
-    /// registers); a suspending gang saves them in its state, a resuming
-    /// one loads them back.
-    kept: Vec<(V, V, T)>,
-    /// Where a resumed gang dispatches to its resume point, and where a
-    /// gang suspends: the restores and saves of `kept` go there.
-    resume_dispatch: Option<LLVMBasicBlockRef>,
-    suspends: Vec<LLVMBasicBlockRef>,
     /// The blocks after each barrier: resume point `k` is `blocks[k - 1]`.
     blocks: Vec<Block>,
     /// Sizes of LLVM types, by the x86-64 data layout.
@@ -313,9 +304,6 @@ pub fn emit_kernel(
             resume: l.param(f, 5),
             size: 0,
             inits: Vec::new(),
-            kept: Vec::new(),
-            resume_dispatch: None,
-            suspends: Vec::new(),
             blocks: resume_blocks,
             layout: unsafe {
                 llvm_sys::target::LLVMCreateTargetData(
@@ -448,42 +436,16 @@ impl<'a> Emitter<'a> {
     /// Memory for a value of type `t` that lives for the whole gang: an
     /// alloca, or (kernels with barriers) a place in the gang's state.
     pub(super) fn gang_memory(&mut self, t: T) -> V {
-        let alloca = self.in_allocas(|e| e.l.alloca(t));
-        if let Some(b) = &self.barrier {
-            let (size, align) = unsafe {
-                (
-                    llvm_sys::target::LLVMABISizeOfType(b.layout, t),
-                    llvm_sys::target::LLVMABIAlignmentOfType(b.layout, t),
-                )
-            };
-            let place = self.state_bytes(size, align.max(16) as u64);
-            let b = self.barrier.as_mut().expect("barrier mode");
-            b.kept.push((alloca, place, t));
-        }
-        alloca
-    }
-
-    /// Kernels with barriers: a resumed gang loads its kept values from
-    /// its state; a suspending one saves them there.
-    fn save_and_restore_kept(&mut self) {
-        let Some(b) = &self.barrier else { return };
-        let kept = b.kept.clone();
-        let at_end_of = |e: &Self, bb: LLVMBasicBlockRef| unsafe {
-            let term = llvm_sys::core::LLVMGetBasicBlockTerminator(bb);
-            llvm_sys::core::LLVMPositionBuilderBefore(e.l.builder, term);
-        };
-        if let Some(dispatch) = b.resume_dispatch {
-            at_end_of(self, dispatch);
-            for &(alloca, place, t) in &kept {
-                let v = self.l.load(t, place, 1);
-                self.l.store(v, alloca, 1);
-            }
-        }
-        for suspend in b.suspends.clone() {
-            at_end_of(self, suspend);
-            for &(alloca, place, t) in &kept {
-                let v = self.l.load(t, alloca, 1);
-                self.l.store(v, place, 1);
+        match &self.barrier {
+            None => self.in_allocas(|e| e.l.alloca(t)),
+            Some(b) => {
+                let (size, align) = unsafe {
+                    (
+                        llvm_sys::target::LLVMABISizeOfType(b.layout, t),
+                        llvm_sys::target::LLVMABIAlignmentOfType(b.layout, t),
+                    )
+                };
+                self.state_bytes(size, align.max(16) as u64)
             }
         }
     }
@@ -833,9 +795,6 @@ impl<'a> Emitter<'a> {
                 let m = self.waiting_lanes(&waiting, b);
                 let any = self.any(m);
                 let suspend = self.l.append_block(self.f, &format!("{b}.suspend"));
-                if let Some(barrier) = self.barrier.as_mut() {
-                    barrier.suspends.push(suspend);
-                }
                 self.l.cond_br(any, suspend, after);
                 self.l.position_at_end(suspend);
                 unsafe {
@@ -963,7 +922,6 @@ impl<'a> Emitter<'a> {
             self.l.ret_void();
         }
         self.mask = gang_mask;
-        self.save_and_restore_kept();
         Ok(())
     }
 
@@ -1121,9 +1079,6 @@ impl<'a> Emitter<'a> {
         self.l.br(checks[0]);
         self.l.position_at_end(dispatch);
         self.l.switch(resume, exit, &cases);
-        if let Some(b) = self.barrier.as_mut() {
-            b.resume_dispatch = Some(dispatch);
-        }
         exit
     }
 
