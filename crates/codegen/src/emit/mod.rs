@@ -825,7 +825,8 @@ impl<'a> Emitter<'a> {
             }
             if b != entry {
                 if let Waiting::Masks(slots) = &waiting {
-                    self.l.store(self.l.const_null(self.mask_slot_type()), slots[&b], 1);
+                    self.l
+                        .store(self.l.const_null(self.mask_slot_type()), slots[&b], 1);
                 }
                 for &p in &func.blocks[b].params {
                     let _ = self.get(p);

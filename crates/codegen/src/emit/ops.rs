@@ -978,11 +978,7 @@ impl<'a> Emitter<'a> {
                     )
                 },
                 |e| {
-                    e.l.intrinsic(
-                        "llvm.masked.gather",
-                        &[vt, pt],
-                        &[ps, align_v, mask, pass],
-                    )
+                    e.l.intrinsic("llvm.masked.gather", &[vt, pt], &[ps, align_v, mask, pass])
                 },
             );
             (Repr::Vector(self.mem_as(v, ty)), Access::Gather(shape))
@@ -1057,11 +1053,7 @@ impl<'a> Emitter<'a> {
                     )
                 },
                 |e| {
-                    e.l.intrinsic(
-                        "llvm.masked.scatter",
-                        &[vt, pt],
-                        &[v, ps, align_v, mask],
-                    )
+                    e.l.intrinsic("llvm.masked.scatter", &[vt, pt], &[v, ps, align_v, mask])
                 },
             );
             Access::Gather(shape)
@@ -1087,12 +1079,16 @@ impl<'a> Emitter<'a> {
             return each(self);
         }
         let i64t = self.l.i64();
-        let ints = self.l.cast(LLVMOpcode::LLVMPtrToInt, ps, self.l.vec(i64t, self.w));
+        let ints = self
+            .l
+            .cast(LLVMOpcode::LLVMPtrToInt, ps, self.l.vec(i64t, self.w));
         let first = self.l.extract(ints, 0);
         let steps: Vec<V> = (0..self.w as u64)
             .map(|i| self.l.const_int(i64t, i * size))
             .collect();
-        let expected = self.l.add(self.l.splat(first, self.w), self.l.const_vector(&steps));
+        let expected = self
+            .l
+            .add(self.l.splat(first, self.w), self.l.const_vector(&steps));
         let on_line = self
             .l
             .icmp(llvm_sys::LLVMIntPredicate::LLVMIntEQ, ints, expected);
@@ -1115,7 +1111,8 @@ impl<'a> Emitter<'a> {
         self.l.br(done);
         self.l.position_at_end(done);
         let t = self.l.type_of(a);
-        if unsafe { llvm_sys::core::LLVMGetTypeKind(t) } == llvm_sys::LLVMTypeKind::LLVMVoidTypeKind {
+        if unsafe { llvm_sys::core::LLVMGetTypeKind(t) } == llvm_sys::LLVMTypeKind::LLVMVoidTypeKind
+        {
             return a;
         }
         let phi = self.l.phi(t);
