@@ -123,14 +123,16 @@ impl std::str::FromStr for Linearization {
 
 /// Where the lanes of a linearized kernel wait (see [`Linearization`]).
 enum Waiting {
-    /// Per block but the entry: the gang memory of its `<W x i1>` mask.
+    /// Per block but the entry: the gang memory of its mask (see
+    /// [`Emitter::lanes_i32`]).
     Masks(HashMap<Block, V>),
-    /// The gang memory of the `<W x i32>` block numbers (positions in the
-    /// block order; the order's length for lanes that are done).
+    /// The gang memory of the `<W x i32>` block numbers: positions in the
+    /// block order, the order's length (`position.len()`) for lanes that
+    /// are done; and the block that jumps to any block's check.
     BlockIp {
         ip: V,
         position: HashMap<Block, usize>,
-        done: usize,
+        dispatch: LLVMBasicBlockRef,
     },
 }
 
@@ -545,9 +547,14 @@ impl<'a> Emitter<'a> {
         }
     }
 
+    /// The lanes of mask `m` as the bits of an `iW` (lane `i` is bit `i`).
+    pub fn mask_bits(&self, m: V) -> V {
+        self.l.bitcast(m, self.l.int(self.w))
+    }
+
     /// Any lane of `m` set.
     pub fn any(&self, m: V) -> V {
-        let bits = self.l.bitcast(m, self.l.int(self.w));
+        let bits = self.mask_bits(m);
         self.l.icmp(
             llvm_sys::LLVMIntPredicate::LLVMIntNE,
             bits,
@@ -745,20 +752,19 @@ impl<'a> Emitter<'a> {
         let waiting = match scheme {
             Linearization::BlockIp => {
                 self.report.linearization = Some("block-IP");
-                let ip_ty = self.l.vec(self.l.i32(), self.w);
-                let ip = self.gang_memory(ip_ty);
+                let ip = self.gang_memory(self.lanes_i32());
                 let done = self.block_number(order.len());
                 self.init_gang_memory(ip, done);
                 Waiting::BlockIp {
                     ip,
                     position: index.clone(),
-                    done: order.len(),
+                    dispatch: self.l.append_block(self.f, "dispatch"),
                 }
             }
             _ => {
                 self.report.linearization = Some("per-block masks");
                 let mut slots = HashMap::new();
-                let slot_ty = self.mask_slot_type();
+                let slot_ty = self.lanes_i32();
                 for &b in &order[1..] {
                     let s = self.gang_memory(slot_ty);
                     let zero = self.l.const_null(slot_ty);
@@ -776,8 +782,6 @@ impl<'a> Emitter<'a> {
         let exit = self.l.append_block(self.f, "exit");
         let loop_ends = self.loop_ends(&index);
         let exit = self.emit_start(&checks, exit, &order);
-        // Block-IP: the jump to any block (see below).
-        let dispatch = self.l.append_block(self.f, "dispatch");
         let gang_mask = self.mask;
         for (i, &b) in order.iter().enumerate() {
             self.cur_block = b;
@@ -826,7 +830,7 @@ impl<'a> Emitter<'a> {
             if b != entry {
                 if let Waiting::Masks(slots) = &waiting {
                     self.l
-                        .store(self.l.const_null(self.mask_slot_type()), slots[&b], 1);
+                        .store(self.l.const_null(self.lanes_i32()), slots[&b], 1);
                 }
                 for &p in &func.blocks[b].params {
                     let _ = self.get(p);
@@ -871,7 +875,11 @@ impl<'a> Emitter<'a> {
                     }
                     self.l.br(next);
                 }
-                Waiting::BlockIp { ip, done, .. } => {
+                Waiting::BlockIp {
+                    ip,
+                    position,
+                    dispatch,
+                } => {
                     // Go to the first block any lane waits for: the likely
                     // ones (the successors, the next block, the end) by a
                     // compare each, the others by the table of all blocks.
@@ -881,7 +889,7 @@ impl<'a> Emitter<'a> {
                         .succs(b)
                         .iter()
                         .map(|s| index[s])
-                        .chain([i + 1, *done])
+                        .chain([i + 1, position.len()])
                         .collect();
                     likely.sort_unstable();
                     likely.dedup();
@@ -893,13 +901,13 @@ impl<'a> Emitter<'a> {
                             (self.l.const_int(self.l.i32(), j as u64), target)
                         })
                         .collect();
-                    self.l.switch(first, dispatch, &cases);
+                    self.l.switch(first, *dispatch, &cases);
                 }
             }
         }
-        if let Waiting::BlockIp { ip, .. } = &waiting {
+        if let Waiting::BlockIp { ip, dispatch, .. } = &waiting {
             // The table of all blocks, for jumps to unlikely ones.
-            self.l.position_at_end(dispatch);
+            self.l.position_at_end(*dispatch);
             let first = self.first_waiting(*ip);
             let cases: Vec<_> = checks[1..]
                 .iter()
@@ -907,9 +915,6 @@ impl<'a> Emitter<'a> {
                 .map(|(j, &c)| (self.l.const_int(self.l.i32(), j as u64 + 1), c))
                 .collect();
             self.l.switch(first, exit, &cases);
-        } else {
-            self.l.position_at_end(dispatch);
-            self.l.unreachable();
         }
         self.l.position_at_end(exit);
         if self.barrier.is_some() {
@@ -963,10 +968,11 @@ impl<'a> Emitter<'a> {
         loop_ends
     }
 
-    /// Per-block masks are kept as `<W x i32>` lanes of all ones or zeros:
-    /// the form vector compares produce, so that joining and testing masks
-    /// needs no packing (an `<8 x i1>` on AVX2 lives in 16-bit lanes).
-    fn mask_slot_type(&self) -> T {
+    /// `<W x i32>`: block-IP's block numbers, and per-block masks, kept
+    /// as lanes of all ones or zeros — the form vector compares produce, so
+    /// that joining and testing masks needs no packing (an `<8 x i1>` on
+    /// AVX2 lives in 16-bit lanes).
+    fn lanes_i32(&self) -> T {
         self.l.vec(self.l.i32(), self.w)
     }
 
@@ -978,7 +984,7 @@ impl<'a> Emitter<'a> {
 
     /// Block-IP: the smallest block number any lane waits for.
     fn first_waiting(&self, ip: V) -> V {
-        let ip_ty = self.l.vec(self.l.i32(), self.w);
+        let ip_ty = self.lanes_i32();
         let ips = self.l.load(ip_ty, ip, 1);
         self.l
             .intrinsic("llvm.vector.reduce.umin", &[ip_ty], &[ips])
@@ -988,7 +994,7 @@ impl<'a> Emitter<'a> {
     fn waiting_lanes(&self, waiting: &Waiting, b: Block) -> V {
         match waiting {
             Waiting::Masks(slots) => {
-                let slot_ty = self.mask_slot_type();
+                let slot_ty = self.lanes_i32();
                 let lanes = self.l.load(slot_ty, slots[&b], 1);
                 self.l.icmp(
                     llvm_sys::LLVMIntPredicate::LLVMIntNE,
@@ -997,7 +1003,7 @@ impl<'a> Emitter<'a> {
                 )
             }
             Waiting::BlockIp { ip, position, .. } => {
-                let ip_ty = self.l.vec(self.l.i32(), self.w);
+                let ip_ty = self.lanes_i32();
                 let ips = self.l.load(ip_ty, *ip, 1);
                 self.l.icmp(
                     llvm_sys::LLVMIntPredicate::LLVMIntEQ,
@@ -1013,16 +1019,16 @@ impl<'a> Emitter<'a> {
         match waiting {
             Waiting::Masks(slots) => {
                 if let Some(t) = target {
-                    let slot_ty = self.mask_slot_type();
+                    let slot_ty = self.lanes_i32();
                     let cur = self.l.load(slot_ty, slots[&t], 1);
                     let m = self.l.cast(llvm_sys::LLVMOpcode::LLVMSExt, m, slot_ty);
                     let joined = self.l.or(cur, m);
                     self.l.store(joined, slots[&t], 1);
                 }
             }
-            Waiting::BlockIp { ip, position, done } => {
-                let n = target.map_or(*done, |t| position[&t]);
-                let ip_ty = self.l.vec(self.l.i32(), self.w);
+            Waiting::BlockIp { ip, position, .. } => {
+                let n = target.map_or(position.len(), |t| position[&t]);
+                let ip_ty = self.lanes_i32();
                 let ips = self.l.load(ip_ty, *ip, 1);
                 let new = self.l.select(m, self.block_number(n), ips);
                 self.l.store(new, *ip, 1);

@@ -402,7 +402,7 @@ impl<'a> Emitter<'a> {
         if self.mask == gang_mask {
             return Some(self.l.extract(x, 0));
         }
-        let bits = self.l.bitcast(self.mask, self.l.int(self.w));
+        let bits = self.mask_bits(self.mask);
         let no_poison = self.l.const_int(self.l.i1(), 0);
         let k = self
             .l
@@ -999,7 +999,7 @@ impl<'a> Emitter<'a> {
                 self.scalar(value)
             } else {
                 let vec = self.vector(value);
-                let bits = self.l.bitcast(self.mask, self.l.int(self.w));
+                let bits = self.mask_bits(self.mask);
                 let wt = self.l.int(self.w);
                 let f = self.l.const_int(self.l.i1(), 0);
                 let lz = self.l.intrinsic("llvm.ctlz", &[wt], &[bits, f]);
