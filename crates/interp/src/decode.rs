@@ -372,6 +372,11 @@ fn decode_function(
         d.block_pc[block] = Some(pc);
         let insts = &func.blocks[block].insts;
         pc += insts.iter().filter(|&&i| !is_constant(i)).count() as u32;
+        // A suspend point runs as a barrier, then a jump.
+        pc += insts
+            .iter()
+            .filter(|&&i| matches!(func.insts[i], InstData::Suspend { .. }))
+            .count() as u32;
         if func.terminator(block).is_none() {
             pc += 1;
         }
@@ -625,6 +630,12 @@ fn decode_function(
                     }
                 }
                 InstData::Jump { dest } => Op::Jump(d.edge(dest)?),
+                InstData::Suspend { dest, .. } => {
+                    has_barrier = true;
+                    code.push(Op::Barrier);
+                    insts.push(inst);
+                    Op::Jump(d.edge(dest)?)
+                }
                 InstData::Brif {
                     cond,
                     then_dest,

@@ -62,9 +62,13 @@ pub enum Phase {
     /// As the front end produced it: any construct of the instruction set.
     #[default]
     Imported,
-    /// Calls inlined, `switch` lowered to `brif`s, a single `return`, no
-    /// critical edges: what analyses and linearization expect.
+    /// Calls inlined, a single `return`, `switch` only on values uniform
+    /// across a gang (the others lowered to `brif`s): what the analyses and
+    /// the later passes expect.
     Normalized,
+    /// Barriers are suspend points (`suspend`), each passing exactly the
+    /// gang state live across it to its resume block; no `barrier` remains.
+    Split,
     /// Divergent control flow replaced by masks: every remaining branch is
     /// uniform across a gang.
     Linearized,
@@ -75,14 +79,20 @@ impl Phase {
         match self {
             Phase::Imported => "imported",
             Phase::Normalized => "normalized",
+            Phase::Split => "split",
             Phase::Linearized => "linearized",
         }
     }
 
     pub fn from_name(name: &str) -> Option<Phase> {
-        [Phase::Imported, Phase::Normalized, Phase::Linearized]
-            .into_iter()
-            .find(|p| p.name() == name)
+        [
+            Phase::Imported,
+            Phase::Normalized,
+            Phase::Split,
+            Phase::Linearized,
+        ]
+        .into_iter()
+        .find(|p| p.name() == name)
     }
 }
 

@@ -166,6 +166,18 @@ pub enum InstData {
     Return {
         arg: Option<Value>,
     },
+    /// A suspend point, the form a `barrier` takes after `split_barriers`:
+    /// the barrier's synchronization (with its `flags` and `scope`), then a
+    /// jump to `dest`. The arguments of `dest` are the gang's state across
+    /// the barrier: in the `split` phase nothing else that an instruction
+    /// defined before the suspend is used after it (function parameters stay
+    /// available), so a gang can stop here, keep only these values, and
+    /// resume at `dest` once every gang of its work-group has arrived.
+    Suspend {
+        flags: FenceFlags,
+        scope: MemScope,
+        dest: BlockCall,
+    },
     /// Control never reaches here (reaching it is undefined behaviour).
     Unreachable,
 }

@@ -42,7 +42,7 @@ macro_rules! walk_operands {
                     $each(std::slice::$one(arg))
                 }
             }
-            InstData::Jump { dest } => $each(dest.args.$slice()),
+            InstData::Jump { dest } | InstData::Suspend { dest, .. } => $each(dest.args.$slice()),
             InstData::Brif {
                 cond,
                 then_dest,
@@ -96,6 +96,7 @@ impl InstData {
                 | InstData::Brif { .. }
                 | InstData::Switch { .. }
                 | InstData::Return { .. }
+                | InstData::Suspend { .. }
                 | InstData::Unreachable
         )
     }
@@ -103,7 +104,7 @@ impl InstData {
     /// The branch targets of a terminator, in order (empty for other instructions).
     pub fn branch_dests(&self) -> Vec<&BlockCall> {
         match self {
-            InstData::Jump { dest } => vec![dest],
+            InstData::Jump { dest } | InstData::Suspend { dest, .. } => vec![dest],
             InstData::Brif {
                 then_dest,
                 else_dest,
@@ -119,7 +120,7 @@ impl InstData {
     /// Mutable access to the branch targets of a terminator.
     pub fn branch_dests_mut(&mut self) -> Vec<&mut BlockCall> {
         match self {
-            InstData::Jump { dest } => vec![dest],
+            InstData::Jump { dest } | InstData::Suspend { dest, .. } => vec![dest],
             InstData::Brif {
                 then_dest,
                 else_dest,
@@ -153,6 +154,7 @@ impl InstData {
                 | InstData::AtomicStore { .. }
                 | InstData::Fence { .. }
                 | InstData::Barrier { .. }
+                | InstData::Suspend { .. }
                 | InstData::Call { .. }
                 | InstData::Printf { .. }
         ) || self.is_terminator()
@@ -190,6 +192,7 @@ impl InstData {
             InstData::Brif { .. } => "brif",
             InstData::Switch { .. } => "switch",
             InstData::Return { .. } => "return",
+            InstData::Suspend { .. } => "suspend",
             InstData::Unreachable => "unreachable",
         }
     }

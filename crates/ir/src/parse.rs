@@ -1122,6 +1122,17 @@ impl Parser {
             "jump" => InstData::Jump {
                 dest: self.block_call(st)?,
             },
+            "suspend" => {
+                let flags = self.fence_flags()?;
+                self.punct(',')?;
+                let scope = self.named("memory scope", MemScope::from_name)?;
+                self.punct(',')?;
+                InstData::Suspend {
+                    flags,
+                    scope,
+                    dest: self.block_call(st)?,
+                }
+            }
             "brif" => {
                 let cond = self.use_value(st)?;
                 self.punct(',')?;

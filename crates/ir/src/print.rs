@@ -318,6 +318,10 @@ pub fn write_inst(
             write!(w, " ")?;
             write_block_call(w, dest)?;
         }
+        InstData::Suspend { flags, scope, dest } => {
+            write!(w, " {}, {scope}, ", flags_to_string(*flags))?;
+            write_block_call(w, dest)?;
+        }
         InstData::Brif {
             cond,
             then_dest,

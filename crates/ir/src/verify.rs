@@ -361,31 +361,33 @@ impl<'a> Verifier<'a> {
 
     fn check_phase(&mut self) {
         let func = self.func;
-        if func.phase == Phase::Imported {
-            return;
-        }
+        let phase = func.phase;
         let mut returns = 0;
         for (_, inst) in func.insts_in_layout() {
+            let not_allowed =
+                |what: &str| format!("{what} not allowed in the {} phase", phase.name());
             match &func.insts[inst] {
-                InstData::Call { .. } => self.fail_inst(
+                InstData::Call { .. } if phase >= Phase::Normalized => {
+                    self.fail_inst(inst, not_allowed("calls are"))
+                }
+                InstData::Barrier { .. } if phase >= Phase::Split => self.fail_inst(
                     inst,
-                    format!("calls are not allowed in the {} phase", func.phase.name()),
+                    format!(
+                        "{}: split_barriers turns barriers into suspend points",
+                        not_allowed("barriers are")
+                    ),
                 ),
-                InstData::Switch { .. } => self.fail_inst(
-                    inst,
-                    format!("switch is not allowed in the {} phase", func.phase.name()),
-                ),
+                InstData::Suspend { .. } if phase < Phase::Split => {
+                    self.fail_inst(inst, not_allowed("suspend points are"))
+                }
                 InstData::Return { .. } => returns += 1,
                 _ => {}
             }
         }
-        if returns > 1 {
+        if returns > 1 && phase >= Phase::Normalized {
             self.fail(
                 String::new(),
-                format!(
-                    "{returns} returns; the {} phase allows one",
-                    func.phase.name()
-                ),
+                format!("{returns} returns; the {} phase allows one", phase.name()),
             );
         }
     }
@@ -703,7 +705,9 @@ impl<'a> Verifier<'a> {
                     "atomic stores take i32, i64, f32 or f64",
                 )
             }
-            InstData::Fence { flags, .. } | InstData::Barrier { flags, .. } => {
+            InstData::Fence { flags, .. }
+            | InstData::Barrier { flags, .. }
+            | InstData::Suspend { flags, .. } => {
                 let known = FenceFlags::NAMED.iter().fold(0, |all, (f, _)| all | f.0);
                 need(flags.0 & !known == 0, "unknown fence flag bits")
             }

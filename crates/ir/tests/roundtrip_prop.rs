@@ -214,6 +214,8 @@ enum Exit {
     Return,
     Unreachable,
     Jump(usize),
+    /// A suspend point (from the `split` phase on) resuming at the block.
+    Suspend(usize),
     Brif(usize, usize),
     /// Default, then one target per case.
     Switch(usize, Vec<usize>),
@@ -223,7 +225,7 @@ impl Exit {
     fn targets(&self) -> Vec<usize> {
         match self {
             Exit::Return | Exit::Unreachable => Vec::new(),
-            Exit::Jump(t) => vec![*t],
+            Exit::Jump(t) | Exit::Suspend(t) => vec![*t],
             Exit::Brif(a, b) => vec![*a, *b],
             Exit::Switch(d, cases) => std::iter::once(*d).chain(cases.iter().copied()).collect(),
         }
@@ -244,6 +246,7 @@ fn gen_function(
         Phase::Imported,
         Phase::Imported,
         Phase::Normalized,
+        Phase::Split,
         Phase::Linearized,
     ]);
     let imported = func.phase == Phase::Imported;
@@ -300,6 +303,9 @@ fn gen_function(
                         Exit::Unreachable
                     }
                 }
+                2 if !imported && func.phase >= Phase::Split && c.flip(30) => {
+                    Exit::Suspend(target(c))
+                }
                 2 => Exit::Jump(target(c)),
                 3 => Exit::Brif(target(c), target(c)),
                 _ => {
@@ -318,6 +324,7 @@ fn gen_function(
     order.sort_by_key(|&b| (!doms.reachable[b], doms.dom[b].count_ones()));
     let mut avail_end: Vec<Vec<Value>> = vec![Vec::new(); n];
     let allow_calls = imported;
+    let func_phase = func.phase;
     for b in order {
         let mut avail = match doms.reachable[b].then(|| doms.idom(b)).flatten() {
             Some(idom) => avail_end[idom].clone(),
@@ -330,6 +337,7 @@ fn gen_function(
             builder: FuncBuilder::new(&mut func),
             avail,
             allow_calls,
+            allow_barriers: func_phase < Phase::Split,
         };
         g.builder.switch_to_block(blocks[b]);
         for _ in 0..g.c.below(10) {
@@ -359,6 +367,11 @@ fn gen_function(
             },
             Exit::Unreachable => InstData::Unreachable,
             Exit::Jump(t) => InstData::Jump {
+                dest: call(&mut g, *t),
+            },
+            Exit::Suspend(t) => InstData::Suspend {
+                flags: FenceFlags(g.c.below(8) as u8),
+                scope: g.c.pick(MemScope::ALL),
                 dest: call(&mut g, *t),
             },
             Exit::Brif(t, e) => {
@@ -401,6 +414,8 @@ struct Gen<'a, 'c, 'f> {
     /// The values that dominate the current position.
     avail: Vec<Value>,
     allow_calls: bool,
+    /// Before `split_barriers`: barriers, not suspend points.
+    allow_barriers: bool,
 }
 
 impl Gen<'_, '_, '_> {
@@ -643,7 +658,7 @@ impl Gen<'_, '_, '_> {
                 let (order, scope) = self.order_scope();
                 self.builder.fence(flags, order, scope);
             }
-            21 => {
+            21 if self.allow_barriers => {
                 let flags = FenceFlags(c.below(8) as u8);
                 let scope = c.pick(MemScope::ALL);
                 self.builder.ins(InstData::Barrier { flags, scope }, None);

@@ -18,6 +18,7 @@ use crate::analysis::{
     ControlFlowGraph, DominanceFrontiers, DominatorTree, Liveness, LoopForest, PostDominatorTree,
     Uniformity, UniformityConfig, ValueSet,
 };
+use crate::pipeline::Pass;
 use crate::present::uniformity_listing;
 
 fn list(blocks: &[Block]) -> String {
@@ -156,19 +157,66 @@ pub(crate) fn liveness(module: &Module) -> Result<String, String> {
 fn uniformity_with_width(module: &Module, width: u32) -> Result<String, String> {
     let mut out = String::new();
     for (id, func) in module.functions.iter() {
-        let config = UniformityConfig {
-            local_size: func
-                .kernel
-                .as_ref()
-                .and_then(|k| k.reqd_work_group_size)
-                .unwrap_or(UniformityConfig::default().local_size),
-            width,
-        };
+        let config = filetest_config(func, width);
         let info = Uniformity::for_function(func, &config);
         let _ = writeln!(out, "config: {config}");
         out.push_str(&uniformity_listing(module, id, &info));
     }
     Ok(out)
+}
+
+/// The module after pass number `P` of [`Pass::ALL`] ran on each of its
+/// functions alone (specialized as for `uniformity`), verified.
+pub(crate) fn transform<const P: usize>(module: &Module) -> Result<String, String> {
+    transformed(module, |_, func, config| {
+        Pass::ALL[P].run(func, config);
+        Ok(())
+    })
+}
+
+/// The module after the whole pipeline, verified after each pass.
+pub(crate) fn pipeline(module: &Module) -> Result<String, String> {
+    transformed(module, |module, func, config| {
+        let options = crate::pipeline::Options {
+            verify: true,
+            observe: None,
+        };
+        *func = crate::pipeline::run(module, func, config, options).map_err(|e| e.to_string())?;
+        Ok(())
+    })
+}
+
+fn transformed(
+    module: &Module,
+    pass: impl Fn(&Module, &mut Function, &UniformityConfig) -> Result<(), String>,
+) -> Result<String, String> {
+    let mut out = module.clone();
+    for (id, func) in module.functions.iter() {
+        let config = filetest_config(func, 16);
+        let mut func = func.clone();
+        pass(module, &mut func, &config)?;
+        out.functions[id] = func;
+    }
+    lockstep_ir::verify_module(&out).map_err(|e| format!("invalid IR after the pass:\n{e}"))?;
+    for (_, func) in out.functions.iter() {
+        if func.phase >= lockstep_ir::Phase::Split {
+            crate::transform::check_split(func)?;
+        }
+    }
+    Ok(lockstep_ir::module_to_string(&out))
+}
+
+/// The specialization filetests use: the kernel's `reqd_work_group_size`
+/// (16,1,1 when there is none) and `width`.
+fn filetest_config(func: &Function, width: u32) -> UniformityConfig {
+    UniformityConfig {
+        local_size: func
+            .kernel
+            .as_ref()
+            .and_then(|k| k.reqd_work_group_size)
+            .unwrap_or(UniformityConfig::default().local_size),
+        width,
+    }
 }
 
 pub(crate) fn uniformity(module: &Module) -> Result<String, String> {

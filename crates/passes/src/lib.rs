@@ -1,12 +1,16 @@
 //! Lockstep analyses and transforms over Lockstep IR: CFG, dominance, loops, uniformity, liveness, and the passes that linearize divergent control flow.
 //!
 //! [`analysis`] holds the analyses (noun structs with `compute`, results in
-//! dense maps beside the IR); [`present`] prints them for people (annotated
+//! dense maps beside the IR); [`transform`] the passes, each IR → IR;
+//! [`pipeline`] runs the passes in order for one kernel specialization and
+//! verifies after each; [`present`] prints analyses for people (annotated
 //! listings, Graphviz).
 
 pub mod analysis;
 mod filetest;
+pub mod pipeline;
 pub mod present;
+pub mod transform;
 
 pub use analysis::{
     ControlFlowGraph, DominanceFrontiers, DominatorTree, Liveness, Loop, LoopForest,
@@ -30,5 +34,11 @@ pub fn filetest_checks() -> &'static [(&'static str, FiletestCheck)] {
         ("uniformity-w4", filetest::uniformity_w4),
         ("uniformity-w8", filetest::uniformity_w8),
         ("uniformity-w32", filetest::uniformity_w32),
+        ("remove_unreachable", filetest::transform::<0>),
+        ("unify_returns", filetest::transform::<1>),
+        ("lower_switch", filetest::transform::<2>),
+        ("split_critical_edges", filetest::transform::<3>),
+        ("split_barriers", filetest::transform::<4>),
+        ("pipeline", filetest::pipeline),
     ]
 }

@@ -22,7 +22,6 @@
 //!   barrier (its state — masks, slots, private arrays — is in scratch
 //!   memory) until every gang of the work-group has arrived, then all resume.
 
-mod barriers;
 mod llvm;
 mod ops;
 mod private;
@@ -219,10 +218,12 @@ struct BarrierMode {
     resume: V,
     /// Bytes of state allocated so far.
     size: u64,
-    /// Stores that initialize the state on a fresh start.
-    inits: Vec<(V, V)>,
-    /// The blocks after each barrier: resume point `k` is `blocks[k - 1]`.
+    /// The resume blocks (targets of `suspend`): resume point `k` is
+    /// `blocks[k - 1]`. Their parameters live in the state.
     blocks: Vec<Block>,
+    /// In the state: the lanes waiting at the resume block when the gang
+    /// suspended (`<W x i32>`, all ones or zero), allocated on first use.
+    saved_lanes: Option<V>,
     /// Sizes of LLVM types, by the x86-64 data layout.
     layout: llvm_sys::target::LLVMTargetDataRef,
 }
@@ -252,13 +253,16 @@ pub fn emit_kernel(
             return Err(unsupported("a call that was not inlined".into()));
         }
     }
-    let has_barriers = func.has_barrier();
-    let (split, resume_blocks) = barriers::split_at_barriers(func);
-    let func = if has_barriers { &split } else { func };
     let config = UniformityConfig {
         local_size: spec.local_size,
         width: spec.width,
     };
+    let pipeline_options = lockstep_passes::pipeline::Options::default();
+    let transformed = lockstep_passes::pipeline::run(module, func, &config, pipeline_options)
+        .map_err(|e| CodegenError::Internal(e.to_string()))?;
+    let func = &transformed;
+    let resume_blocks = suspend_targets(func);
+    let has_barriers = !resume_blocks.is_empty();
     let uni = Uniformity::for_function(func, &config);
     let divergent = func.layout.iter().any(|&b| uni.is_divergent(b));
     let l = Llvm::new(llvm_ctx, llvm_module);
@@ -305,8 +309,8 @@ pub fn emit_kernel(
             state: l.param(f, 4),
             resume: l.param(f, 5),
             size: 0,
-            inits: Vec::new(),
             blocks: resume_blocks,
+            saved_lanes: None,
             layout: unsafe {
                 llvm_sys::target::LLVMCreateTargetData(
                     c"e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-i128:128-f80:128-n8:16:32:64-S128".as_ptr(),
@@ -317,27 +321,25 @@ pub fn emit_kernel(
         l,
     };
     e.report.note_shapes(func, &e.uni);
-    if has_barriers {
-        // What each gang keeps across each barrier (its values live there).
-        let live = lockstep_passes::analysis::Liveness::compute(func, e.uni.cfg());
-        for (barrier, values) in live.barriers() {
-            let saved: Vec<(String, u64)> = values
+    // What each gang keeps across each suspend point: its arguments.
+    for (_, inst) in func.insts_in_layout() {
+        if let InstData::Suspend { dest, .. } = &func.insts[inst] {
+            let params = &func.blocks[dest.block].params;
+            let saved: Vec<(String, u64)> = dest
+                .args
                 .iter()
-                .map(|v| {
-                    let bytes = func.value_type(v).bytes() as u64;
-                    let lanes = if e.uni.shape(v).is_uniform() {
-                        1
-                    } else {
-                        w as u64
-                    };
+                .zip(params)
+                .map(|(&v, &p)| {
+                    let shape = e.uni.shape(p);
+                    let lanes = if shape.is_uniform() { 1 } else { w as u64 };
                     (
-                        format!("{v}: {} ({})", func.value_type(v), e.uni.shape(v)),
-                        bytes * lanes,
+                        format!("{v}: {} ({shape})", func.value_type(v)),
+                        func.value_type(v).bytes() as u64 * lanes,
                     )
                 })
                 .collect();
             e.report
-                .note_barrier(*barrier, func.srclocs[*barrier].map(|l| l.line), saved);
+                .note_barrier(inst, func.srclocs[inst].map(|l| l.line), saved);
         }
     }
     e.kernel_params();
@@ -366,6 +368,17 @@ pub(crate) fn sleef_vector_bits() -> Option<u32> {
         let host = crate::backend::HostTarget::detect().ok()?;
         jit.has_sleef().then(|| host.vector_bits())
     })
+}
+
+/// The targets of the `suspend` points of `func`, in layout order: resume
+/// point `k` (the gang function's argument) is element `k - 1`.
+fn suspend_targets(func: &ir::Function) -> Vec<Block> {
+    func.insts_in_layout()
+        .filter_map(|(_, inst)| match &func.insts[inst] {
+            InstData::Suspend { dest, .. } => Some(dest.block),
+            _ => None,
+        })
+        .collect()
 }
 
 fn layout_locals(module: &ir::Module) -> LocalLayout {
@@ -435,24 +448,29 @@ impl<'a> Emitter<'a> {
         r
     }
 
-    /// Memory for a value of type `t` that lives for the whole gang: an
-    /// alloca, or (kernels with barriers) a place in the gang's state.
+    /// Memory for a value of type `t` that lives while the gang function
+    /// runs: an alloca (a register after LLVM's mem2reg).
     pub(super) fn gang_memory(&mut self, t: T) -> V {
-        match &self.barrier {
-            None => self.in_allocas(|e| e.l.alloca(t)),
-            Some(b) => {
-                let (size, align) = unsafe {
-                    (
-                        llvm_sys::target::LLVMABISizeOfType(b.layout, t),
-                        llvm_sys::target::LLVMABIAlignmentOfType(b.layout, t),
-                    )
-                };
-                self.state_bytes(size, align.max(16) as u64)
-            }
-        }
+        self.in_allocas(|e| e.l.alloca(t))
     }
 
-    /// `bytes` of gang memory aligned to `align`.
+    /// Memory for a value of type `t` that survives suspend points: a
+    /// place in the gang's state (kernels with barriers only).
+    fn state_memory(&mut self, t: T) -> V {
+        let b = self.barrier.as_ref().expect("barrier mode");
+        // SAFETY: `b.layout` is a live target data of this emitter and `t` a type of its context.
+        let (size, align) = unsafe {
+            (
+                llvm_sys::target::LLVMABISizeOfType(b.layout, t),
+                llvm_sys::target::LLVMABIAlignmentOfType(b.layout, t),
+            )
+        };
+        self.state_bytes(size, align.max(16) as u64)
+    }
+
+    /// `bytes` of gang memory aligned to `align` that keeps its contents for
+    /// the gang's whole run (private arrays): in the state for kernels with
+    /// barriers, else an alloca.
     fn gang_bytes(&mut self, bytes: u64, align: u64) -> V {
         match &self.barrier {
             None => {
@@ -470,14 +488,22 @@ impl<'a> Emitter<'a> {
         self.in_allocas(|e| e.l.gep_i8(state, e.l.const_int(e.l.i64(), offset)))
     }
 
-    /// Sets `ptr` to `value` when the gang starts (not when it resumes).
+    /// Sets `ptr` (gang memory) to `value` each time the gang function
+    /// starts, fresh or resumed.
     fn init_gang_memory(&mut self, ptr: V, value: V) {
-        match &mut self.barrier {
-            None => {
-                self.in_allocas(|e| e.l.store(value, ptr, 1));
-            }
-            Some(b) => b.inits.push((ptr, value)),
+        self.in_allocas(|e| e.l.store(value, ptr, 1));
+    }
+
+    /// The state's `<W x i32>` of the lanes that wait at the resume block
+    /// while the gang is suspended.
+    fn saved_lanes(&mut self) -> V {
+        if let Some(v) = self.barrier.as_ref().and_then(|b| b.saved_lanes) {
+            return v;
         }
+        let t = self.lanes_i32();
+        let v = self.state_memory(t);
+        self.barrier.as_mut().expect("barrier mode").saved_lanes = Some(v);
+        v
     }
 
     // ---- Values ----
@@ -796,11 +822,19 @@ impl<'a> Emitter<'a> {
             } else if let Some(k) = resume_point {
                 // Lanes waiting after a barrier: the gang stops here until
                 // every gang of the group has arrived, then resumes at `body`.
+                // Only the waiting lanes and the block's parameters (in the
+                // state) survive; everything else starts afresh on resuming.
                 let m = self.waiting_lanes(&waiting, b);
                 let any = self.any(m);
                 let suspend = self.l.append_block(self.f, &format!("{b}.suspend"));
                 self.l.cond_br(any, suspend, after);
                 self.l.position_at_end(suspend);
+                let saved = self.saved_lanes();
+                let lanes = self
+                    .l
+                    .cast(llvm_sys::LLVMOpcode::LLVMSExt, m, self.lanes_i32());
+                self.l.store(lanes, saved, 1);
+                // SAFETY: the builder is positioned in a block of the gang function, which returns i32.
                 unsafe {
                     llvm_sys::core::LLVMBuildRet(
                         self.l.builder,
@@ -808,6 +842,13 @@ impl<'a> Emitter<'a> {
                     )
                 };
                 self.l.position_at_end(self.resume_blocks[&b]);
+                let lanes = self.l.load(self.lanes_i32(), saved, 1);
+                let resumed = self.l.icmp(
+                    llvm_sys::LLVMIntPredicate::LLVMIntNE,
+                    lanes,
+                    self.l.const_null(self.lanes_i32()),
+                );
+                self.wait_for(&waiting, Some(b), resumed);
                 let m = self.waiting_lanes(&waiting, b);
                 let any = self.any(m);
                 self.l.cond_br(any, body, after);
@@ -1060,7 +1101,6 @@ impl<'a> Emitter<'a> {
             return exit;
         };
         let resume = b.resume;
-        let inits = b.inits.clone();
         let blocks = b.blocks.clone();
         let fresh = self.l.append_block(self.f, "fresh");
         let mut cases = Vec::new();
@@ -1080,9 +1120,6 @@ impl<'a> Emitter<'a> {
         let dispatch = self.l.append_block(self.f, "resume");
         self.l.cond_br(is_fresh, fresh, dispatch);
         self.l.position_at_end(fresh);
-        for (ptr, value) in inits {
-            self.l.store(value, ptr, 1);
-        }
         self.l.br(checks[0]);
         self.l.position_at_end(dispatch);
         self.l.switch(resume, exit, &cases);
@@ -1131,7 +1168,11 @@ impl<'a> Emitter<'a> {
                 let shape = self.shape(v);
                 let vector = !shape.is_uniform();
                 let t = if vector { self.vty(ty) } else { self.ty(ty) };
-                let ptr = self.gang_memory(t);
+                let ptr = if self.resume_point(b).is_some() && params.contains(&v) {
+                    self.state_memory(t)
+                } else {
+                    self.gang_memory(t)
+                };
                 let blend = temporal && shape.is_varying() && !params.contains(&v);
                 let outside = (temporal && !shape.is_varying()).then(|| {
                     let vt = self.vty(ty);
@@ -1189,7 +1230,9 @@ impl<'a> Emitter<'a> {
         let func = self.func;
         let m = self.mask;
         match &func.insts[term] {
-            InstData::Jump { dest } => self.route(dest, m, waiting),
+            InstData::Jump { dest } | InstData::Suspend { dest, .. } => {
+                self.route(dest, m, waiting)
+            }
             InstData::Brif {
                 cond,
                 then_dest,

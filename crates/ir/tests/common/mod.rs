@@ -121,6 +121,8 @@ pub fn required_coverage() -> BTreeSet<String> {
         "printf:escapes",
         "jump",
         "jump:args",
+        "suspend",
+        "suspend:args",
         "brif",
         "brif:args",
         "switch",
@@ -411,6 +413,17 @@ fn inst_coverage(
             {
                 key("printf:escapes".into());
             }
+        }
+        InstData::Suspend {
+            flags: f,
+            scope: s,
+            dest,
+        } => {
+            key("suspend".into());
+            if !dest.args.is_empty() {
+                key("suspend:args".into());
+            }
+            (scope, flags) = (Some(*s), Some(*f));
         }
         InstData::Jump { dest } => {
             key("jump".into());

@@ -604,6 +604,7 @@ impl Uniformity {
             | InstData::Fence { .. }
             | InstData::Barrier { .. }
             | InstData::Jump { .. }
+            | InstData::Suspend { .. }
             | InstData::Brif { .. }
             | InstData::Switch { .. }
             | InstData::Return { .. }
@@ -625,7 +626,10 @@ impl Uniformity {
                     }
                 };
                 match data {
-                    InstData::Jump { .. } | InstData::Brif { .. } | InstData::Switch { .. } => {
+                    InstData::Jump { .. }
+                    | InstData::Suspend { .. }
+                    | InstData::Brif { .. }
+                    | InstData::Switch { .. } => {
                         match data {
                             InstData::Brif { cond, .. } => note(*cond, UseAt::Block(b)),
                             InstData::Switch { arg, .. } => note(*arg, UseAt::Block(b)),

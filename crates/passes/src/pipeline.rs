@@ -1,0 +1,161 @@
+//! The pass pipeline: the transforms, in order, that take a kernel from the
+//! front end's IR to the form code generation translates, for one
+//! specialization (local size, SIMD width).
+//!
+//! Like rustc's `run_passes` and Cranelift's `Context::compile`: each pass
+//! runs, the function's [`Phase`] advances where a pass establishes a new
+//! one, the verifier checks the result (always in debug builds and tests,
+//! on request in release builds), and an observer may look at the IR after
+//! any pass (`lockstep compile --dump-after PASS`).
+//!
+//! | pass | phase after | what it does |
+//! |---|---|---|
+//! | `remove_unreachable` | imported | drops blocks the entry cannot reach |
+//! | `unify_returns` | imported | one `return` |
+//! | `lower_switch` | imported | `switch` on varying values → `brif` chains |
+//! | `split_critical_edges` | normalized | a block for each critical edge |
+//! | `split_barriers` | split | `barrier` → `suspend` passing the live state |
+
+use std::fmt;
+
+use lockstep_ir::{function_to_string, verify_function, Function, Module, Phase};
+
+use crate::analysis::{Uniformity, UniformityConfig};
+use crate::transform;
+
+/// One pass of the pipeline.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Pass {
+    RemoveUnreachable,
+    UnifyReturns,
+    LowerSwitch,
+    SplitCriticalEdges,
+    SplitBarriers,
+}
+
+impl Pass {
+    /// The passes in the order the pipeline runs them.
+    pub const ALL: [Pass; 5] = [
+        Pass::RemoveUnreachable,
+        Pass::UnifyReturns,
+        Pass::LowerSwitch,
+        Pass::SplitCriticalEdges,
+        Pass::SplitBarriers,
+    ];
+
+    /// The pass's name: its module, and what `--dump-after` takes.
+    pub fn name(self) -> &'static str {
+        match self {
+            Pass::RemoveUnreachable => "remove_unreachable",
+            Pass::UnifyReturns => "unify_returns",
+            Pass::LowerSwitch => "lower_switch",
+            Pass::SplitCriticalEdges => "split_critical_edges",
+            Pass::SplitBarriers => "split_barriers",
+        }
+    }
+
+    pub fn from_name(name: &str) -> Option<Pass> {
+        Pass::ALL.into_iter().find(|p| p.name() == name)
+    }
+
+    /// The phase the function is in once this pass (and those before it)
+    /// ran.
+    pub fn phase_after(self) -> Phase {
+        match self {
+            Pass::RemoveUnreachable | Pass::UnifyReturns | Pass::LowerSwitch => Phase::Imported,
+            Pass::SplitCriticalEdges => Phase::Normalized,
+            Pass::SplitBarriers => Phase::Split,
+        }
+    }
+
+    /// Runs this pass on `func`, specialized for `config`.
+    pub fn run(self, func: &mut Function, config: &UniformityConfig) {
+        match self {
+            Pass::RemoveUnreachable => transform::remove_unreachable(func),
+            Pass::UnifyReturns => transform::unify_returns(func),
+            Pass::LowerSwitch => {
+                let uniformity = Uniformity::for_function(func, config);
+                transform::lower_switch(func, &uniformity)
+            }
+            Pass::SplitCriticalEdges => transform::split_critical_edges(func),
+            Pass::SplitBarriers => transform::split_barriers(func),
+        }
+        func.phase = func.phase.max(self.phase_after());
+    }
+}
+
+impl fmt::Display for Pass {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// A pass left invalid IR: always a compiler bug.
+#[derive(Debug, thiserror::Error)]
+#[error("internal compiler error: after pass {pass}, @{function} is invalid:\n{errors}\n{ir}")]
+pub struct PipelineError {
+    pub pass: Pass,
+    pub function: String,
+    pub errors: String,
+    /// The function as the pass left it.
+    pub ir: String,
+}
+
+/// Options of one pipeline run.
+pub struct Options<'a> {
+    /// Verify after every pass (always on in debug builds).
+    pub verify: bool,
+    /// Called after each pass with the function as it left it.
+    pub observe: Option<&'a mut dyn FnMut(Pass, &Function)>,
+}
+
+impl Default for Options<'_> {
+    fn default() -> Self {
+        Options {
+            verify: cfg!(debug_assertions),
+            observe: None,
+        }
+    }
+}
+
+/// Runs every pass on a copy of `func` (a function of `module`) for the
+/// specialization `config` and returns the result.
+pub fn run(
+    module: &Module,
+    func: &Function,
+    config: &UniformityConfig,
+    mut options: Options,
+) -> Result<Function, PipelineError> {
+    let mut func = func.clone();
+    for pass in Pass::ALL {
+        pass.run(&mut func, config);
+        if options.verify {
+            verify(module, &func, pass)?;
+        }
+        if let Some(observe) = options.observe.as_mut() {
+            observe(pass, &func);
+        }
+    }
+    Ok(func)
+}
+
+fn verify(module: &Module, func: &Function, pass: Pass) -> Result<(), PipelineError> {
+    let mut errors = match verify_function(Some(module), func) {
+        Ok(()) => String::new(),
+        Err(e) => e.to_string(),
+    };
+    if func.phase >= Phase::Split {
+        if let Err(e) = transform::check_split(func) {
+            errors.push_str(&e);
+        }
+    }
+    if errors.is_empty() {
+        return Ok(());
+    }
+    Err(PipelineError {
+        pass,
+        function: func.name.clone(),
+        errors,
+        ir: function_to_string(Some(module), func),
+    })
+}
