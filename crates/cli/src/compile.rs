@@ -10,6 +10,7 @@ use lockstep_codegen::{kernel_listing, Listing, Spec};
 use lockstep_frontend::{compile, BuildOptions, CompileError, Source};
 use lockstep_ir::print::write_function;
 use lockstep_passes::analysis::{Uniformity, UniformityConfig};
+use lockstep_passes::pipeline::{self, Pass};
 
 #[derive(Args)]
 pub struct CompileArgs {
@@ -32,6 +33,13 @@ pub struct CompileArgs {
     /// masks) or block-ip.
     #[arg(long, default_value = "auto")]
     linearize: lockstep_codegen::Linearization,
+    /// Print each kernel's IR after this pass of the pipeline instead
+    /// (`all`: after every pass), specialized like --emit report; the text
+    /// parses back with the IR parser. Passes, in order:
+    /// remove_unreachable, unify_returns, lower_switch, split_critical_edges,
+    /// split_barriers.
+    #[arg(long = "dump-after", value_name = "PASS", value_parser = parse_dump_after)]
+    dump_after: Option<DumpAfter>,
     /// With --emit cfg-dot: also render FILE.png with Graphviz's `dot`.
     #[arg(long, value_name = "FILE")]
     png: Option<PathBuf>,
@@ -61,6 +69,51 @@ enum Emit {
     LlvmOpt,
     /// Host assembly of the SIMD code.
     Asm,
+}
+
+/// Which passes `--dump-after` prints after.
+#[derive(Copy, Clone)]
+enum DumpAfter {
+    All,
+    Pass(Pass),
+}
+
+fn parse_dump_after(s: &str) -> Result<DumpAfter, String> {
+    if s == "all" {
+        return Ok(DumpAfter::All);
+    }
+    Pass::from_name(s).map(DumpAfter::Pass).ok_or_else(|| {
+        let names: Vec<&str> = Pass::ALL.iter().map(|p| p.name()).collect();
+        format!("unknown pass '{s}' (passes: {}, or all)", names.join(", "))
+    })
+}
+
+/// Runs the pass pipeline on `module`'s kernel `id` and returns its IR after
+/// the passes `dump` names, each as a module that parses back.
+fn dump_passes(
+    module: &lockstep_ir::Module,
+    id: lockstep_ir::FuncId,
+    config: &UniformityConfig,
+    dump: DumpAfter,
+) -> Result<String> {
+    let mut out = String::new();
+    let mut observe = |pass: Pass, func: &lockstep_ir::Function| {
+        if matches!(dump, DumpAfter::Pass(p) if p != pass) {
+            return;
+        }
+        let mut stage = lockstep_ir::Module::new();
+        stage.globals = module.globals.clone();
+        stage.functions.push(func.clone());
+        out.push_str(&format!("; after {pass} ({config})\n"));
+        out.push_str(&lockstep_ir::module_to_string(&stage));
+        out.push('\n');
+    };
+    let options = pipeline::Options {
+        verify: true,
+        observe: Some(&mut observe),
+    };
+    pipeline::run(module, &module.functions[id], config, options)?;
+    Ok(out)
 }
 
 fn parse_local_size(s: &str) -> Result<[u32; 3], String> {
@@ -120,7 +173,7 @@ pub fn run(args: CompileArgs) -> Result<()> {
     }
     let width = args.width.unwrap_or_else(lockstep_codegen::host_width);
     let mut out = String::new();
-    if args.emit == Emit::Ir {
+    if args.emit == Emit::Ir && args.dump_after.is_none() {
         if args.kernel.is_none() {
             for (_, g) in module.globals.iter() {
                 let mut m = lockstep_ir::Module::new();
@@ -146,6 +199,10 @@ pub fn run(args: CompileArgs) -> Result<()> {
             ..Spec::new(local_size, width)
         };
         let config = UniformityConfig { local_size, width };
+        if let Some(dump) = args.dump_after {
+            out.push_str(&dump_passes(module, id, &config, dump)?);
+            continue;
+        }
         let text = match args.emit {
             Emit::Uniformity => {
                 let info = Uniformity::for_function(func, &config);

@@ -34,6 +34,10 @@ pub struct RunArgs {
     /// masks) or block-ip.
     #[arg(long, default_value = "auto")]
     linearize: lockstep_runtime::Linearization,
+    /// With --engine interp: run the kernel as the pass pipeline leaves it
+    /// (for the .sim's local size and the SIMD width), not as imported.
+    #[arg(long = "after-passes")]
+    after_passes: bool,
     /// Print the kernel's execution time (no compile) after the output.
     #[arg(long)]
     time: bool,
@@ -59,6 +63,10 @@ pub fn run(args: RunArgs) -> Result<()> {
         ctx.set_threads(t);
     }
     ctx.set_linearization(args.linearize);
+    if args.after_passes && engine != lockstep_runtime::Engine::Interpreter {
+        bail!("--after-passes needs --engine interp");
+    }
+    ctx.set_interpret_after_passes(args.after_passes);
     if args.repeat == 0 {
         bail!("--repeat must be at least 1");
     }

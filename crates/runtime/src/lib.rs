@@ -110,6 +110,8 @@ pub struct Context {
     threads: Option<usize>,
     /// How the SIMD engine linearizes divergent control flow.
     linearization: Linearization,
+    /// The interpreter runs kernels as the pass pipeline leaves them.
+    interpret_after_passes: bool,
 }
 
 /// What a launch produced besides writing its buffers.
@@ -163,6 +165,14 @@ impl Context {
 
     pub fn linearization(&self) -> Linearization {
         self.linearization
+    }
+
+    /// Makes the interpreter run each kernel as the pass pipeline leaves it
+    /// (specialized for the launch's local size and this context's SIMD
+    /// width) instead of as imported: the passes' output checked against
+    /// the same oracle, without code generation.
+    pub fn set_interpret_after_passes(&mut self, on: bool) {
+        self.interpret_after_passes = on;
     }
 
     /// Sets the number of worker threads.
@@ -274,7 +284,14 @@ impl Context {
             checked: self.checked,
             max_steps: None,
         };
-        let result = interp::run_kernel(&kernel.program.module, kernel.func, &mut args, &nd, &opts);
+        let transformed;
+        let module = if self.interpret_after_passes {
+            transformed = self.after_passes(kernel, local)?;
+            &transformed
+        } else {
+            &kernel.program.module
+        };
+        let result = interp::run_kernel(module, kernel.func, &mut args, &nd, &opts);
         drop(args);
         drop(guards);
         let report = result.map_err(|e| LaunchError::Execution {
@@ -286,6 +303,35 @@ impl Context {
             diagnostics: report.diagnostics.iter().map(|d| d.to_string()).collect(),
             fallback: None,
         })
+    }
+}
+
+impl Context {
+    /// `kernel`'s module with the kernel as the pass pipeline leaves it for
+    /// a work-group of `local` work-items at this context's width.
+    fn after_passes(&self, kernel: &Kernel, local: [u64; 3]) -> Result<ir::Module, LaunchError> {
+        let module = &kernel.program.module;
+        let config = lockstep_passes::analysis::UniformityConfig {
+            local_size: local.map(|n| n as u32),
+            width: self.width(),
+        };
+        let options = lockstep_passes::pipeline::Options {
+            verify: true,
+            observe: None,
+        };
+        let func = lockstep_passes::pipeline::run(
+            module,
+            &module.functions[kernel.func],
+            &config,
+            options,
+        )
+        .map_err(|e| LaunchError::Compile {
+            kernel: kernel.name().to_string(),
+            message: e.to_string(),
+        })?;
+        let mut out = module.clone();
+        out.functions[kernel.func] = func;
+        Ok(out)
     }
 }
 

@@ -147,6 +147,9 @@ pub struct LocalLayout {
     pub gang_state: u64,
 }
 
+/// The resume point a gang function returns when its gang finished.
+const DONE: u64 = u32::MAX as u64;
+
 /// The name of the exported work-group function.
 pub const WORK_GROUP_FN: &str = "lockstep_work_group";
 
@@ -344,7 +347,7 @@ pub fn emit_kernel(
     }
     e.kernel_params();
     e.stack_slots();
-    if divergent || has_barriers {
+    if divergent {
         e.emit_linearized()?;
     } else {
         e.emit_uniform()?;
@@ -696,8 +699,32 @@ impl<'a> Emitter<'a> {
                 });
             }
         }
+        // Kernels with barriers: a resumed gang enters its resume block
+        // with the parameters the suspend point kept in the state.
+        let mut kept: HashMap<Value, V> = HashMap::new();
+        let mut cases = Vec::new();
+        let resume_blocks = self.barrier.as_ref().map(|b| b.blocks.clone());
+        for (k, &rb) in resume_blocks.iter().flatten().enumerate() {
+            let Some(&body) = bbs.get(&rb) else {
+                continue;
+            };
+            let resumed = self.l.append_block(self.f, &format!("{rb}.resume"));
+            self.l.position_at_end(resumed);
+            for &p in &func.blocks[rb].params {
+                let t = self.l.type_of(phis[&p]);
+                let slot = self.state_memory(t);
+                kept.insert(p, slot);
+                let x = self.l.load(t, slot, 1);
+                self.l.add_incoming(phis[&p], x, resumed);
+            }
+            self.l.br(body);
+            cases.push((self.l.const_int(self.l.i32(), k as u64 + 1), resumed));
+        }
         self.l.position_at_end(self.alloca_block);
-        self.l.br(bbs[&entry]);
+        match &self.barrier {
+            Some(b) => self.l.switch(b.resume, bbs[&entry], &cases),
+            None => self.l.br(bbs[&entry]),
+        }
         for &b in &reachable {
             self.cur_block = b;
             self.l.position_at_end(bbs[&b]);
@@ -759,11 +786,35 @@ impl<'a> Emitter<'a> {
                         .collect();
                     self.l.switch(x, bbs[&default.block], &cases);
                 }
+                InstData::Suspend { dest, .. } => {
+                    // Keep the resume block's arguments; stop with its number.
+                    let params = func.blocks[dest.block].params.clone();
+                    for (p, &a) in params.into_iter().zip(&dest.args) {
+                        let v = if self.shape(p).is_uniform() {
+                            self.scalar(a)
+                        } else {
+                            self.vector(a)
+                        };
+                        self.l.store(v, kept[&p], 1);
+                    }
+                    let k = self.resume_point(dest.block).expect("a resume block");
+                    self.ret_resume_point(k as u64);
+                }
+                InstData::Return { .. } if self.barrier.is_some() => {
+                    self.ret_resume_point(DONE);
+                }
                 InstData::Return { .. } => self.l.ret_void(),
                 _ => self.l.unreachable(),
             }
         }
         Ok(())
+    }
+
+    /// Kernels with barriers: returns from the gang function with the
+    /// resume point where the gang stopped ([`DONE`]: it finished).
+    fn ret_resume_point(&self, k: u64) {
+        // SAFETY: the builder is positioned in a block of the gang function, which returns i32.
+        unsafe { llvm_sys::core::LLVMBuildRet(self.l.builder, self.l.const_int(self.l.i32(), k)) };
     }
 
     // ---- Divergent control flow ----
@@ -834,13 +885,7 @@ impl<'a> Emitter<'a> {
                     .l
                     .cast(llvm_sys::LLVMOpcode::LLVMSExt, m, self.lanes_i32());
                 self.l.store(lanes, saved, 1);
-                // SAFETY: the builder is positioned in a block of the gang function, which returns i32.
-                unsafe {
-                    llvm_sys::core::LLVMBuildRet(
-                        self.l.builder,
-                        self.l.const_int(self.l.i32(), k as u64),
-                    )
-                };
+                self.ret_resume_point(k as u64);
                 self.l.position_at_end(self.resume_blocks[&b]);
                 let lanes = self.l.load(self.lanes_i32(), saved, 1);
                 let resumed = self.l.icmp(
@@ -959,12 +1004,7 @@ impl<'a> Emitter<'a> {
         }
         self.l.position_at_end(exit);
         if self.barrier.is_some() {
-            unsafe {
-                llvm_sys::core::LLVMBuildRet(
-                    self.l.builder,
-                    self.l.const_int(self.l.i32(), u32::MAX as u64),
-                )
-            };
+            self.ret_resume_point(DONE);
         } else {
             self.l.ret_void();
         }
@@ -1391,7 +1431,7 @@ impl<'a> Emitter<'a> {
                 let finished = self.l.icmp(
                     llvm_sys::LLVMIntPredicate::LLVMIntEQ,
                     r,
-                    self.l.const_int(i32t, u32::MAX as u64),
+                    self.l.const_int(i32t, DONE),
                 );
                 self.l.add_incoming(resume, r, phase_end);
                 self.l.cond_br(finished, done, phase);

@@ -8,9 +8,11 @@
 //! one parameter per value live into it (liveness, computed on the split
 //! function), except the function's parameters, which stay available, and
 //! values that are cheaper to compute again than to keep (constants,
-//! work-item queries, the addresses of private and program-scope memory):
-//! those are recomputed at the start of the resume block (and where such a
-//! value's definitions meet, instead of a block parameter). Each such new
+//! work-item queries, addresses of private and program-scope memory, and
+//! short integer and address computations on them and on the parameters):
+//! those are computed again at the start of the resume block (and, for
+//! those without operands, also where their definitions meet, instead of a
+//! block parameter). Each such new
 //! definition of a value is then threaded to the uses it reaches, with block
 //! parameters where it meets the old definition (SSA repair): in a loop
 //! around a barrier, the loop header receives the value from the entry edge
@@ -24,7 +26,7 @@
 //! Needs a function in the `normalized` phase with no unreachable block;
 //! changes the CFG and computes the analyses it needs itself.
 
-use lockstep_ir::{Block, BlockCall, Function, InstData, Phase, Value, ValueDef};
+use lockstep_ir::{Block, BlockCall, Function, Inst, InstData, Phase, Value, ValueDef};
 
 use super::ssa::{self, Analyses};
 use crate::analysis::{ControlFlowGraph, DominanceFrontiers, DominatorTree, Liveness};
@@ -59,15 +61,10 @@ pub fn split_barriers(func: &mut Function) {
             .iter()
             .filter(|v| !params.contains(v))
             .collect();
-        let mut recomputed = 0;
+        let mut again = Recompute::new(resume);
         for v in live {
-            let new = match recompute(func, v) {
-                Some(data) => {
-                    let inst = func.create_inst(data, Some(func.value_type(v)));
-                    func.insert_inst(resume, recomputed, inst);
-                    recomputed += 1;
-                    func.inst_result(inst).expect("created with a result")
-                }
+            let new = match again.value(func, &params, v) {
+                Some(new) => new,
                 None => {
                     let p = func.append_block_param(resume, func.value_type(v));
                     let term = func.terminator(suspend_block).expect("ends in its suspend");
@@ -82,8 +79,15 @@ pub fn split_barriers(func: &mut Function) {
         }
     }
     for (value, defs) in redefined {
-        let again = recompute(func, value);
-        ssa::redefine(func, &analyses, value, &defs, again.as_ref());
+        // Where definitions of a value without operands meet, it is
+        // computed once more instead of passed.
+        let meet = match func.values[value].def {
+            ValueDef::Result(inst) if func.insts[inst].args().is_empty() => {
+                Some(func.insts[inst].clone())
+            }
+            _ => None,
+        };
+        ssa::redefine(func, &analyses, value, &defs, meet.as_ref());
     }
 }
 
@@ -127,23 +131,131 @@ fn split_blocks(func: &mut Function) -> Vec<(Block, Block)> {
     resume_blocks
 }
 
-/// The instruction that computes `v` again after a suspend point, if that
-/// is cheaper than keeping it: one without operands whose result is the
-/// same wherever it runs in the work-item.
-fn recompute(func: &Function, v: Value) -> Option<InstData> {
-    let ValueDef::Result(inst) = func.values[v].def else {
-        return None;
-    };
-    let data = &func.insts[inst];
-    matches!(
-        data,
+/// Values computed again at the start of one resume block, rather than
+/// kept across its suspend point: those whose instructions are cheap, pure
+/// and depend only on the function's parameters and other such values
+/// (constants, work-item queries, addresses of private and program-scope
+/// memory, and short integer and address computations on them — `a + 4 *
+/// get_local_id(0)`), so they give the same result wherever they run.
+struct Recompute {
+    block: Block,
+    /// Instructions inserted at the start of the block so far.
+    inserted: usize,
+    /// Values already computed again in the block.
+    done: Vec<(Value, Value)>,
+}
+
+/// The most instructions one value may take to compute again.
+const MAX_RECOMPUTE: usize = 8;
+
+impl Recompute {
+    fn new(block: Block) -> Recompute {
+        Recompute {
+            block,
+            inserted: 0,
+            done: Vec::new(),
+        }
+    }
+
+    /// `v` computed again in the block (with whatever it depends on), or
+    /// `None` if it is not worth it.
+    fn value(&mut self, func: &mut Function, params: &[Value], v: Value) -> Option<Value> {
+        let mut chain = Vec::new();
+        if !self.plan(func, params, v, &mut chain) {
+            return None;
+        }
+        for inst in chain {
+            let old = func
+                .inst_result(inst)
+                .expect("pure instructions have results");
+            if self.done.iter().any(|&(o, _)| o == old) {
+                continue;
+            }
+            let mut data = func.insts[inst].clone();
+            data.map_args(|a| self.map(a));
+            let copy = func.create_inst(data, Some(func.value_type(old)));
+            func.srclocs[copy] = func.srclocs[inst];
+            func.insert_inst(self.block, self.inserted, copy);
+            self.inserted += 1;
+            let new = func.inst_result(copy).expect("created with a result");
+            self.done.push((old, new));
+        }
+        Some(self.map(v))
+    }
+
+    fn map(&self, v: Value) -> Value {
+        self.done
+            .iter()
+            .find(|&&(old, _)| old == v)
+            .map_or(v, |&(_, new)| new)
+    }
+
+    /// Appends to `chain`, operands first, the instructions that compute
+    /// `v` and are not computed in the block yet; false if some cannot be.
+    fn plan(&self, func: &Function, params: &[Value], v: Value, chain: &mut Vec<Inst>) -> bool {
+        if params.contains(&v) || self.done.iter().any(|&(old, _)| old == v) {
+            return true;
+        }
+        let ValueDef::Result(inst) = func.values[v].def else {
+            return false;
+        };
+        if chain.contains(&inst) {
+            return true;
+        }
+        if !is_cheap_and_pure(&func.insts[inst]) {
+            return false;
+        }
+        for a in func.insts[inst].args() {
+            if !self.plan(func, params, a, chain) {
+                return false;
+            }
+        }
+        chain.push(inst);
+        chain.len() <= MAX_RECOMPUTE
+    }
+}
+
+/// Instructions that cost about one machine instruction, read no memory,
+/// and give the same result for the same operands anywhere in a work-item.
+fn is_cheap_and_pure(data: &InstData) -> bool {
+    use lockstep_ir::{BinaryOp as B, ConvertOp as C};
+    match data {
         InstData::Iconst { .. }
-            | InstData::Fconst { .. }
-            | InstData::WorkItem { .. }
-            | InstData::StackAddr { .. }
-            | InstData::GlobalAddr { .. }
-    )
-    .then(|| data.clone())
+        | InstData::Fconst { .. }
+        | InstData::WorkItem { .. }
+        | InstData::StackAddr { .. }
+        | InstData::GlobalAddr { .. }
+        | InstData::PtrAdd { .. }
+        | InstData::Icmp { .. }
+        | InstData::Select { .. } => true,
+        InstData::Binary { op, .. } => matches!(
+            op,
+            B::Iadd
+                | B::Isub
+                | B::Imul
+                | B::Band
+                | B::Bor
+                | B::Bxor
+                | B::Ishl
+                | B::Ushr
+                | B::Sshr
+                | B::Smin
+                | B::Smax
+                | B::Umin
+                | B::Umax
+        ),
+        InstData::Convert { op, .. } => matches!(
+            op,
+            C::Zext
+                | C::Sext
+                | C::Trunc
+                | C::Bitcast
+                | C::PtrToInt
+                | C::IntToPtr
+                | C::AddrSpaceCast
+        ),
+        _ => false,
+    }
 }
 
 /// Checks the `split` phase's rule for `func`: no value other than the
