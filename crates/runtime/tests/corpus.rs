@@ -1,8 +1,15 @@
 //! The kernel corpus on the interpreter: every `tests/kernels/**/NAME.sim`
 //! runs and its output matches `NAME.ref` (`EXACT` lines, in order, with
 //! nothing else printed).
+//!
+//! One test per kernel, named for its path under `tests/` without the
+//! extension (`kernels/barrier/scan_divergent_load`), so a failure names the
+//! kernel and `cargo test -p lockstep-runtime --test corpus -- barrier/`
+//! runs a part of the corpus.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
+
+use libtest_mimic::{Arguments, Failed, Trial};
 
 use lockstep_runtime::sim::{simulation_files, Simulation};
 use lockstep_runtime::{Context, Engine};
@@ -43,30 +50,39 @@ fn compare(output: &str, reference: &str) -> Result<(), String> {
     Ok(())
 }
 
-#[test]
-fn corpus_matches_references_on_the_interpreter() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/kernels");
-    let all = simulation_files(&root);
-    assert!(
-        all.len() >= 80,
-        "the corpus should have at least 80 kernels, found {}",
-        all.len()
-    );
+/// The trial name of a corpus file: its path under `tests/`, without the extension.
+fn trial_name(tests: &Path, file: &Path) -> String {
+    file.strip_prefix(tests)
+        .unwrap_or(file)
+        .with_extension("")
+        .display()
+        .to_string()
+}
+
+/// One corpus kernel on the interpreter against its `.ref`.
+fn check(sim: &Path) -> Result<(), Failed> {
+    // A `Context` is a handful of settings; each test has its own.
     let ctx = Context::with_engine(Engine::Interpreter);
-    let mut failures = Vec::new();
-    for sim in &all {
-        let reference = std::fs::read_to_string(sim.with_extension("ref")).unwrap_or_default();
-        let name = sim.strip_prefix(&root).unwrap_or(sim).display().to_string();
-        match run(&ctx, sim).and_then(|out| compare(&out, &reference)) {
-            Ok(()) => {}
-            Err(e) => failures.push(format!("{name}: {e}")),
+    let reference = std::fs::read_to_string(sim.with_extension("ref")).unwrap_or_default();
+    run(&ctx, sim).and_then(|out| compare(&out, &reference))?;
+    Ok(())
+}
+
+fn main() {
+    let args = Arguments::from_args();
+    let tests = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests");
+    let all = simulation_files(&tests.join("kernels"));
+    let count = all.len();
+    let mut trials = vec![Trial::test("corpus_has_at_least_80_kernels", move || {
+        if count >= 80 {
+            Ok(())
+        } else {
+            Err(format!("the corpus should have at least 80 kernels, found {count}").into())
         }
-    }
-    assert!(
-        failures.is_empty(),
-        "{} of {} corpus kernels failed:\n{}",
-        failures.len(),
-        all.len(),
-        failures.join("\n")
+    })];
+    trials.extend(
+        all.into_iter()
+            .map(|sim: PathBuf| Trial::test(trial_name(&tests, &sim), move || check(&sim))),
     );
+    libtest_mimic::run(&args, trials).exit();
 }
