@@ -9,9 +9,16 @@
 //! kernel whose behaviour the checked interpreter finds undefined (reads of
 //! local memory nothing wrote, races: e.g. a tile size fixed in the source)
 //! is listed and not compared.
+//!
+//! One test per kernel, named for its path under `tests/` without the
+//! extension (`kernels/barrier/scan_divergent_load`); it runs every
+//! configuration of that kernel and a mismatch names the configuration
+//! (width, linearization, local size).
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
 
+use libtest_mimic::{Arguments, Failed, Trial};
 use lockstep_runtime::sim::{simulation_files, Simulation};
 use lockstep_runtime::{Context, Engine, LaunchError, Linearization};
 
@@ -40,120 +47,165 @@ fn second_local_size(sim: &Simulation, width: u32, uniform_required: bool) -> Op
         .map(|l| [l, local[1], local[2]])
 }
 
-#[test]
-fn simd_engine_matches_the_interpreter() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/kernels");
-    let all = simulation_files(&root);
+/// What the tests saw besides mismatches, summed over all of them and
+/// printed at the end.
+#[derive(Default)]
+struct Summary {
+    compared: usize,
+    /// Kernels the SIMD engine handed to the interpreter.
+    refused: Vec<String>,
+    /// Kernel and local size where the checked interpreter found undefined
+    /// behaviour, so nothing was compared.
+    undefined: Vec<String>,
+}
+
+static SUMMARY: Mutex<Summary> = Mutex::new(Summary {
+    compared: 0,
+    refused: Vec::new(),
+    undefined: Vec::new(),
+});
+
+/// Every configuration of one kernel on the SIMD engine against the
+/// interpreter.
+fn check(path: &Path, name: &str) -> Result<(), Failed> {
+    // A `Context` is a handful of settings: each test makes its own.
     let interp = Context::with_engine(Engine::Interpreter);
     let mut checked = Context::with_engine(Engine::Interpreter);
     checked.set_checked(true);
     let mut undefined = Vec::new();
     let mut failures = Vec::new();
-    let mut refused = Vec::new();
+    let mut refused = false;
     let mut compared = 0;
-    for path in &all {
-        let name = path
-            .strip_prefix(&root)
-            .unwrap_or(path)
-            .display()
-            .to_string();
-        let options = std::fs::read_to_string(path.with_extension("options")).unwrap_or_default();
-        let options = options.trim();
-        let uniform_required = options.contains("CL1.");
-        let mut sim = match Simulation::load(&interp, path, options) {
-            Ok(s) => s,
-            Err(e) => {
-                failures.push(format!("{name}: does not load: {e}"));
-                continue;
-            }
-        };
-        let original = sim.range;
-        for width in [4u32, 8, 16, 32] {
-            let mut simd = Context::with_engine(Engine::Simd);
-            simd.set_width(width);
-            let mut ranges = vec![original];
-            if let Some(l) = second_local_size(&sim, width, uniform_required) {
-                ranges.push(original.local(l));
-            }
-            for range in ranges {
-                sim.range = range;
-                // At the second local size a kernel may read local memory no
-                // work-item wrote (e.g. a tile size fixed in the source): the
-                // checked interpreter says so, and there is nothing to compare.
-                if range != original {
-                    sim.reset();
-                    match checked.launch(&sim.kernel, &sim.range) {
-                        Ok(r) if !r.diagnostics.is_empty() => {
-                            undefined.push(format!(
-                                "{name} local {:?}",
-                                range.local_size().unwrap_or_default()
-                            ));
-                            continue;
-                        }
-                        _ => {}
+    let options = std::fs::read_to_string(path.with_extension("options")).unwrap_or_default();
+    let options = options.trim();
+    let uniform_required = options.contains("CL1.");
+    let mut sim = Simulation::load(&interp, path, options)
+        .map_err(|e| format!("{name}: does not load: {e}"))?;
+    let original = sim.range;
+    for width in [4u32, 8, 16, 32] {
+        let mut simd = Context::with_engine(Engine::Simd);
+        simd.set_width(width);
+        let mut ranges = vec![original];
+        if let Some(l) = second_local_size(&sim, width, uniform_required) {
+            ranges.push(original.local(l));
+        }
+        for range in ranges {
+            sim.range = range;
+            // At the second local size a kernel may read local memory no
+            // work-item wrote (e.g. a tile size fixed in the source): the
+            // checked interpreter says so, and there is nothing to compare.
+            if range != original {
+                sim.reset();
+                match checked.launch(&sim.kernel, &sim.range) {
+                    Ok(r) if !r.diagnostics.is_empty() => {
+                        undefined.push(format!(
+                            "{name} local {:?}",
+                            range.local_size().unwrap_or_default()
+                        ));
+                        continue;
                     }
+                    _ => {}
                 }
-                let expected = match output(&interp, &sim) {
-                    Ok(Ok(o)) => o,
-                    Ok(Err(why)) => panic!("the interpreter fell back: {why}"),
-                    // A second local size the kernel cannot run with (e.g. its
-                    // local buffers were sized for the first): nothing to compare.
-                    Err(_) if range != original => continue,
-                    Err(e) => {
-                        failures.push(format!("{name}: interpreter: {e}"));
+            }
+            let expected = match output(&interp, &sim) {
+                Ok(Ok(o)) => o,
+                Ok(Err(why)) => panic!("the interpreter fell back: {why}"),
+                // A second local size the kernel cannot run with (e.g. its
+                // local buffers were sized for the first): nothing to compare.
+                Err(_) if range != original => continue,
+                Err(e) => {
+                    failures.push(format!("{name}: interpreter: {e}"));
+                    break;
+                }
+            };
+            for linearization in [Linearization::Masks, Linearization::BlockIp] {
+                simd.set_linearization(linearization);
+                let lin = linearization.name();
+                match output(&simd, &sim) {
+                    Ok(Ok(actual)) if actual == expected => compared += 1,
+                    Ok(Err(_)) => {
+                        refused = true;
                         break;
                     }
-                };
-                for linearization in [Linearization::Masks, Linearization::BlockIp] {
-                    simd.set_linearization(linearization);
-                    let lin = linearization.name();
-                    match output(&simd, &sim) {
-                        Ok(Ok(actual)) if actual == expected => compared += 1,
-                        Ok(Err(_)) => {
-                            refused.push(name.clone());
-                            break;
-                        }
-                        Ok(Ok(actual)) => {
-                            let diff = expected
-                                .lines()
-                                .zip(actual.lines())
-                                .find(|(e, a)| e != a)
-                                .map(|(e, a)| format!("expected `{e}`, got `{a}`"))
-                                .unwrap_or_else(|| "outputs differ in length".into());
-                            failures.push(format!(
-                                "{name} width {width} {lin} local {:?}: {diff}",
-                                range.local_size().unwrap_or_default()
-                            ));
-                        }
-                        Err(e) => failures.push(format!(
-                            "{name} width {width} {lin} local {:?}: {e}",
+                    Ok(Ok(actual)) => {
+                        let diff = expected
+                            .lines()
+                            .zip(actual.lines())
+                            .find(|(e, a)| e != a)
+                            .map(|(e, a)| format!("expected `{e}`, got `{a}`"))
+                            .unwrap_or_else(|| "outputs differ in length".into());
+                        failures.push(format!(
+                            "{name} width {width} {lin} local {:?}: {diff}",
                             range.local_size().unwrap_or_default()
-                        )),
+                        ));
                     }
+                    Err(e) => failures.push(format!(
+                        "{name} width {width} {lin} local {:?}: {e}",
+                        range.local_size().unwrap_or_default()
+                    )),
                 }
             }
-            sim.range = original;
-            if refused.last() == Some(&name) {
-                break;
-            }
+        }
+        sim.range = original;
+        if refused {
+            break;
         }
     }
-    eprintln!(
-        "{compared} runs compared; {} kernels the SIMD engine handed to the interpreter: {}",
-        refused.len(),
-        refused.join(", ")
-    );
-    undefined.sort();
-    undefined.dedup();
-    eprintln!(
-        "undefined behaviour at the second local size (checked interpreter), not compared: {}",
-        undefined.join(", ")
-    );
-    assert!(compared > 0, "nothing was compared");
-    assert!(
-        failures.is_empty(),
-        "{} mismatches:\n{}",
-        failures.len(),
-        failures.join("\n")
-    );
+    {
+        let mut summary = SUMMARY.lock().unwrap_or_else(|e| e.into_inner());
+        summary.compared += compared;
+        summary.undefined.extend(undefined);
+        if refused {
+            summary.refused.push(name.to_string());
+        }
+    }
+    if !failures.is_empty() {
+        return Err(format!("{} mismatches:\n{}", failures.len(), failures.join("\n")).into());
+    }
+    // A kernel that runs and is not handed to the interpreter is compared at
+    // its own local size at least.
+    if compared == 0 && !refused {
+        return Err("nothing was compared".into());
+    }
+    Ok(())
+}
+
+fn main() {
+    let args = Arguments::from_args();
+    let tests = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests");
+    let all = simulation_files(&tests.join("kernels"));
+    let count = all.len();
+    let mut trials = vec![Trial::test("corpus_is_not_empty", move || {
+        if count > 0 {
+            Ok(())
+        } else {
+            Err("no corpus kernels found: nothing was compared".into())
+        }
+    })];
+    trials.extend(all.into_iter().map(|path: PathBuf| {
+        let name = path
+            .strip_prefix(&tests)
+            .unwrap_or(&path)
+            .with_extension("")
+            .display()
+            .to_string();
+        Trial::test(name.clone(), move || check(&path, &name))
+    }));
+    let conclusion = libtest_mimic::run(&args, trials);
+    if !args.list {
+        let mut summary = SUMMARY.lock().unwrap_or_else(|e| e.into_inner());
+        eprintln!(
+            "{} runs compared; {} kernels the SIMD engine handed to the interpreter: {}",
+            summary.compared,
+            summary.refused.len(),
+            summary.refused.join(", ")
+        );
+        summary.undefined.sort();
+        summary.undefined.dedup();
+        eprintln!(
+            "undefined behaviour at the second local size (checked interpreter), not compared: {}",
+            summary.undefined.join(", ")
+        );
+    }
+    conclusion.exit();
 }
