@@ -7,9 +7,14 @@
 //! blocks unwrapped while the kernel stays valid and the engines still
 //! disagree) and saved under `tests/kernels/fuzz/` as `.cl` + `.sim` +
 //! `.ref` (the interpreter's output), a regression test.
+//!
+//! One test per seed (`fuzz/seed-17`), so a failure names its seed and
+//! `cargo test -p lockstep-runtime --test fuzz -- --exact fuzz/seed-17`
+//! runs one kernel again.
 
 use std::path::Path;
 
+use libtest_mimic::{Arguments, Failed, Trial};
 use lockstep_runtime::fuzz::{generate, minimize, FuzzKernel};
 use lockstep_runtime::{
     Buffer, Context, Engine, Kernel, LaunchReport, Linearization, LocalMem, NDRange, Program,
@@ -104,8 +109,60 @@ fn save(seed: u64, k: &FuzzKernel, expected: &Outputs) {
     let _ = std::fs::write(dir.join(format!("{name}.ref")), r);
 }
 
-#[test]
-fn random_kernels_agree_on_both_engines() {
+/// Kernel number `seed` on the interpreter and every SIMD configuration; a
+/// disagreement is minimized and saved.
+fn check(seed: u64) -> Result<(), Failed> {
+    // A `Context` is a handful of settings: each test makes its own.
+    let interp = Context::with_engine(Engine::Interpreter);
+    let mut checked = Context::with_engine(Engine::Interpreter);
+    checked.set_checked(true);
+    let k = generate(seed);
+    let program = Program::build(&interp, &k.source, "").map_err(|e| {
+        format!(
+            "seed {seed}: the generated kernel does not build: {e}\n{}",
+            k.source
+        )
+    })?;
+    let expected = run(&interp, &program, &k)
+        .map_err(|e| format!("seed {seed}: interpreter: {e}\n{}", k.source))?;
+    let Some(why) = disagreement(&program, &k, &expected) else {
+        return Ok(());
+    };
+    // Shrink the kernel while the SIMD engine still disagrees on a
+    // valid (undefined-behaviour-free) kernel, then save that.
+    let source = minimize(&k.source, |candidate| {
+        let k = FuzzKernel {
+            source: candidate.to_string(),
+            ..k.clone()
+        };
+        let Ok(program) = Program::build(&interp, candidate, "") else {
+            return false;
+        };
+        let Ok(report) = checked_run(&checked, &program, &k) else {
+            return false;
+        };
+        report.diagnostics.is_empty()
+            && run(&interp, &program, &k)
+                .is_ok_and(|expected| disagreement(&program, &k, &expected).is_some())
+    });
+    let small = FuzzKernel {
+        source,
+        ..k.clone()
+    };
+    let expected = Program::build(&interp, &small.source, "")
+        .ok()
+        .and_then(|p| run(&interp, &p, &small).ok())
+        .unwrap_or(expected);
+    save(seed, &small, &expected);
+    Err(format!(
+        "seed {seed}: {why} (minimized, saved as tests/kernels/fuzz/fuzz_{seed}):\n{}",
+        small.source
+    )
+    .into())
+}
+
+fn main() {
+    let args = Arguments::from_args();
     let count: u64 = std::env::var("LOCKSTEP_FUZZ_COUNT")
         .ok()
         .and_then(|c| c.parse().ok())
@@ -114,65 +171,16 @@ fn random_kernels_agree_on_both_engines() {
         .ok()
         .and_then(|c| c.parse().ok())
         .unwrap_or(1);
-    let interp = Context::with_engine(Engine::Interpreter);
-    let mut checked = Context::with_engine(Engine::Interpreter);
-    checked.set_checked(true);
-    let mut failures = Vec::new();
-    for seed in first..first + count {
-        let k = generate(seed);
-        let program = match Program::build(&interp, &k.source, "") {
-            Ok(p) => p,
-            Err(e) => {
-                failures.push(format!(
-                    "seed {seed}: the generated kernel does not build: {e}\n{}",
-                    k.source
-                ));
-                continue;
-            }
-        };
-        let expected = match run(&interp, &program, &k) {
-            Ok(e) => e,
-            Err(e) => {
-                failures.push(format!("seed {seed}: interpreter: {e}\n{}", k.source));
-                continue;
-            }
-        };
-        if let Some(why) = disagreement(&program, &k, &expected) {
-            // Shrink the kernel while the SIMD engine still disagrees on a
-            // valid (undefined-behaviour-free) kernel, then save that.
-            let source = minimize(&k.source, |candidate| {
-                let k = FuzzKernel {
-                    source: candidate.to_string(),
-                    ..k.clone()
-                };
-                let Ok(program) = Program::build(&interp, candidate, "") else {
-                    return false;
-                };
-                let Ok(report) = checked_run(&checked, &program, &k) else {
-                    return false;
-                };
-                report.diagnostics.is_empty()
-                    && run(&interp, &program, &k)
-                        .is_ok_and(|expected| disagreement(&program, &k, &expected).is_some())
-            });
-            let small = FuzzKernel {
-                source,
-                ..k.clone()
-            };
-            let expected = Program::build(&interp, &small.source, "")
-                .ok()
-                .and_then(|p| run(&interp, &p, &small).ok())
-                .unwrap_or(expected);
-            save(seed, &small, &expected);
-            failures.push(format!(
-                "seed {seed}: {why} (minimized, saved as tests/kernels/fuzz/fuzz_{seed}):\n{}",
-                small.source
-            ));
-        }
+    let trials = (first..first + count)
+        .map(|seed| Trial::test(format!("fuzz/seed-{seed}"), move || check(seed)))
+        .collect();
+    let conclusion = libtest_mimic::run(&args, trials);
+    if !args.list {
+        eprintln!(
+            "fuzz: {count} kernels from seed {first} ({} run), {} failures",
+            conclusion.num_passed + conclusion.num_failed,
+            conclusion.num_failed
+        );
     }
-    eprintln!(
-        "fuzz: {count} kernels from seed {first}, {} failures",
-        failures.len()
-    );
-    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    conclusion.exit();
 }
