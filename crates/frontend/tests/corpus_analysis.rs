@@ -3,83 +3,112 @@
 //! consistent: every reachable branch is divergent exactly when its
 //! condition is not uniform where it is used, work-item ids have the shapes
 //! the local size implies, and liveness covers every barrier.
+//!
+//! One test per file, named for its path under `tests/` without the
+//! extension (`kernels/barrier/scan_divergent_load`).
 
 mod common;
 
+use std::path::Path;
+
 use common::*;
+use libtest_mimic::{Arguments, Trial};
 use lockstep_ir::{InstData, WorkItemQuery};
 use lockstep_passes::analysis::{ControlFlowGraph, Liveness, Shape, Uniformity, UniformityConfig};
 
-#[test]
-fn corpus_analyses_are_consistent() {
-    let kernels = files(&repo().join("tests/kernels"), "cl");
+/// The analyses of every kernel in one corpus file, in every configuration.
+fn check(cl: &Path) {
     let mut checked = 0;
-    for cl in &kernels {
-        let compiled = compile_file(cl, "").unwrap_or_else(|e| panic!("{}: {e}", cl.display()));
-        for (_, func) in compiled.module.kernels() {
-            let cfg = ControlFlowGraph::compute(func);
-            let live = Liveness::compute(func, &cfg);
-            for (_, inst) in func.insts_in_layout() {
-                if matches!(func.insts[inst], InstData::Barrier { .. }) {
-                    assert!(
-                        live.barriers().iter().any(|(b, _)| *b == inst),
-                        "{}: barrier without liveness",
-                        cl.display()
-                    );
-                }
+    let compiled = compile_file(cl, "").unwrap_or_else(|e| panic!("{}: {e}", cl.display()));
+    for (_, func) in compiled.module.kernels() {
+        let cfg = ControlFlowGraph::compute(func);
+        let live = Liveness::compute(func, &cfg);
+        for (_, inst) in func.insts_in_layout() {
+            if matches!(func.insts[inst], InstData::Barrier { .. }) {
+                assert!(
+                    live.barriers().iter().any(|(b, _)| *b == inst),
+                    "{}: barrier without liveness",
+                    cl.display()
+                );
             }
-            for width in [4u32, 8, 16] {
-                for local_size in [[16, 1, 1], [8, 8, 1]] {
-                    let config = UniformityConfig { local_size, width };
-                    let info = Uniformity::for_function(func, &config);
-                    for &b in &func.layout {
-                        if !info.is_reachable(b) {
-                            continue;
-                        }
-                        let term = func.terminator(b).expect("verified");
-                        let cond = match &func.insts[term] {
-                            InstData::Brif { cond, .. } => Some(*cond),
-                            InstData::Switch { arg, .. } => Some(*arg),
-                            _ => None,
-                        };
-                        if let Some(c) = cond {
-                            let uniform = info.operand_shape(c, b).is_uniform();
+        }
+        for width in [4u32, 8, 16] {
+            for local_size in [[16, 1, 1], [8, 8, 1]] {
+                let config = UniformityConfig { local_size, width };
+                let info = Uniformity::for_function(func, &config);
+                for &b in &func.layout {
+                    if !info.is_reachable(b) {
+                        continue;
+                    }
+                    let term = func.terminator(b).expect("verified");
+                    let cond = match &func.insts[term] {
+                        InstData::Brif { cond, .. } => Some(*cond),
+                        InstData::Switch { arg, .. } => Some(*arg),
+                        _ => None,
+                    };
+                    if let Some(c) = cond {
+                        let uniform = info.operand_shape(c, b).is_uniform();
+                        assert_eq!(
+                            info.is_divergent(b),
+                            !uniform,
+                            "{} @{} {config}: {b} divergence disagrees with its condition's shape",
+                            cl.display(),
+                            func.name
+                        );
+                    }
+                    for &i in &func.blocks[b].insts {
+                        if let InstData::WorkItem {
+                            query: WorkItemQuery::LocalId,
+                            dim: 0,
+                        } = func.insts[i]
+                        {
+                            let r = func.results[i].expect("queries have results");
+                            let expected = if local_size[0] % width == 0 || local_size[1] == 1 {
+                                Shape::Consecutive { stride: 1 }
+                            } else {
+                                Shape::Varying
+                            };
                             assert_eq!(
-                                info.is_divergent(b),
-                                !uniform,
-                                "{} @{} {config}: {b} divergence disagrees with its condition's shape",
-                                cl.display(),
-                                func.name
+                                info.shape(r),
+                                expected,
+                                "{} {config}: local_id(0)",
+                                cl.display()
                             );
                         }
-                        for &i in &func.blocks[b].insts {
-                            if let InstData::WorkItem {
-                                query: WorkItemQuery::LocalId,
-                                dim: 0,
-                            } = func.insts[i]
-                            {
-                                let r = func.results[i].expect("queries have results");
-                                let expected = if local_size[0] % width == 0 || local_size[1] == 1 {
-                                    Shape::Consecutive { stride: 1 }
-                                } else {
-                                    Shape::Varying
-                                };
-                                assert_eq!(
-                                    info.shape(r),
-                                    expected,
-                                    "{} {config}: local_id(0)",
-                                    cl.display()
-                                );
-                            }
-                        }
                     }
-                    checked += 1;
                 }
+                checked += 1;
             }
         }
     }
-    assert!(
-        checked >= kernels.len() * 6,
-        "analysed {checked} kernel configurations"
-    );
+    // Every corpus file has a kernel (see corpus_import), so at least 3
+    // widths x 2 local sizes.
+    assert!(checked >= 6, "analysed {checked} kernel configurations");
+}
+
+fn main() {
+    let args = Arguments::from_args();
+    let tests = repo().join("tests");
+    let kernels = files(&tests.join("kernels"), "cl");
+    let count = kernels.len();
+    let mut trials = vec![Trial::test("corpus_is_not_empty", move || {
+        if count > 0 {
+            Ok(())
+        } else {
+            Err("no corpus kernels found".into())
+        }
+    })];
+    trials.extend(kernels.into_iter().map(|cl| {
+        let name = cl
+            .strip_prefix(&tests)
+            .unwrap_or(&cl)
+            .with_extension("")
+            .display()
+            .to_string();
+        Trial::test(name, move || {
+            check(&cl);
+            Ok(())
+        })
+    }));
+    libtest_mimic::run(&args, trials).exit();
 }

@@ -1,35 +1,64 @@
 //! Every kernel of the corpus (`tests/kernels/**.cl`) imports at -O0, -O2
 //! and -O3 into IR that verifies and round-trips through the text format.
+//!
+//! One test per file, named for its path under `tests/` without the
+//! extension (`kernels/barrier/scan_divergent_load`).
 
 mod common;
 
-use common::*;
+use std::path::Path;
 
-#[test]
-fn corpus_imports_at_every_opt_level() {
-    let kernels = files(&repo().join("tests/kernels"), "cl");
-    assert!(!kernels.is_empty(), "no corpus kernels found");
+use common::*;
+use libtest_mimic::{Arguments, Failed, Trial};
+
+/// One corpus file at every optimization level.
+fn check(cl: &Path) -> Result<(), Failed> {
     let mut failures = Vec::new();
-    for cl in &kernels {
-        for level in ["-O0", "-O2", "-O3"] {
-            match compile_file(cl, level) {
-                Ok(compiled) => {
-                    assert!(
-                        compiled.module.kernels().count() > 0,
-                        "{}: no kernels",
-                        cl.display()
-                    );
-                    assert_roundtrip(&compiled.module, &format!("{} {level}", cl.display()));
-                }
-                Err(e) => failures.push(format!("{} {level}: {e}", cl.display())),
+    for level in ["-O0", "-O2", "-O3"] {
+        match compile_file(cl, level) {
+            Ok(compiled) => {
+                assert!(
+                    compiled.module.kernels().count() > 0,
+                    "{}: no kernels",
+                    cl.display()
+                );
+                assert_roundtrip(&compiled.module, &format!("{} {level}", cl.display()));
             }
+            Err(e) => failures.push(format!("{} {level}: {e}", cl.display())),
         }
     }
-    assert!(
-        failures.is_empty(),
-        "{} of {} imports failed:\n{}",
-        failures.len(),
-        kernels.len() * 3,
-        failures.join("\n")
-    );
+    if failures.is_empty() {
+        Ok(())
+    } else {
+        Err(format!(
+            "{} of 3 imports failed:\n{}",
+            failures.len(),
+            failures.join("\n")
+        )
+        .into())
+    }
+}
+
+fn main() {
+    let args = Arguments::from_args();
+    let tests = repo().join("tests");
+    let kernels = files(&tests.join("kernels"), "cl");
+    let count = kernels.len();
+    let mut trials = vec![Trial::test("corpus_is_not_empty", move || {
+        if count > 0 {
+            Ok(())
+        } else {
+            Err("no corpus kernels found".into())
+        }
+    })];
+    trials.extend(kernels.into_iter().map(|cl| {
+        let name = cl
+            .strip_prefix(&tests)
+            .unwrap_or(&cl)
+            .with_extension("")
+            .display()
+            .to_string();
+        Trial::test(name, move || check(&cl))
+    }));
+    libtest_mimic::run(&args, trials).exit();
 }
