@@ -2,11 +2,16 @@
 //!
 //! A [`Buffer<T>`] is a cheap handle (clone it freely) to shared storage.
 //! Host access and launches are serialized by a lock per buffer, so a buffer
-//! is never read by the host while a kernel writes it.
+//! is never read by the host while a kernel writes it. Whoever locks more
+//! than one storage at once goes through [`lock_all`], which takes the locks
+//! in one global order (the storages' creation serials) and each storage
+//! once: two launches or copies over the same buffers in opposite argument
+//! order cannot deadlock, nor can one that names a buffer twice.
 
 use std::alloc::{alloc_zeroed, dealloc, Layout};
 use std::marker::PhantomData;
 use std::ptr::NonNull;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, RwLock, RwLockReadGuard, RwLockWriteGuard};
 
 /// Alignment of every buffer: a cache line, and enough for any vector access.
@@ -34,6 +39,55 @@ pub struct Storage {
     /// Host reads take it shared; host writes and launches exclusive.
     pub(crate) lock: RwLock<()>,
     backing: Backing,
+    /// Unique per storage, increasing in creation order: the lock order.
+    serial: u64,
+}
+
+/// The next storage's serial.
+fn next_serial() -> u64 {
+    static NEXT: AtomicU64 = AtomicU64::new(0);
+    NEXT.fetch_add(1, Ordering::Relaxed)
+}
+
+/// How a command uses a storage it locks.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Access {
+    Read,
+    Write,
+}
+
+/// A held storage lock (shared or exclusive).
+pub enum StorageGuard<'a> {
+    Read(RwLockReadGuard<'a, ()>),
+    Write(RwLockWriteGuard<'a, ()>),
+}
+
+/// Locks every distinct storage of `uses` once (exclusively if any use of it
+/// writes) in ascending serial order, the one global lock order: threads
+/// that lock overlapping sets of storages in any argument order cannot
+/// deadlock, and a storage named twice is not locked twice.
+pub fn lock_all<'a>(
+    uses: impl IntoIterator<Item = (&'a Storage, Access)>,
+) -> Vec<StorageGuard<'a>> {
+    let mut uses: Vec<(&Storage, Access)> = uses.into_iter().collect();
+    uses.sort_by_key(|(s, _)| s.serial);
+    let mut guards = Vec::with_capacity(uses.len());
+    let mut i = 0;
+    while i < uses.len() {
+        let storage = uses[i].0;
+        let mut access = Access::Read;
+        while i < uses.len() && uses[i].0.serial == storage.serial {
+            if uses[i].1 == Access::Write {
+                access = Access::Write;
+            }
+            i += 1;
+        }
+        guards.push(match access {
+            Access::Read => StorageGuard::Read(storage.read_lock()),
+            Access::Write => StorageGuard::Write(storage.write_lock()),
+        });
+    }
+    guards
 }
 
 /// Who owns a storage's bytes.
@@ -63,6 +117,7 @@ impl Storage {
             len,
             lock: RwLock::new(()),
             backing: Backing::Owned,
+            serial: next_serial(),
         }
     }
 
@@ -84,6 +139,7 @@ impl Storage {
             len,
             lock: RwLock::new(()),
             backing: Backing::Host,
+            serial: next_serial(),
         })
     }
 
@@ -103,6 +159,7 @@ impl Storage {
             len,
             lock: RwLock::new(()),
             backing: Backing::Range(parent.clone()),
+            serial: next_serial(),
         }))
     }
 
@@ -132,8 +189,14 @@ impl Storage {
         self.lock.write().unwrap_or_else(|e| e.into_inner())
     }
 
+    /// The address of the bytes (what kernels see as the buffer's pointer).
     pub(crate) fn id(&self) -> usize {
         self.ptr.as_ptr() as usize
+    }
+
+    /// Unique among storages, increasing in creation order.
+    pub fn serial(&self) -> u64 {
+        self.serial
     }
 }
 
@@ -283,5 +346,49 @@ mod tests {
         unsafe { *(storage.as_ptr() as *mut u32).add(3) = 9 };
         drop(storage);
         assert_eq!(host[3], 9, "written in place, not freed by the storage");
+    }
+
+    #[test]
+    fn lock_all_takes_each_storage_once_in_one_global_order() {
+        let (a, b) = (Storage::zeroed(64), Storage::zeroed(64));
+        // The same storage twice (read and write): locked once, exclusively.
+        let guards = lock_all([(&*a, Access::Read), (&*a, Access::Write)]);
+        assert_eq!(guards.len(), 1);
+        assert!(matches!(guards[0], StorageGuard::Write(_)));
+        assert!(a.lock.try_read().is_err());
+        drop(guards);
+        // Opposite argument orders on two threads, many times: no deadlock
+        // (with locks taken in argument order this hangs within a few
+        // hundred rounds).
+        let done = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
+        let threads: Vec<_> = [false, true]
+            .into_iter()
+            .map(|flip| {
+                let (a, b, done) = (a.clone(), b.clone(), done.clone());
+                std::thread::spawn(move || {
+                    for _ in 0..20_000 {
+                        let order = if flip {
+                            [(&*b, Access::Read), (&*a, Access::Write)]
+                        } else {
+                            [(&*a, Access::Read), (&*b, Access::Write)]
+                        };
+                        let _g = lock_all(order);
+                        std::hint::spin_loop();
+                    }
+                    done.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+                })
+            })
+            .collect();
+        let start = std::time::Instant::now();
+        while done.load(std::sync::atomic::Ordering::SeqCst) < 2 {
+            assert!(
+                start.elapsed() < std::time::Duration::from_secs(30),
+                "deadlock"
+            );
+            std::thread::sleep(std::time::Duration::from_millis(5));
+        }
+        for t in threads {
+            t.join().unwrap();
+        }
     }
 }

@@ -35,7 +35,7 @@ use lockstep_frontend::{compile, BuildOptions, Source};
 use lockstep_interp as interp;
 use lockstep_ir as ir;
 
-pub use buffer::{Buffer, Pod, Storage, BUFFER_ALIGN};
+pub use buffer::{lock_all, Access, Buffer, Pod, Storage, StorageGuard, BUFFER_ALIGN};
 pub use device::{Device, SimdFeatures};
 pub use error::{BinaryError, BuildError, EngineError, LaunchError};
 pub use kernel::{ArgKind, ArgMeta, ArgValue, Bytes, Kernel, LocalMem, ScalarKind};
@@ -244,13 +244,10 @@ impl Context {
                 seen.push((storage.id(), i));
             }
         }
-        let guards: Vec<_> = bound
-            .iter()
-            .filter_map(|a| match a {
-                ArgValue::Buffer(s) => Some(s.write_lock()),
-                _ => None,
-            })
-            .collect();
+        let guards = lock_all(bound.iter().filter_map(|a| match a {
+            ArgValue::Buffer(s) => Some((&**s, Access::Write)),
+            _ => None,
+        }));
         let mut args: Vec<interp::KernelArg> = bound
             .iter()
             .map(|a| match a {

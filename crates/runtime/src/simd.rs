@@ -261,19 +261,16 @@ pub(crate) fn launch(
     let static_local = specs.values().map(|k| k.local.size).max().unwrap_or(0);
     let mut local_total = static_local;
     let mut byval: Vec<Vec<u64>> = Vec::new();
-    let mut guards = Vec::new();
-    let mut seen = Vec::new();
+    // Every buffer locked once, in the global lock order, before any runs.
+    let guards = crate::lock_all(bound.iter().filter_map(|a| match a {
+        ArgValue::Buffer(s) => Some((&**s, crate::Access::Write)),
+        _ => None,
+    }));
     let mut args = Vec::with_capacity(bound.len());
     for a in bound {
         args.push(match a {
-            ArgValue::Buffer(s) => {
-                if !seen.contains(&s.id()) {
-                    seen.push(s.id());
-                    guards.push(s.write_lock());
-                }
-                // SAFETY: the buffer's lock is held for the launch.
-                s.as_ptr() as u64
-            }
+            // The buffer's lock is held in `guards` for the launch.
+            ArgValue::Buffer(s) => s.as_ptr() as u64,
             ArgValue::Null => 0,
             ArgValue::Local(n) => {
                 let offset = local_total.div_ceil(64) * 64;
@@ -402,12 +399,32 @@ pub(crate) fn launch(
     })
 }
 
-/// `printf` from generated code: formats one work-item's call.
+/// `printf` from generated code: formats one work-item's call. A panic in
+/// the formatter must not unwind into generated code (it would abort the
+/// process): it is caught and the call returns -1.
 ///
 /// # Safety
 /// Called by generated code with a live sink, a NUL-terminated format and
 /// `nargs` argument bits and type codes.
 unsafe extern "C" fn lockstep_rt_printf(
+    sink: *mut std::ffi::c_void,
+    format: *const u8,
+    nargs: u64,
+    bits: *const u64,
+    types: *const u8,
+) -> i32 {
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        // SAFETY: the caller's contract above.
+        unsafe { rt_printf(sink, format, nargs, bits, types) }
+    }))
+    .unwrap_or(-1)
+}
+
+/// [`lockstep_rt_printf`]'s body.
+///
+/// # Safety
+/// As for [`lockstep_rt_printf`].
+unsafe fn rt_printf(
     sink: *mut std::ffi::c_void,
     format: *const u8,
     nargs: u64,
@@ -439,7 +456,9 @@ unsafe extern "C" fn lockstep_rt_printf(
     }
 }
 
-/// An exact conversion with a directed rounding mode, for generated code.
+/// An exact conversion with a directed rounding mode, for generated code
+/// (a panic is caught, never unwound into generated code: the result is
+/// then the input bits).
 extern "C" fn lockstep_rt_convert(
     bits: u64,
     from: u32,
@@ -448,6 +467,11 @@ extern "C" fn lockstep_rt_convert(
     rounding: u32,
     saturate: u32,
 ) -> u64 {
+    std::panic::catch_unwind(|| rt_convert(bits, from, to, op, rounding, saturate)).unwrap_or(bits)
+}
+
+/// [`lockstep_rt_convert`]'s body.
+fn rt_convert(bits: u64, from: u32, to: u32, op: u32, rounding: u32, saturate: u32) -> u64 {
     let (from, to) = (type_of_code(from as u8), type_of_code(to as u8));
     let op = ConvertOp::ALL
         .get(op as usize)
