@@ -252,6 +252,50 @@ static void printf_huge(void) {
     clReleaseCommandQueue(q);
 }
 
+/* Runs kernel `k` of `p` on one work-item; the int it writes. */
+static int run_int_kernel(cl_program p) {
+    cl_int err;
+    cl_kernel k = clCreateKernel(p, "k", &err);
+    OK(err);
+    cl_mem out = new_buffer(sizeof(int));
+    OK(clSetKernelArg(k, 0, sizeof out, &out));
+    cl_command_queue q = new_queue();
+    size_t one = 1;
+    OK(clEnqueueNDRangeKernel(q, k, 1, NULL, &one, &one, 0, NULL, NULL));
+    int v = -1;
+    OK(clEnqueueReadBuffer(q, out, CL_TRUE, 0, sizeof v, &v, 0, NULL, NULL));
+    clReleaseMemObject(out);
+    clReleaseKernel(k);
+    clReleaseCommandQueue(q);
+    return v;
+}
+
+/* A header included with -I changes between two builds of the same
+ * source and options: the second program runs the new code (in this
+ * process, and from the disk cache in the next; run it twice). */
+static void header_changes(void) {
+    const char *dir = getenv("HOSTILE_DIR");
+    if (!dir) {
+        fprintf(stderr, "FAIL: HOSTILE_DIR is not set\n");
+        exit(1);
+    }
+    char header[4096], opts[4096];
+    snprintf(header, sizeof header, "%s/value.h", dir);
+    snprintf(opts, sizeof opts, "-I %s", dir);
+    const char *src = "#include \"value.h\"\n"
+                      "kernel void k(global int *out) { out[0] = VALUE; }\n";
+    for (int value = 1; value <= 3; value++) {
+        FILE *f = fopen(header, "w");
+        CHECK(f != NULL, "writing %s", header);
+        fprintf(f, "#define VALUE %d\n", value);
+        fclose(f);
+        cl_program p = build(src, opts);
+        int got = run_int_kernel(p);
+        CHECK(got == value, "header says %d, the kernel wrote %d", value, got);
+        clReleaseProgram(p);
+    }
+}
+
 int main(int argc, char **argv) {
     if (argc != 2) {
         fprintf(stderr, "usage: hostile CASE\n");
@@ -266,6 +310,8 @@ int main(int argc, char **argv) {
         opposite_orders();
     else if (!strcmp(c, "printf_huge"))
         printf_huge();
+    else if (!strcmp(c, "header_changes"))
+        header_changes();
     else {
         fprintf(stderr, "unknown case %s\n", c);
         return 2;

@@ -60,3 +60,16 @@ fn printf_with_a_huge_precision_prints_and_does_not_abort() {
     assert_eq!(line.len(), "<1.>".len() + 70000, "{}", &line[..40]);
     assert!(line.starts_with("<1.5000") && line.ends_with("000>"));
 }
+
+#[test]
+fn a_changed_header_is_compiled_again() {
+    let dir = tempfile::tempdir().unwrap();
+    let cache = tempfile::tempdir().unwrap();
+    let envs = [
+        ("HOSTILE_DIR", dir.path().as_os_str()),
+        ("XDG_CACHE_HOME", cache.path().as_os_str()),
+    ];
+    // Twice: the second process finds the first one's objects on disk.
+    run_case("header_changes", &envs);
+    run_case("header_changes", &envs);
+}

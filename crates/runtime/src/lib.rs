@@ -319,9 +319,12 @@ pub struct Program {
 
 pub(crate) struct ProgramInner {
     pub module: ir::Module,
-    /// The source text and build options (part of compiled-code cache keys).
-    pub source: String,
+    /// The build options.
     pub options: String,
+    /// What identifies the program's code in compiled-code cache keys: a
+    /// hash of its IR (what headers the source included are in it, unlike
+    /// in the source text) and build options, computed at first use.
+    code_key: std::sync::OnceLock<String>,
     /// Compiled SIMD specializations.
     pub simd_cache: std::sync::Mutex<
         std::collections::HashMap<(ir::FuncId, lockstep_codegen::Spec), Arc<simd::CompiledKernel>>,
@@ -337,10 +340,12 @@ pub(crate) struct ProgramInner {
     pub uniform_groups_required: bool,
 }
 
-/// The on-disk cache key of a program's imported IR. Sources that include
-/// other files are not cached (a header could change unseen).
+/// The on-disk cache key of a program's imported IR. Sources that may read
+/// other files are not cached (a header could change unseen): any mention
+/// of `include` (`#include`, `# include`, `%:include`, `__has_include`) or
+/// `embed` rules the cache out, which errs on the side of compiling again.
 fn build_cache_key(source: &Source, options: &str) -> Option<String> {
-    if source.text.contains("#include") {
+    if source.text.contains("include") || source.text.contains("embed") {
         return None;
     }
     Some(lockstep_codegen::backend::ObjectCache::key(&[
@@ -385,6 +390,19 @@ fn store_build(source: &Source, options: &str, compiled: &lockstep_frontend::Com
 }
 
 impl ProgramInner {
+    /// The identity of the program's code in compiled-object cache keys:
+    /// its IR text and options (not its source text, which does not show
+    /// what its headers held).
+    pub(crate) fn code_key(&self) -> &str {
+        self.code_key.get_or_init(|| {
+            lockstep_codegen::backend::ObjectCache::key(&[
+                b"program code",
+                ir::module_to_string(&self.module).as_bytes(),
+                self.options.as_bytes(),
+            ])
+        })
+    }
+
     /// The addresses of the program-scope variables by `GlobalId` (0 for
     /// `local` ones), allocating and initializing them on first use.
     pub(crate) fn global_addresses(&self) -> Vec<u64> {
@@ -493,9 +511,8 @@ impl Program {
                 module,
                 log: log.to_string(),
                 source_name: "program.cl".to_string(),
-                // The IR text stands for the source in compiled-code cache keys.
-                source: ir_text.to_string(),
                 options: options.to_string(),
+                code_key: Default::default(),
                 simd_cache: Default::default(),
                 globals_memory: Default::default(),
                 uniform_groups_required: uniform_groups_required(&opts),
@@ -529,8 +546,8 @@ impl Program {
                 module: compiled.module,
                 log: compiled.log,
                 source_name: source.name.clone(),
-                source: source.text.clone(),
                 options: options.to_string(),
+                code_key: Default::default(),
                 simd_cache: Default::default(),
                 globals_memory: Default::default(),
                 uniform_groups_required,

@@ -105,8 +105,7 @@ pub(crate) fn compiled(
         let _ = std::fs::write(path, module.print_to_string().to_string());
     }
     let key = ObjectCache::key(&[
-        program.source.as_bytes(),
-        program.options.as_bytes(),
+        program.code_key().as_bytes(),
         lockstep_codegen::backend::cache::compiler_version().as_bytes(),
         build_identity().as_bytes(),
         host.fingerprint().as_bytes(),
@@ -154,17 +153,49 @@ pub(crate) fn compiled(
     Ok(k)
 }
 
-/// Identifies this build of the compiler (the running executable's size and
-/// modification time), so a rebuilt Lockstep never loads code an older build
-/// cached.
+/// Identifies this build of the compiler, so a rebuilt Lockstep never loads
+/// code an older build cached: the size and modification time of the file
+/// that holds this code — the shared library when Lockstep runs inside a
+/// host application (the OpenCL platform), the executable otherwise.
 pub(crate) fn build_identity() -> &'static str {
     static ID: OnceLock<String> = OnceLock::new();
     ID.get_or_init(|| {
-        std::env::current_exe()
-            .and_then(std::fs::metadata)
-            .map(|m| format!("{}:{:?}", m.len(), m.modified().ok()))
-            .unwrap_or_default()
+        let file = containing_file().or_else(|| std::env::current_exe().ok());
+        let meta = file.as_ref().and_then(|f| std::fs::metadata(f).ok());
+        match (file, meta) {
+            (Some(f), Some(m)) => format!("{}:{}:{:?}", f.display(), m.len(), m.modified().ok()),
+            // Unknown: a per-process identity, so nothing cached is reused.
+            _ => format!(
+                "unknown:{}:{:?}",
+                std::process::id(),
+                std::time::SystemTime::now()
+            ),
+        }
     })
+}
+
+/// The file (executable or shared library) this function was loaded from,
+/// by `dladdr`.
+fn containing_file() -> Option<std::path::PathBuf> {
+    use std::os::unix::ffi::OsStrExt;
+    let mut info = std::mem::MaybeUninit::<libc::Dl_info>::zeroed();
+    // SAFETY: `dladdr` fills `info` for an address inside a loaded object;
+    // a function of ours is one.
+    let found = unsafe { libc::dladdr(containing_file as *const libc::c_void, info.as_mut_ptr()) };
+    if found == 0 {
+        return None;
+    }
+    // SAFETY: `dladdr` succeeded, so `info` is initialized.
+    let info = unsafe { info.assume_init() };
+    if info.dli_fname.is_null() {
+        return None;
+    }
+    // SAFETY: a NUL-terminated path owned by the dynamic loader.
+    let name = unsafe { std::ffi::CStr::from_ptr(info.dli_fname) };
+    let path = std::path::Path::new(std::ffi::OsStr::from_bytes(name.to_bytes()));
+    // The main program's entry may be relative (argv[0]) or empty: then the
+    // caller falls back to the executable's path.
+    (path.is_absolute() && path.is_file()).then(|| path.to_path_buf())
 }
 
 fn rename_work_group_fn(module: &inkwell::module::Module, symbol: &str) {
@@ -495,5 +526,18 @@ fn rt_convert(bits: u64, from: u32, to: u32, op: u32, rounding: u32, saturate: u
             convert::float_to_float(bits, Format::of(from), Format::of(to), mode)
         }
         _ => bits,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn build_identity_names_the_file_holding_the_compiler() {
+        // Linked statically into this test executable, dladdr finds it; in
+        // liblockstep_icd.so it finds the library, not the host program.
+        let file = super::containing_file().expect("dladdr finds our code");
+        let exe = std::env::current_exe().unwrap();
+        assert_eq!(file.canonicalize().unwrap(), exe.canonicalize().unwrap());
+        assert!(super::build_identity().starts_with(&*file.display().to_string()));
     }
 }
