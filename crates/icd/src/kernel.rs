@@ -462,6 +462,13 @@ unsafe fn ndrange(
     if (0..dims).any(|d| global[d].checked_add(offset[d]).is_none()) {
         return Err(CL_INVALID_GLOBAL_OFFSET);
     }
+    if global
+        .iter()
+        .try_fold(1u64, |a, &g| a.checked_mul(g))
+        .is_none()
+    {
+        return Err(CL_INVALID_GLOBAL_WORK_SIZE);
+    }
     let state = k.lock().clone();
     if state.set.iter().any(|s| !s) {
         return Err(CL_INVALID_KERNEL_ARGS);

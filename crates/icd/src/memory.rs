@@ -128,7 +128,9 @@ unsafe fn create_buffer(
         // while the buffer lives (the API's contract for USE_HOST_PTR).
         Storage::from_host_ptr(NonNull::new_unchecked(host_ptr as *mut u8), size)
     } else {
-        let storage = Storage::zeroed(size);
+        // Zero pages from the OS, not written up front; a failure is
+        // CL_MEM_OBJECT_ALLOCATION_FAILURE, not an abort.
+        let storage = Storage::try_zeroed(size).map_err(|_| CL_MEM_OBJECT_ALLOCATION_FAILURE)?;
         if flags & CL_MEM_COPY_HOST_PTR != 0 {
             std::ptr::copy_nonoverlapping(host_ptr as *const u8, storage.as_ptr(), size);
         }

@@ -49,6 +49,13 @@ fn next_serial() -> u64 {
     NEXT.fetch_add(1, Ordering::Relaxed)
 }
 
+/// Memory for a buffer could not be allocated.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("cannot allocate a buffer of {len} bytes")]
+pub struct AllocError {
+    pub len: usize,
+}
+
 /// How a command uses a storage it locks.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum Access {
@@ -106,24 +113,37 @@ unsafe impl Send for Storage {}
 unsafe impl Sync for Storage {}
 
 impl Storage {
-    fn new(len: usize) -> Storage {
+    /// `len` zeroed bytes from `alloc_zeroed`: large sizes come straight
+    /// from the OS as untouched zero pages (nothing is written up front),
+    /// and a failure is an error, not an abort.
+    fn new(len: usize) -> Result<Storage, AllocError> {
         let layout =
-            Layout::from_size_align(len.max(1), BUFFER_ALIGN).expect("buffer size overflows");
+            Layout::from_size_align(len.max(1), BUFFER_ALIGN).map_err(|_| AllocError { len })?;
         // SAFETY: the layout has a nonzero size.
         let ptr = unsafe { alloc_zeroed(layout) };
-        let ptr = NonNull::new(ptr).unwrap_or_else(|| std::alloc::handle_alloc_error(layout));
-        Storage {
+        let ptr = NonNull::new(ptr).ok_or(AllocError { len })?;
+        Ok(Storage {
             ptr,
             len,
             lock: RwLock::new(()),
             backing: Backing::Owned,
             serial: next_serial(),
-        }
+        })
     }
 
     /// `len` zeroed bytes, 64-byte aligned.
+    ///
+    /// # Panics
+    /// If the memory cannot be allocated; [`Storage::try_zeroed`] returns
+    /// an error instead.
     pub fn zeroed(len: usize) -> Arc<Storage> {
-        Arc::new(Storage::new(len))
+        Storage::try_zeroed(len).unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    /// `len` zeroed bytes, 64-byte aligned, or an error if the memory
+    /// cannot be allocated.
+    pub fn try_zeroed(len: usize) -> Result<Arc<Storage>, AllocError> {
+        Storage::new(len).map(Arc::new)
     }
 
     /// Storage over `len` bytes of memory the caller owns: kernels read and
@@ -229,14 +249,24 @@ impl<T: Pod> Clone for Buffer<T> {
 
 impl<T: Pod> Buffer<T> {
     /// A buffer of `len` zeroed elements.
+    ///
+    /// # Panics
+    /// If the memory cannot be allocated ([`Buffer::try_zeroed`] returns an
+    /// error instead).
     pub fn zeroed(len: usize) -> Buffer<T> {
+        Buffer::try_zeroed(len).unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    /// A buffer of `len` zeroed elements, or an error if the memory cannot
+    /// be allocated.
+    pub fn try_zeroed(len: usize) -> Result<Buffer<T>, AllocError> {
         let bytes = len
             .checked_mul(std::mem::size_of::<T>())
-            .expect("buffer size overflows");
-        Buffer {
-            storage: Arc::new(Storage::new(bytes)),
+            .ok_or(AllocError { len: usize::MAX })?;
+        Ok(Buffer {
+            storage: Storage::try_zeroed(bytes)?,
             _elem: PhantomData,
-        }
+        })
     }
 
     /// A buffer holding a copy of `data`.
@@ -244,6 +274,14 @@ impl<T: Pod> Buffer<T> {
         let buffer = Buffer::zeroed(data.len());
         buffer.write(data);
         buffer
+    }
+
+    /// A buffer holding a copy of `data`, or an error if the memory cannot
+    /// be allocated.
+    pub fn try_from_slice(data: &[T]) -> Result<Buffer<T>, AllocError> {
+        let buffer = Buffer::try_zeroed(data.len())?;
+        buffer.write(data);
+        Ok(buffer)
     }
 
     /// The storage behind the buffer (for binding it as [`ArgValue::Buffer`](crate::ArgValue)).

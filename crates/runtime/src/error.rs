@@ -7,7 +7,9 @@ use thiserror::Error;
 pub enum BuildError {
     /// The source has errors (the message is the build log) or uses
     /// something Lockstep does not support.
-    #[error("{0}")]
+    // Transparent: with `{0}` and a source, `anyhow`'s `{:#}` would print
+    // the message twice.
+    #[error(transparent)]
     Compile(#[from] lockstep_frontend::CompileError),
 }
 
@@ -95,6 +97,10 @@ pub enum LaunchError {
     ZeroLocalSize { dim: usize },
     #[error("a work-group of {total} work-items is larger than the device maximum of {max}")]
     WorkGroupTooLarge { total: u64, max: u64 },
+    /// The global size (times its dimensions, or plus the offset) does not
+    /// fit 64 bits: nothing could index it.
+    #[error("the NDRange is too large: {what} does not fit in 64 bits")]
+    RangeTooLarge { what: String },
     #[error("kernel '{kernel}' requires the work-group size {required:?} (reqd_work_group_size), but {given:?} was given")]
     ReqdWorkGroupSize {
         kernel: String,

@@ -293,6 +293,32 @@ impl Kernel {
     pub(crate) fn uniform_groups_required(&self) -> bool {
         self.program.uniform_groups_required
     }
+
+    /// The first argument bound to a NULL buffer that the kernel may
+    /// dereference: one whose parameter has any use other than a comparison
+    /// (`if (p)`). Only the interpreter checks accesses, so such launches
+    /// run there.
+    pub(crate) fn null_buffer_used(&self, bound: &[ArgValue]) -> Option<usize> {
+        let f = self.function();
+        let params = f.params();
+        let mut used = vec![false; params.len()];
+        for (_, inst) in f.insts_in_layout() {
+            let data = &f.insts[inst];
+            if matches!(data, ir::InstData::Icmp { .. }) {
+                continue;
+            }
+            data.visit_args(|v| {
+                if let Some(i) = params.iter().position(|&p| p == v) {
+                    used[i] = true;
+                }
+            });
+        }
+        bound
+            .iter()
+            .enumerate()
+            .find(|(i, a)| matches!(a, ArgValue::Null) && used.get(*i) == Some(&true))
+            .map(|(i, _)| i)
+    }
 }
 
 fn scalar_bytes(kind: ScalarKind) -> usize {
@@ -365,6 +391,25 @@ pub(crate) fn validate_range(kernel: &Kernel, range: &NDRange) -> Result<[u64; 3
     if let Some(dim) = global.iter().position(|&g| g == 0) {
         return Err(LaunchError::ZeroGlobalSize { dim });
     }
+    // Every index the launch computes (global id + offset, linear ids,
+    // group counts) stays below these, so none of them can wrap.
+    if global
+        .iter()
+        .try_fold(1u64, |a, &g| a.checked_mul(g))
+        .is_none()
+    {
+        return Err(LaunchError::RangeTooLarge {
+            what: format!("the number of work-items {global:?}"),
+        });
+    }
+    if let Some(dim) = (0..dims).find(|&d| global[d].checked_add(range.offset[d]).is_none()) {
+        return Err(LaunchError::RangeTooLarge {
+            what: format!(
+                "the global size plus the offset in dimension {dim} ({} + {})",
+                global[dim], range.offset[dim]
+            ),
+        });
+    }
     let required = kernel.required_work_group_size();
     let local = match (range.local, required) {
         (Some(l), _) => {
@@ -387,7 +432,10 @@ pub(crate) fn validate_range(kernel: &Kernel, range: &NDRange) -> Result<[u64; 3
             });
         }
     }
-    let total = local.iter().product::<u64>();
+    let total = local
+        .iter()
+        .try_fold(1u64, |a, &l| a.checked_mul(l))
+        .unwrap_or(u64::MAX);
     if total > MAX_WORK_GROUP_SIZE {
         return Err(LaunchError::WorkGroupTooLarge {
             total,

@@ -35,7 +35,7 @@ use lockstep_frontend::{compile, BuildOptions, Source};
 use lockstep_interp as interp;
 use lockstep_ir as ir;
 
-pub use buffer::{lock_all, Access, Buffer, Pod, Storage, StorageGuard, BUFFER_ALIGN};
+pub use buffer::{lock_all, Access, AllocError, Buffer, Pod, Storage, StorageGuard, BUFFER_ALIGN};
 pub use device::{Device, SimdFeatures};
 pub use error::{BinaryError, BuildError, EngineError, LaunchError};
 pub use kernel::{ArgKind, ArgMeta, ArgValue, Bytes, Kernel, LocalMem, ScalarKind};
@@ -205,6 +205,15 @@ impl Context {
         let local = kernel::validate_range(kernel, range)?;
         let bound = kernel.bound_args()?;
         kernel::check_local_memory(kernel, &bound)?;
+        if let (Engine::Simd, Some(index)) = (self.engine, kernel.null_buffer_used(&bound)) {
+            let mut report = self.run_interpreter(kernel, range, local, &bound)?;
+            report.fallback = Some(format!(
+                "argument {index} ('{}') of kernel '{}' is a NULL buffer the kernel may access; it ran on the interpreter, which checks every access",
+                kernel.args()[index].name,
+                kernel.name()
+            ));
+            return Ok(report);
+        }
         match self.engine {
             Engine::Interpreter => self.run_interpreter(kernel, range, local, &bound),
             Engine::Simd => match simd::launch(kernel, range, local, &bound, self) {

@@ -32,11 +32,17 @@ pub enum SimError {
     },
     #[error("{file}: {message}")]
     Io { file: String, message: String },
-    #[error("{0}")]
+    // Transparent: with `{0}` and a source, `anyhow`'s `{:#}` would print
+    // the message twice.
+    #[error(transparent)]
     Build(#[from] crate::BuildError),
-    #[error("{0}")]
+    #[error(transparent)]
     Launch(#[from] crate::LaunchError),
 }
+
+/// The largest buffer a `.sim` file may ask for (`size=`): 64 GiB. Larger
+/// sizes, and any the memory cannot hold, are an error, not an abort.
+pub const MAX_BUFFER_SIZE: usize = 64 << 30;
 
 /// Element types a `.sim` header can name.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -399,7 +405,8 @@ impl Simulation {
                     hex,
                 } => match meta.kind {
                     ArgKind::GlobalBuffer | ArgKind::ConstantBuffer => {
-                        let buffer = Buffer::from_bytes(&bytes);
+                        let buffer = Buffer::try_from_slice(&bytes)
+                            .or_else(|e| r.error(format!("{what}: {e}")))?;
                         if dump {
                             dumps.push((meta.name.clone(), buffer.clone(), elem, hex));
                         }
@@ -533,7 +540,12 @@ fn parse_header(
         elem.parse(t, hex)
             .or_else(|m| r.error(format!("{what}: {m}")))
     };
-    let mut bytes = Vec::with_capacity(size);
+    let mut bytes = Vec::new();
+    if size > MAX_BUFFER_SIZE || bytes.try_reserve_exact(size).is_err() {
+        return r.error(format!(
+            "{what}: size={size} bytes cannot be allocated (the most a .sim buffer may have is {MAX_BUFFER_SIZE} bytes, and memory must allow it)"
+        ));
+    }
     if noinit {
         bytes.resize(size, 0);
     } else if let Some(f) = fill {
@@ -547,7 +559,17 @@ fn parse_header(
             return r.error(format!("{what}: range must be START:INC:END"));
         }
         let (start, inc) = (value(r, parts[0])?, value(r, parts[1])?);
-        value(r, parts[2])?;
+        let end = value(r, parts[2])?;
+        match range_len(elem, &start, &inc, &end) {
+            Some(len) if len == n as u128 => {}
+            len => {
+                let len = len.map_or("no sequence of".to_string(), |l| format!("{l}"));
+                return r.error(format!(
+                    "{what}: range={spec} gives {len} values, but the argument holds {n} (size={size} bytes of {})",
+                    elem.name()
+                ));
+            }
+        }
         let mut current = start;
         for _ in 0..n {
             bytes.extend_from_slice(&current);
@@ -572,6 +594,48 @@ fn parse_header(
         dump,
         hex,
     })
+}
+
+/// The number of values `START:INC:END` gives: START, START+INC, … up to
+/// END (inclusive, as oclgrind counts them); `None` when INC is zero or
+/// points away from END.
+fn range_len(elem: ElemType, start: &[u8], inc: &[u8], end: &[u8]) -> Option<u128> {
+    let get = |x: &[u8]| {
+        let mut raw = [0u8; 8];
+        raw[..x.len()].copy_from_slice(x);
+        u64::from_le_bytes(raw)
+    };
+    let (s, i, e) = (get(start), get(inc), get(end));
+    if elem.is_float() {
+        let f = |b: u64| {
+            if elem == ElemType::Float {
+                f32::from_bits(b as u32) as f64
+            } else {
+                f64::from_bits(b)
+            }
+        };
+        let steps = (f(e) - f(s)) / f(i);
+        // Only finite, non-negative step counts (INC 0 gives inf or NaN).
+        return (0.0..1e30)
+            .contains(&steps)
+            .then(|| steps.floor() as u128 + 1);
+    }
+    let int = |b: u64| -> i128 {
+        let shift = 64 - 8 * elem.size() as u32;
+        if elem.is_signed() {
+            (((b << shift) as i64) >> shift) as i128
+        } else {
+            ((b << shift) >> shift) as i128
+        }
+    };
+    // The increment is signed: `0:-1:...` counts down in any type.
+    let shift = 64 - 8 * elem.size() as u32;
+    let inc = (((i << shift) as i64) >> shift) as i128;
+    let span = int(e) - int(s);
+    if inc == 0 || (span != 0 && (span < 0) != (inc < 0)) {
+        return None;
+    }
+    Some((span / inc) as u128 + 1)
 }
 
 /// `a + b` in the element type (wrapping for integers).
