@@ -248,6 +248,41 @@ struct Shared {
 // written only by the kernel, as OpenCL allows.
 unsafe impl Sync for Shared {}
 
+/// The largest natural alignment of a by-value argument: a 16-element
+/// vector of 8-byte elements (`double16`, `long16`) is 128 bytes.
+const BYVAL_ALIGN: usize = 128;
+
+/// One [`BYVAL_ALIGN`]-aligned unit of by-value argument storage.
+#[derive(Clone, Copy)]
+#[repr(C, align(128))]
+struct ByValueChunk([u8; BYVAL_ALIGN]);
+
+/// A copy of a by-value argument (struct or vector) the kernel reads, and
+/// may write, through a pointer: aligned to 128 bytes, so that generated
+/// code may use aligned vector loads of any width on it (a `float16` read
+/// with an aligned 32- or 64-byte load faults on 16-byte aligned memory).
+struct ByValue(Vec<ByValueChunk>);
+
+impl ByValue {
+    fn new(bytes: &[u8]) -> ByValue {
+        let mut chunks =
+            vec![ByValueChunk([0; BYVAL_ALIGN]); bytes.len().div_ceil(BYVAL_ALIGN).max(1)];
+        // SAFETY: the chunks hold at least `bytes.len()` bytes.
+        unsafe {
+            std::ptr::copy_nonoverlapping(
+                bytes.as_ptr(),
+                chunks.as_mut_ptr() as *mut u8,
+                bytes.len(),
+            )
+        };
+        ByValue(chunks)
+    }
+
+    fn as_ptr(&self) -> *const u8 {
+        self.0.as_ptr() as *const u8
+    }
+}
+
 /// Runs a launch on the SIMD engine.
 pub(crate) fn launch(
     kernel: &Kernel,
@@ -291,7 +326,7 @@ pub(crate) fn launch(
     // Arguments: local ones become offsets after the kernel's own locals.
     let static_local = specs.values().map(|k| k.local.size).max().unwrap_or(0);
     let mut local_total = static_local;
-    let mut byval: Vec<Vec<u64>> = Vec::new();
+    let mut byval: Vec<ByValue> = Vec::new();
     // Every buffer locked once, in the global lock order, before any runs.
     let guards = crate::lock_all(bound.iter().filter_map(|a| match a {
         ArgValue::Buffer(s) => Some((&**s, crate::Access::Write)),
@@ -315,17 +350,9 @@ pub(crate) fn launch(
             }
             ArgValue::Bytes(bytes) => {
                 // An aligned copy the kernel reads (and may write) by pointer.
-                let mut words = vec![0u64; bytes.len().div_ceil(8).max(1) + 1];
-                // SAFETY: `words` has at least `bytes.len()` bytes.
-                unsafe {
-                    std::ptr::copy_nonoverlapping(
-                        bytes.as_ptr(),
-                        words.as_mut_ptr() as *mut u8,
-                        bytes.len(),
-                    )
-                };
-                let p = words.as_ptr() as u64;
-                byval.push(words);
+                let copy = ByValue::new(bytes);
+                let p = copy.as_ptr() as u64;
+                byval.push(copy);
                 p
             }
         });
@@ -531,6 +558,18 @@ fn rt_convert(bits: u64, from: u32, to: u32, op: u32, rounding: u32, saturate: u
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn by_value_arguments_are_aligned_for_any_vector() {
+        for len in [1, 4, 16, 64, 100, 128, 129, 1024] {
+            let bytes: Vec<u8> = (0..len).map(|i| i as u8).collect();
+            let copy = super::ByValue::new(&bytes);
+            assert_eq!(copy.as_ptr() as usize % 128, 0, "{len} bytes");
+            // SAFETY: the copy holds at least `len` bytes.
+            let back = unsafe { std::slice::from_raw_parts(copy.as_ptr(), len) };
+            assert_eq!(back, &bytes[..]);
+        }
+    }
+
     #[test]
     fn build_identity_names_the_file_holding_the_compiler() {
         // Linked statically into this test executable, dladdr finds it; in
