@@ -296,6 +296,32 @@ static void header_changes(void) {
     }
 }
 
+/* Build options that would hand the preprocessor a file to write or read,
+ * and an unknown OpenCL C version: CL_INVALID_BUILD_OPTIONS, nothing
+ * written. */
+static void build_options(void) {
+    const char *dir = getenv("HOSTILE_DIR");
+    if (!dir) {
+        fprintf(stderr, "FAIL: HOSTILE_DIR is not set\n");
+        exit(1);
+    }
+    const char *src = "kernel void k(global int *out) { out[0] = 1; }\n";
+    char opts[4096], written[4096];
+    snprintf(written, sizeof written, "%s/deps.d", dir);
+    const char *patterns[] = {"-Wp,-MD,%s", "-Wp,-include,%s", "-include %s", "-MD -MF %s",
+                              "-Wl,-o,%s", "-o %s", "-Xclang -dependency-file -Xclang %s"};
+    for (size_t i = 0; i < sizeof patterns / sizeof *patterns; i++) {
+        snprintf(opts, sizeof opts, patterns[i], written);
+        cl_int err = try_build(src, opts, NULL);
+        CHECK(err == CL_INVALID_BUILD_OPTIONS, "'%s' gave %d", opts, err);
+        CHECK(access(written, F_OK) != 0, "'%s' wrote %s", opts, written);
+    }
+    EXPECT_ERR(try_build(src, "-cl-std=CL9.9", NULL), CL_INVALID_BUILD_OPTIONS);
+    /* Vetted options still build. */
+    CHECK(try_build(src, "-DX=1 -w -Werror -Wall -cl-std=CL1.2 -cl-mad-enable", NULL) == CL_SUCCESS,
+          "vetted options");
+}
+
 int main(int argc, char **argv) {
     if (argc != 2) {
         fprintf(stderr, "usage: hostile CASE\n");
@@ -312,6 +338,8 @@ int main(int argc, char **argv) {
         printf_huge();
     else if (!strcmp(c, "header_changes"))
         header_changes();
+    else if (!strcmp(c, "build_options"))
+        build_options();
     else {
         fprintf(stderr, "unknown case %s\n", c);
         return 2;

@@ -73,3 +73,9 @@ fn a_changed_header_is_compiled_again() {
     run_case("header_changes", &envs);
     run_case("header_changes", &envs);
 }
+
+#[test]
+fn build_options_reaching_the_preprocessor_are_invalid() {
+    let dir = tempfile::tempdir().unwrap();
+    run_case("build_options", &[("HOSTILE_DIR", dir.path().as_os_str())]);
+}
