@@ -126,3 +126,24 @@ fn a_range_whose_length_differs_from_the_buffer_is_an_error() {
         );
     }
 }
+
+#[test]
+fn thread_counts_beyond_the_cap_are_refused_at_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = sim(
+        dir.path(),
+        "4 1 1\n4 1 1",
+        "<size=16 range=0:1:3>\n<size=16 fill=0 dump>",
+    );
+    let start = std::time::Instant::now();
+    for threads in ["100000", "5000", "0"] {
+        fails_with(
+            &file,
+            &["--threads", threads],
+            &format!("--threads must be between 1 and 1024, not {threads}"),
+        );
+    }
+    assert!(start.elapsed() < std::time::Duration::from_secs(30));
+    let out = lockstep(&["run", &file, "--threads", "3"]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+}

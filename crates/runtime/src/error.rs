@@ -126,6 +126,9 @@ pub enum LaunchError {
     /// The SIMD engine could not compile the kernel.
     #[error("kernel '{kernel}' could not be compiled for the SIMD engine: {message}")]
     Compile { kernel: String, message: String },
+    /// The worker threads could not be started.
+    #[error("cannot start {threads} worker threads: {message}; ask for fewer (--threads, LOCKSTEP_THREADS)")]
+    WorkerThreads { threads: usize, message: String },
     /// The kernel faulted while running (out-of-bounds access, barrier
     /// divergence…); the message has the source location.
     #[error("kernel '{kernel}' failed: {message}")]

@@ -45,6 +45,11 @@ pub use ndrange::NDRange;
 /// The largest work-group Lockstep runs.
 pub const MAX_WORK_GROUP_SIZE: u64 = 4096;
 
+/// The most worker threads a context runs launches on (`--threads`,
+/// `LOCKSTEP_THREADS`): far more than any host's cores, few enough that
+/// starting them is quick.
+pub const MAX_THREADS: usize = 1024;
+
 /// The most `__local` memory a work-group's arguments may ask for, in bytes
 /// (`CL_DEVICE_LOCAL_MEM_SIZE`): each worker holds one group's local memory,
 /// and this much fits in a core's L2 cache.
@@ -165,13 +170,14 @@ impl Context {
         self.linearization
     }
 
-    /// Sets the number of worker threads.
+    /// Sets the number of worker threads (1 to [`MAX_THREADS`]; others
+    /// are clamped to that range).
     pub fn set_threads(&mut self, threads: usize) {
-        self.threads = Some(threads.max(1));
+        self.threads = Some(threads.clamp(1, MAX_THREADS));
     }
 
     /// The number of worker threads launches use: the setting, else
-    /// `LOCKSTEP_THREADS`, else one per core.
+    /// `LOCKSTEP_THREADS`, else one per core; at most [`MAX_THREADS`].
     pub fn threads(&self) -> usize {
         self.threads
             .or_else(|| {
@@ -180,7 +186,7 @@ impl Context {
                     .and_then(|t| t.parse().ok())
             })
             .unwrap_or_else(simd::cores)
-            .max(1)
+            .clamp(1, MAX_THREADS)
     }
 
     /// The vectorization report of `kernel` specialized for `local_size`

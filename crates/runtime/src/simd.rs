@@ -223,9 +223,9 @@ fn pool(threads: usize) -> Result<Arc<rayon::ThreadPool>, LaunchError> {
         .num_threads(threads)
         .thread_name(|i| format!("lockstep-worker-{i}"))
         .build()
-        .map_err(|e| LaunchError::Compile {
-            kernel: String::new(),
-            message: format!("starting worker threads: {e}"),
+        .map_err(|e| LaunchError::WorkerThreads {
+            threads,
+            message: e.to_string(),
         })?;
     let p = Arc::new(p);
     pools.insert(threads, p.clone());
