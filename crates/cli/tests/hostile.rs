@@ -145,5 +145,9 @@ fn thread_counts_beyond_the_cap_are_refused_at_once() {
     }
     assert!(start.elapsed() < std::time::Duration::from_secs(30));
     let out = lockstep(&["run", &file, "--threads", "3"]);
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
 }

@@ -500,7 +500,12 @@ unsafe fn ndrange(
     {
         return Err(CL_INVALID_WORK_GROUP_SIZE);
     }
-    let local_bytes = state.runtime.static_local_mem_size() + state.local_bytes.iter().sum::<u64>();
+    let local_bytes = state.runtime.local_mem_size(
+        state
+            .local_bytes
+            .iter()
+            .fold(0, |a, &b| a.saturating_add(b)),
+    );
     if local_bytes > lockstep_runtime::MAX_LOCAL_MEM_SIZE {
         return Err(CL_OUT_OF_RESOURCES);
     }

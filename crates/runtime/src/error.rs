@@ -79,7 +79,7 @@ pub enum LaunchError {
         index: usize,
         name: String,
     },
-    #[error("kernel '{kernel}' asks for {bytes} bytes of local memory per work-group in its __local arguments, more than the device's {max}; give smaller LocalMem sizes")]
+    #[error("kernel '{kernel}' asks for {bytes} bytes of local memory per work-group (its __local variables and arguments), more than the device's {max}; use smaller __local arrays or give smaller LocalMem sizes")]
     LocalMemoryTooLarge {
         kernel: String,
         bytes: u64,

@@ -197,7 +197,14 @@ impl Kernel {
             .values()
             .filter(|g| g.space == AddrSpace::Local)
             .map(|g| g.size)
-            .sum()
+            .fold(0, u64::saturating_add)
+    }
+
+    /// The `__local` memory a work-group needs: the kernel-scope variables
+    /// plus `arg_bytes` of `__local` arguments (saturating). Launches check
+    /// it against [`MAX_LOCAL_MEM_SIZE`] on every path (runtime, CLI, ICD).
+    pub fn local_mem_size(&self, arg_bytes: u64) -> u64 {
+        self.static_local_mem_size().saturating_add(arg_bytes)
     }
 
     /// `reqd_work_group_size`, if the kernel has one.
@@ -360,15 +367,17 @@ fn pointee_size(type_name: &str) -> Option<usize> {
     Some(size * n)
 }
 
-/// Checks that the `__local` arguments together fit the device's local memory.
+/// Checks that the kernel's `__local` variables and arguments together fit
+/// the device's local memory.
 pub(crate) fn check_local_memory(kernel: &Kernel, bound: &[ArgValue]) -> Result<(), LaunchError> {
-    let bytes = bound
+    let args = bound
         .iter()
         .map(|a| match a {
             ArgValue::Local(n) => *n as u64,
             _ => 0,
         })
         .fold(0u64, u64::saturating_add);
+    let bytes = kernel.local_mem_size(args);
     if bytes > MAX_LOCAL_MEM_SIZE {
         return Err(LaunchError::LocalMemoryTooLarge {
             kernel: kernel.name().to_string(),

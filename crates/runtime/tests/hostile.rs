@@ -29,9 +29,7 @@ fn wide_vectors_pass_by_value() {
     let l: Vec<u8> = (0..8)
         .flat_map(|x| (x as i64 * 100).to_le_bytes())
         .collect();
-    let i: Vec<u8> = (0..16)
-        .flat_map(|x| (x as i32 * 1000).to_le_bytes())
-        .collect();
+    let i: Vec<u8> = (0..16i32).flat_map(|x| (x * 1000).to_le_bytes()).collect();
     let e: Vec<u8> = (0..16)
         .flat_map(|x| (x as f64 * 10000.0).to_le_bytes())
         .collect();
@@ -52,6 +50,40 @@ fn wide_vectors_pass_by_value() {
         let got = out.read();
         for (g, v) in got.iter().enumerate() {
             assert_eq!(*v, want + g as f64);
+        }
+    }
+}
+
+/// Kernel-scope `__local` arrays count against the device's local memory
+/// on every engine, as the OpenCL platform counts them: 1 MiB is over the
+/// 256 KiB limit, 2^40 bytes must not abort the process.
+#[test]
+fn kernel_scope_local_memory_is_checked_against_the_device() {
+    for (bytes, fits) in [("1UL << 40", false), ("1 << 20", false), ("1 << 10", true)] {
+        let program = build(&format!(
+            "kernel void k(global char *out) {{
+                local char a[{bytes}];
+                a[get_local_id(0)] = 1;
+                barrier(CLK_LOCAL_MEM_FENCE);
+                out[get_global_id(0)] = a[0];
+            }}"
+        ));
+        for engine in [Engine::Simd, Engine::Interpreter] {
+            let out = Buffer::<u8>::zeroed(16);
+            let mut k = program.kernel("k").unwrap();
+            k.set_arg(0, &out).unwrap();
+            let result =
+                Context::with_engine(engine).launch(&k, &NDRange::new_1d(16).local([16, 1, 1]));
+            if fits {
+                result.unwrap();
+                assert_eq!(out.read(), vec![1; 16]);
+            } else {
+                let err = result.expect_err(bytes);
+                assert!(
+                    matches!(err, LaunchError::LocalMemoryTooLarge { .. }),
+                    "{bytes}: {err}"
+                );
+            }
         }
     }
 }
