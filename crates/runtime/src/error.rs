@@ -126,6 +126,13 @@ pub enum LaunchError {
     /// The SIMD engine could not compile the kernel.
     #[error("kernel '{kernel}' could not be compiled for the SIMD engine: {message}")]
     Compile { kernel: String, message: String },
+    /// The private arrays of a gang do not fit any worker's stack.
+    #[error("kernel '{kernel}' needs {bytes} bytes of private memory per SIMD gang, more than the {max} a worker's stack may have; use smaller private arrays, a narrower --width, or the interpreter engine")]
+    PrivateMemoryTooLarge {
+        kernel: String,
+        bytes: u64,
+        max: u64,
+    },
     /// The worker threads could not be started.
     #[error("cannot start {threads} worker threads: {message}; ask for fewer (--threads, LOCKSTEP_THREADS)")]
     WorkerThreads { threads: usize, message: String },

@@ -207,6 +207,16 @@ impl Kernel {
         self.static_local_mem_size().saturating_add(arg_bytes)
     }
 
+    /// Bytes of private memory (arrays, address-taken variables) one
+    /// work-item of the kernel uses, each slot rounded up to its alignment.
+    pub fn private_mem_size(&self) -> u64 {
+        self.function()
+            .stack_slots
+            .values()
+            .map(|s| (s.size as u64).next_multiple_of(s.align.max(1) as u64))
+            .fold(0, u64::saturating_add)
+    }
+
     /// `reqd_work_group_size`, if the kernel has one.
     pub fn required_work_group_size(&self) -> Option<[u64; 3]> {
         let info = self.function().kernel.as_ref()?;

@@ -209,18 +209,32 @@ pub(crate) fn default_width() -> u32 {
     host().map(|h| h.preferred_width_32()).unwrap_or(4)
 }
 
-/// The worker pool, created once per thread count.
-fn pool(threads: usize) -> Result<Arc<rayon::ThreadPool>, LaunchError> {
-    static POOLS: OnceLock<Mutex<HashMap<usize, Arc<rayon::ThreadPool>>>> = OnceLock::new();
+/// The stack a thread that runs work-groups gets at least (Rust's default
+/// for spawned threads is 2 MiB).
+const MIN_WORKER_STACK: usize = 8 << 20;
+
+/// The largest worker stack a launch may need (private arrays of all lanes
+/// of a gang live in the work-group function's frame).
+const MAX_WORKER_STACK: u64 = 1 << 30;
+
+/// Frames up to this size run on the launching thread, whose stack size we
+/// do not know (an application's thread, inside the OpenCL platform).
+const CALLER_FRAME_LIMIT: u64 = 256 << 10;
+
+/// The worker pool, created once per thread count and stack size.
+fn pool(threads: usize, stack: usize) -> Result<Arc<rayon::ThreadPool>, LaunchError> {
+    type Pools = Mutex<HashMap<(usize, usize), Arc<rayon::ThreadPool>>>;
+    static POOLS: OnceLock<Pools> = OnceLock::new();
     let mut pools = POOLS
         .get_or_init(|| Mutex::new(HashMap::new()))
         .lock()
         .unwrap_or_else(|e| e.into_inner());
-    if let Some(p) = pools.get(&threads) {
+    if let Some(p) = pools.get(&(threads, stack)) {
         return Ok(p.clone());
     }
     let p = rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
+        .stack_size(stack)
         .thread_name(|i| format!("lockstep-worker-{i}"))
         .build()
         .map_err(|e| LaunchError::WorkerThreads {
@@ -228,8 +242,17 @@ fn pool(threads: usize) -> Result<Arc<rayon::ThreadPool>, LaunchError> {
             message: e.to_string(),
         })?;
     let p = Arc::new(p);
-    pools.insert(threads, p.clone());
+    pools.insert((threads, stack), p.clone());
     Ok(p)
+}
+
+/// The stack a worker needs for `frame` bytes of private memory per gang:
+/// a power of two (so few pools exist) with room for the rest of the
+/// frame and the runtime.
+fn worker_stack(frame: u64) -> usize {
+    (frame.saturating_add(1 << 20))
+        .next_power_of_two()
+        .max(MIN_WORKER_STACK as u64) as usize
 }
 
 /// What printf output collects into during a launch.
@@ -427,7 +450,18 @@ pub(crate) fn launch(
         unsafe { (k.function)(&ctx) };
     };
     let worker_memory = || vec![0u8; local_bytes + scratch_bytes + 128];
-    if threads <= 1 || total_groups == 1 {
+    // Private arrays are in the work-group function's frame (one copy per
+    // lane of a gang): the workers' stacks are sized for it.
+    let frame = kernel.private_mem_size().saturating_mul(width as u64);
+    if frame > MAX_WORKER_STACK {
+        return Err(LaunchError::PrivateMemoryTooLarge {
+            kernel: kernel.name().to_string(),
+            bytes: frame,
+            max: MAX_WORKER_STACK,
+        });
+    }
+    let stack = worker_stack(frame);
+    if (threads <= 1 || total_groups == 1) && frame <= CALLER_FRAME_LIMIT {
         let mut mem = worker_memory();
         for index in 0..total_groups {
             run_group(&mut mem, index);
@@ -435,9 +469,10 @@ pub(crate) fn launch(
     } else {
         // Runs of consecutive groups per task (about 16 tasks per worker):
         // cheap groups do not pay the pool's per-task cost each.
+        let threads = threads.min(total_groups.min(usize::MAX as u64) as usize);
         let run = (total_groups / (threads as u64 * 16)).clamp(1, 4096);
         let runs = total_groups.div_ceil(run);
-        pool(threads)?.install(|| {
+        pool(threads, stack)?.install(|| {
             (0..runs)
                 .into_par_iter()
                 .for_each_init(worker_memory, |mem, r| {

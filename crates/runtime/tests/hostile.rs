@@ -87,3 +87,32 @@ fn kernel_scope_local_memory_is_checked_against_the_device() {
         }
     }
 }
+
+/// A 4 MiB private array per work-item (times the SIMD width in a gang's
+/// frame) runs on workers whose stacks are sized for it, on one thread and
+/// on several.
+#[test]
+fn large_private_arrays_fit_the_workers_stacks() {
+    let program = build(
+        "kernel void k(global const int *in, global float *out) {
+            float a[1 << 20];
+            size_t g = get_global_id(0);
+            for (int i = 0; i < 1 << 20; i += 4096)
+                a[(i + in[g]) & ((1 << 20) - 1)] = (float)(i + g);
+            out[g] = a[(in[g] + 8192) & ((1 << 20) - 1)];
+        }",
+    );
+    for threads in [1, 2] {
+        let mut ctx = Context::with_engine(Engine::Simd);
+        ctx.set_threads(threads);
+        let input = Buffer::from_slice(&[0i32; 64]);
+        let out = Buffer::<f32>::zeroed(64);
+        let mut k = program.kernel("k").unwrap();
+        k.set_arg(0, &input).unwrap();
+        k.set_arg(1, &out).unwrap();
+        ctx.launch(&k, &NDRange::new_1d(64).local([16, 1, 1]))
+            .unwrap();
+        let want: Vec<f32> = (0..64).map(|g| (8192 + g) as f32).collect();
+        assert_eq!(out.read(), want, "{threads} threads");
+    }
+}
