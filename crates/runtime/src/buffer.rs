@@ -49,6 +49,10 @@ fn next_serial() -> u64 {
     NEXT.fetch_add(1, Ordering::Relaxed)
 }
 
+/// Storages from this size up are mapped from the OS rather than taken
+/// from the allocator: creating one costs no time or memory until touched.
+const MAP_THRESHOLD: usize = 1 << 20;
+
 /// Memory for a buffer could not be allocated.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("cannot allocate a buffer of {len} bytes")]
@@ -101,6 +105,9 @@ pub fn lock_all<'a>(
 enum Backing {
     /// Allocated (64-byte aligned) by the storage, freed when it drops.
     Owned,
+    /// Mapped (page aligned, zero pages on first touch) by the storage,
+    /// unmapped when it drops.
+    Mapped,
     /// Host memory the caller owns and keeps alive (OpenCL's
     /// `CL_MEM_USE_HOST_PTR`).
     Host,
@@ -117,6 +124,9 @@ impl Storage {
     /// from the OS as untouched zero pages (nothing is written up front),
     /// and a failure is an error, not an abort.
     fn new(len: usize) -> Result<Storage, AllocError> {
+        if len >= MAP_THRESHOLD {
+            return Storage::mapped(len);
+        }
         let layout =
             Layout::from_size_align(len.max(1), BUFFER_ALIGN).map_err(|_| AllocError { len })?;
         // SAFETY: the layout has a nonzero size.
@@ -127,6 +137,33 @@ impl Storage {
             len,
             lock: RwLock::new(()),
             backing: Backing::Owned,
+            serial: next_serial(),
+        })
+    }
+
+    /// `len` bytes of anonymous memory from `mmap`: page aligned, and zero
+    /// pages the OS provides when first touched (the allocator's
+    /// `alloc_zeroed` writes zeros up front for alignments over 16).
+    fn mapped(len: usize) -> Result<Storage, AllocError> {
+        // SAFETY: an anonymous private mapping at an address the OS picks.
+        let ptr = unsafe {
+            libc::mmap(
+                std::ptr::null_mut(),
+                len,
+                libc::PROT_READ | libc::PROT_WRITE,
+                libc::MAP_PRIVATE | libc::MAP_ANONYMOUS,
+                -1,
+                0,
+            )
+        };
+        if ptr == libc::MAP_FAILED {
+            return Err(AllocError { len });
+        }
+        Ok(Storage {
+            ptr: NonNull::new(ptr as *mut u8).ok_or(AllocError { len })?,
+            len,
+            lock: RwLock::new(()),
+            backing: Backing::Mapped,
             serial: next_serial(),
         })
     }
@@ -222,13 +259,20 @@ impl Storage {
 
 impl Drop for Storage {
     fn drop(&mut self) {
-        if !matches!(self.backing, Backing::Owned) {
-            return;
+        match self.backing {
+            Backing::Owned => {
+                let layout = Layout::from_size_align(self.len.max(1), BUFFER_ALIGN)
+                    .expect("checked at creation");
+                // SAFETY: allocated in `new` with this layout.
+                unsafe { dealloc(self.ptr.as_ptr(), layout) }
+            }
+            Backing::Mapped => {
+                // SAFETY: mapped in `mapped` with this length; nothing
+                // refers to it once the storage (and its ranges) are gone.
+                unsafe { libc::munmap(self.ptr.as_ptr() as *mut libc::c_void, self.len) };
+            }
+            Backing::Host | Backing::Range(_) => {}
         }
-        let layout =
-            Layout::from_size_align(self.len.max(1), BUFFER_ALIGN).expect("checked at creation");
-        // SAFETY: allocated in `new` with this layout.
-        unsafe { dealloc(self.ptr.as_ptr(), layout) }
     }
 }
 
@@ -428,5 +472,43 @@ mod tests {
         for t in threads {
             t.join().unwrap();
         }
+    }
+
+    /// Resident memory of this process, in bytes (Linux).
+    fn resident() -> usize {
+        let status = std::fs::read_to_string("/proc/self/status").unwrap();
+        let line = status.lines().find(|l| l.starts_with("VmRSS:")).unwrap();
+        line.split_whitespace()
+            .nth(1)
+            .unwrap()
+            .parse::<usize>()
+            .unwrap()
+            * 1024
+    }
+
+    #[test]
+    fn large_storages_are_lazy_zero_pages_and_failures_are_errors() {
+        let before = resident();
+        let start = std::time::Instant::now();
+        let big = Storage::try_zeroed(2 << 30).expect("2 GiB of address space");
+        assert!(start.elapsed() < std::time::Duration::from_millis(500));
+        assert!(
+            resident() < before + (64 << 20),
+            "2 GiB buffer made {} bytes resident",
+            resident() - before
+        );
+        assert_eq!(big.as_ptr() as usize % BUFFER_ALIGN, 0);
+        // SAFETY: in bounds; no other user.
+        unsafe {
+            assert_eq!(*big.as_ptr().add((2 << 30) - 1), 0);
+            *big.as_ptr().add(12345) = 1;
+        }
+        drop(big);
+        // More than any machine has: an error, not an abort.
+        assert_eq!(
+            Storage::try_zeroed(1 << 62).err(),
+            Some(AllocError { len: 1 << 62 })
+        );
+        assert!(Buffer::<u64>::try_zeroed(usize::MAX / 4).is_err());
     }
 }
