@@ -127,8 +127,7 @@ impl Storage {
         if len >= MAP_THRESHOLD {
             return Storage::mapped(len);
         }
-        let layout =
-            Layout::from_size_align(len.max(1), BUFFER_ALIGN).map_err(|_| AllocError { len })?;
+        let layout = Storage::layout(len).ok_or(AllocError { len })?;
         // SAFETY: the layout has a nonzero size.
         let ptr = unsafe { alloc_zeroed(layout) };
         let ptr = NonNull::new(ptr).ok_or(AllocError { len })?;
@@ -139,6 +138,14 @@ impl Storage {
             backing: Backing::Owned,
             serial: next_serial(),
         })
+    }
+
+    /// The allocation of an owned storage of `len` bytes: whole 64-byte
+    /// blocks, so a vector access that starts inside the buffer (a
+    /// `float4` load from a 4-byte buffer) stays inside the allocation.
+    fn layout(len: usize) -> Option<Layout> {
+        let size = len.max(1).checked_next_multiple_of(BUFFER_ALIGN)?;
+        Layout::from_size_align(size, BUFFER_ALIGN).ok()
     }
 
     /// `len` bytes of anonymous memory from `mmap`: page aligned, and zero
@@ -261,8 +268,7 @@ impl Drop for Storage {
     fn drop(&mut self) {
         match self.backing {
             Backing::Owned => {
-                let layout = Layout::from_size_align(self.len.max(1), BUFFER_ALIGN)
-                    .expect("checked at creation");
+                let layout = Storage::layout(self.len).expect("checked at creation");
                 // SAFETY: allocated in `new` with this layout.
                 unsafe { dealloc(self.ptr.as_ptr(), layout) }
             }

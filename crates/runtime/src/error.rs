@@ -65,14 +65,6 @@ pub enum LaunchError {
         index: usize,
         name: String,
     },
-    #[error("argument {index} ('{name}') of kernel '{kernel}' is a buffer of {elem_type}, but the buffer given has only {bytes} bytes")]
-    BufferTooSmall {
-        kernel: String,
-        index: usize,
-        name: String,
-        elem_type: String,
-        bytes: usize,
-    },
     #[error("argument {index} ('{name}') of kernel '{kernel}' is local memory: its size must be more than 0 bytes")]
     ZeroLocalMemory {
         kernel: String,
