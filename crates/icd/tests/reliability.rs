@@ -79,3 +79,30 @@ fn build_options_reaching_the_preprocessor_are_invalid() {
     let dir = tempfile::tempdir().unwrap();
     run_case("build_options", &[("HOSTILE_DIR", dir.path().as_os_str())]);
 }
+
+/// Many host threads, shared and separate queues, buffers shared in
+/// opposite argument orders, sub-buffers of one parent, events across
+/// queues and user events (`stress.c`): exact totals, no deadlock, in a
+/// few seconds.
+#[test]
+fn concurrent_hosts_threads_on_shared_and_separate_queues() {
+    let dir = tempfile::tempdir().unwrap();
+    let exe = common::compile_c("stress", dir.path());
+    let vendors = common::vendors_dir();
+    let start = std::time::Instant::now();
+    let out = common::command(&exe, vendors.path())
+        .output()
+        .expect("running stress");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success() && stdout.contains("OK"),
+        "stress failed ({}):\n{stdout}\n{}",
+        out.status,
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        start.elapsed() < std::time::Duration::from_secs(60),
+        "took {:?}",
+        start.elapsed()
+    );
+}

@@ -364,15 +364,7 @@ impl Simulation {
                 program_path.display()
             ));
         }
-        let kernel_name = r.next("the kernel name")?;
-        let mut global = [0u64; 3];
-        for g in &mut global {
-            *g = r.number("a global size")?;
-        }
-        let mut local = [0u64; 3];
-        for l in &mut local {
-            *l = r.number("a local size")?;
-        }
+        let (kernel_name, global, local) = parse_sizes(&mut r)?;
         let program = Program::from_file(ctx, &program_path, build_options)?;
         let mut kernel = program.kernel(&kernel_name)?;
         let dims = if global[2] > 1 || local[2] > 1 {
@@ -385,16 +377,9 @@ impl Simulation {
         let range = NDRange::new(dims, global).local(local);
         let mut dumps = Vec::new();
         let mut buffers = Vec::new();
-        for (index, meta) in kernel.args().to_vec().into_iter().enumerate() {
-            let what = format!("argument {index} ('{}')", meta.name);
-            let header = r.next(&format!("the header <...> of {what}"))?;
-            let Some(body) = header.strip_prefix('<').and_then(|h| h.strip_suffix('>')) else {
-                r.pos -= 1;
-                return r.error(format!(
-                    "expected the header <...> of {what}, found '{header}'"
-                ));
-            };
-            let arg = parse_header(&mut r, body, &meta.kind, &meta.type_name, &what)?;
+        let metas = kernel.args().to_vec();
+        let args = parse_args(&mut r, &metas, MAX_BUFFER_SIZE)?;
+        for (index, (meta, arg)) in metas.iter().zip(args).enumerate() {
             let value = match arg {
                 SimArg::Null => ArgValue::Null,
                 SimArg::Local(size) => ArgValue::Local(size),
@@ -405,25 +390,20 @@ impl Simulation {
                     hex,
                 } => match meta.kind {
                     ArgKind::GlobalBuffer | ArgKind::ConstantBuffer => {
-                        let buffer = Buffer::try_from_slice(&bytes)
-                            .or_else(|e| r.error(format!("{what}: {e}")))?;
+                        let buffer = Buffer::try_from_slice(&bytes).map_err(|e| SimError::Io {
+                            file: file.clone(),
+                            message: format!("argument {index} ('{}'): {e}", meta.name),
+                        })?;
                         if dump {
                             dumps.push((meta.name.clone(), buffer.clone(), elem, hex));
                         }
-                        buffers.push((buffer.clone(), bytes.clone()));
+                        buffers.push((buffer.clone(), bytes));
                         ArgValue::from(&buffer)
                     }
                     _ => ArgValue::Bytes(bytes),
                 },
             };
             kernel.set_arg(index, value)?;
-        }
-        if r.pos < r.tokens.len() {
-            let t = r.tokens[r.pos].1.clone();
-            return r.error(format!(
-                "unexpected '{t}' after the last argument (the kernel takes {} arguments)",
-                kernel.args().len()
-            ));
         }
         Ok(Simulation {
             kernel,
@@ -460,6 +440,73 @@ impl Simulation {
     }
 }
 
+/// The kernel name, global size and local size after the program name.
+fn parse_sizes(r: &mut Reader) -> Result<(String, [u64; 3], [u64; 3]), SimError> {
+    let kernel_name = r.next("the kernel name")?;
+    let mut global = [0u64; 3];
+    for g in &mut global {
+        *g = r.number("a global size")?;
+    }
+    let mut local = [0u64; 3];
+    for l in &mut local {
+        *l = r.number("a local size")?;
+    }
+    Ok((kernel_name, global, local))
+}
+
+/// One header (and its values) per argument of `metas`, then the end of
+/// the file; buffers of more than `max_buffer` bytes are an error.
+fn parse_args(
+    r: &mut Reader,
+    metas: &[crate::ArgMeta],
+    max_buffer: usize,
+) -> Result<Vec<SimArg>, SimError> {
+    let mut args = Vec::with_capacity(metas.len());
+    for (index, meta) in metas.iter().enumerate() {
+        let what = format!("argument {index} ('{}')", meta.name);
+        let header = r.next(&format!("the header <...> of {what}"))?;
+        let Some(body) = header.strip_prefix('<').and_then(|h| h.strip_suffix('>')) else {
+            r.pos -= 1;
+            return r.error(format!(
+                "expected the header <...> of {what}, found '{header}'"
+            ));
+        };
+        args.push(parse_header(
+            r,
+            body,
+            &meta.kind,
+            &meta.type_name,
+            &what,
+            max_buffer,
+        )?);
+    }
+    if r.pos < r.tokens.len() {
+        let t = r.tokens[r.pos].1.clone();
+        return r.error(format!(
+            "unexpected '{t}' after the last argument (the kernel takes {} arguments)",
+            metas.len()
+        ));
+    }
+    Ok(args)
+}
+
+/// Parses the text of a `.sim` file for a kernel whose arguments are
+/// `metas`, without reading the program or building anything: what
+/// [`Simulation::load`] checks, for tests and fuzzing. Buffers of more
+/// than `max_buffer` bytes are an error.
+pub fn parse_text(
+    file: &str,
+    text: &str,
+    metas: &[crate::ArgMeta],
+    max_buffer: usize,
+) -> Result<(), SimError> {
+    let mut r = Reader::new(file, text);
+    r.next("the program file name")?;
+    parse_sizes(&mut r)?;
+    parse_args(&mut r, metas, max_buffer.min(MAX_BUFFER_SIZE))?;
+    Ok(())
+}
+
 enum SimArg {
     Null,
     Local(usize),
@@ -477,6 +524,7 @@ fn parse_header(
     kind: &ArgKind,
     type_name: &str,
     what: &str,
+    max_buffer: usize,
 ) -> Result<SimArg, SimError> {
     let mut size = None;
     let mut elem = None;
@@ -541,9 +589,9 @@ fn parse_header(
             .or_else(|m| r.error(format!("{what}: {m}")))
     };
     let mut bytes = Vec::new();
-    if size > MAX_BUFFER_SIZE || bytes.try_reserve_exact(size).is_err() {
+    if size > max_buffer || bytes.try_reserve_exact(size).is_err() {
         return r.error(format!(
-            "{what}: size={size} bytes cannot be allocated (the most a .sim buffer may have is {MAX_BUFFER_SIZE} bytes, and memory must allow it)"
+            "{what}: size={size} bytes cannot be allocated (the most a .sim buffer may have is {max_buffer} bytes, and memory must allow it)"
         ));
     }
     if noinit {
