@@ -1,5 +1,7 @@
 //! Runs clang 19 on OpenCL C source and returns LLVM bitcode for `spir64`,
-//! or clang's diagnostics as the user's build log.
+//! or clang's diagnostics as the user's build log. Build options reach
+//! clang only if they are OpenCL's or on a vetted list ([`BuildOptions::parse`]),
+//! so an application's options cannot make clang read or write other files.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};

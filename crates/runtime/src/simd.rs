@@ -1,7 +1,11 @@
 //! The SIMD engine: compiles each kernel specialization (local size, width)
 //! once — in memory per program, on disk across processes — and runs its
 //! work-groups on a persistent pool of worker threads, one per core, each
-//! with its own local memory.
+//! with its own local memory and a stack sized for the kernel's private
+//! arrays. Buffers are locked for the launch in the global lock order
+//! ([`crate::lock_all`]); by-value arguments are copied to 128-byte aligned
+//! memory; the callbacks generated code makes (`printf`, conversions) never
+//! let a panic unwind into it.
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, OnceLock};
