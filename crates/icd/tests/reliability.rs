@@ -106,3 +106,13 @@ fn concurrent_hosts_threads_on_shared_and_separate_queues() {
         start.elapsed()
     );
 }
+
+#[test]
+fn the_largest_buffer_is_created_at_once() {
+    run_case("big_buffer", &[]);
+}
+
+#[test]
+fn a_buffer_smaller_than_its_pointee_type_binds() {
+    run_case("small_buffer", &[]);
+}
