@@ -151,3 +151,30 @@ fn thread_counts_beyond_the_cap_are_refused_at_once() {
         String::from_utf8_lossy(&out.stderr)
     );
 }
+
+#[test]
+fn header_errors_name_the_headers_line() {
+    let dir = tempfile::tempdir().unwrap();
+    // The bad header is on line 5 and another argument follows it.
+    let file = sim(
+        dir.path(),
+        "4 1 1\n4 1 1",
+        "<size=16 bogus>\n<size=16 fill=0 dump>",
+    );
+    fails_with(
+        &file,
+        &[],
+        "t.sim:5: argument 0 ('a'): unknown header entry 'bogus'",
+    );
+    // A bad value names its own line.
+    let file = sim(
+        dir.path(),
+        "4 1 1\n4 1 1",
+        "<size=16>\n1 2\n3 x\n<size=16 fill=0 dump>",
+    );
+    fails_with(
+        &file,
+        &[],
+        "t.sim:7: argument 0 ('a'): expected a floating-point value, found 'x'",
+    );
+}

@@ -294,6 +294,21 @@ impl Reader {
         })
     }
 
+    /// An error on the line of the token read last (a header whose
+    /// contents are wrong, a value that does not parse).
+    fn error_prev<T>(&self, message: impl Into<String>) -> Result<T, SimError> {
+        let line = self
+            .pos
+            .checked_sub(1)
+            .and_then(|p| self.tokens.get(p))
+            .map_or_else(|| self.line(), |t| t.0);
+        Err(SimError::Syntax {
+            file: self.file.clone(),
+            line,
+            message: message.into(),
+        })
+    }
+
     fn next(&mut self, what: &str) -> Result<String, SimError> {
         match self.tokens.get(self.pos) {
             Some((_, t)) => {
@@ -533,11 +548,11 @@ fn parse_header(
     for tok in body.split_whitespace() {
         if let Some(t) = ElemType::from_name(tok) {
             if elem.replace(t).is_some() {
-                return r.error(format!("{what}: element type given twice"));
+                return r.error_prev(format!("{what}: element type given twice"));
             }
         } else if let Some(v) = tok.strip_prefix("size=") {
             size = Some(v.parse::<usize>().or_else(|_| {
-                r.error(format!(
+                r.error_prev(format!(
                     "{what}: size must be a number of bytes, found '{v}'"
                 ))
             })?);
@@ -552,7 +567,7 @@ fn parse_header(
                 "null" => null = true,
                 "noinit" => noinit = true,
                 "ro" | "wo" => {}
-                other => return r.error(format!("{what}: unknown header entry '{other}' (expected size=, a type, fill=, range=, noinit, dump, hex, ro, wo or null)")),
+                other => return r.error_prev(format!("{what}: unknown header entry '{other}' (expected size=, a type, fill=, range=, noinit, dump, hex, ro, wo or null)")),
             }
         }
     }
@@ -560,16 +575,16 @@ fn parse_header(
         return Ok(SimArg::Null);
     }
     let Some(size) = size else {
-        return r.error(format!("{what}: the header needs size=BYTES"));
+        return r.error_prev(format!("{what}: the header needs size=BYTES"));
     };
     if *kind == ArgKind::LocalMemory {
         return Ok(SimArg::Local(size));
     }
     let Some(elem) = elem.or_else(|| ElemType::from_type_name(type_name)) else {
-        return r.error(format!("{what}: name an element type in the header (the argument's type '{type_name}' has no default)"));
+        return r.error_prev(format!("{what}: name an element type in the header (the argument's type '{type_name}' has no default)"));
     };
     if size % elem.size() != 0 {
-        return r.error(format!(
+        return r.error_prev(format!(
             "{what}: size {size} is not a multiple of the {} element size {}",
             elem.name(),
             elem.size()
@@ -582,15 +597,15 @@ fn parse_header(
         .count()
         > 1
     {
-        return r.error(format!("{what}: more than one initializer"));
+        return r.error_prev(format!("{what}: more than one initializer"));
     }
     let value = |r: &Reader, t: &str| {
         elem.parse(t, hex)
-            .or_else(|m| r.error(format!("{what}: {m}")))
+            .or_else(|m| r.error_prev(format!("{what}: {m}")))
     };
     let mut bytes = Vec::new();
     if size > max_buffer || bytes.try_reserve_exact(size).is_err() {
-        return r.error(format!(
+        return r.error_prev(format!(
             "{what}: size={size} bytes cannot be allocated (the most a .sim buffer may have is {max_buffer} bytes, and memory must allow it)"
         ));
     }
@@ -604,7 +619,7 @@ fn parse_header(
     } else if let Some(spec) = range {
         let parts: Vec<&str> = spec.split(':').collect();
         if parts.len() != 3 {
-            return r.error(format!("{what}: range must be START:INC:END"));
+            return r.error_prev(format!("{what}: range must be START:INC:END"));
         }
         let (start, inc) = (value(r, parts[0])?, value(r, parts[1])?);
         let end = value(r, parts[2])?;
@@ -612,7 +627,7 @@ fn parse_header(
             Some(len) if len == n as u128 => {}
             len => {
                 let len = len.map_or("no sequence of".to_string(), |l| format!("{l}"));
-                return r.error(format!(
+                return r.error_prev(format!(
                     "{what}: range={spec} gives {len} values, but the argument holds {n} (size={size} bytes of {})",
                     elem.name()
                 ));
