@@ -13,7 +13,7 @@ DEB_PACKAGES := llvm-19-dev clang-19 libclang-common-19-dev libpolly-19-dev \
 # Python packages the tests use (the OpenCL platform's PyOpenCL test).
 PY_PACKAGES := pyopencl numpy mako
 
-.PHONY: all deps pydeps build release demo test fuzz fmt clean
+.PHONY: all deps pydeps build release demo test fuzz fuzz-targets fmt clean
 
 all: build
 
@@ -70,8 +70,18 @@ test: deps pydeps
 # engine at widths 4, 8 and 16; mismatches are saved in tests/kernels/fuzz/.
 FUZZ_COUNT ?= 3000
 FUZZ_SEED ?= 1000
-fuzz: deps
+fuzz: deps fuzz-targets
 	LOCKSTEP_FUZZ_COUNT=$(FUZZ_COUNT) LOCKSTEP_FUZZ_SEED=$(FUZZ_SEED) $(CARGO) test --release -p lockstep-runtime --test fuzz -- --nocapture
+
+# libFuzzer (cargo fuzz) runs of the parsers of untrusted input: .sim files,
+# Lockstep IR text, OpenCL program binaries; FUZZ_SECONDS per target, seeded
+# from tests/. Needs the nightly toolchain and cargo-fuzz (installed when
+# missing). The fuzz/ crate is its own workspace: cargo test does not build it.
+FUZZ_SECONDS ?= 60
+fuzz-targets: deps
+	@rustup toolchain list | grep -q '^nightly' || rustup toolchain install nightly --profile minimal
+	@command -v cargo-fuzz >/dev/null || $(CARGO) install cargo-fuzz
+	./fuzz/run.sh $(FUZZ_SECONDS)
 
 fmt:
 	$(CARGO) fmt --all

@@ -7,7 +7,7 @@ use std::time::Instant;
 use anyhow::{bail, Result};
 use clap::Args;
 use lockstep_runtime::sim::Simulation;
-use lockstep_runtime::Context;
+use lockstep_runtime::{Context, MAX_THREADS};
 
 use crate::EngineArg;
 
@@ -60,6 +60,9 @@ pub fn run(args: RunArgs) -> Result<()> {
         ctx.set_width(w);
     }
     if let Some(t) = args.threads {
+        if !(1..=MAX_THREADS).contains(&t) {
+            bail!("--threads must be between 1 and {MAX_THREADS}, not {t}");
+        }
         ctx.set_threads(t);
     }
     ctx.set_linearization(args.linearize);

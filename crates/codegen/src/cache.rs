@@ -11,6 +11,10 @@
 //!
 //! The cache is best-effort: it is off when `LOCKSTEP_CACHE=0` or when no
 //! writable directory exists, and its I/O errors never fail a compile.
+//! Reading trusts nothing about the directory: an entry must be a regular
+//! file (not a symlink, FIFO or device) no larger than [`MAX_ENTRY`], so a
+//! planted `/dev/zero` link or FIFO reads as a miss instead of hanging or
+//! exhausting memory.
 
 use std::fs::{self, File, OpenOptions};
 use std::io::{self, Read, Write};
@@ -31,6 +35,9 @@ const MAGIC: &[u8; 8] = b"LSOBJv1\n";
 
 /// Header: magic, payload length (u64 little endian), SHA-256 of the payload.
 const HEADER_LEN: usize = MAGIC.len() + 8 + 32;
+
+/// The largest entry read back (objects are kilobytes to a few megabytes).
+pub const MAX_ENTRY: u64 = 256 << 20;
 
 /// The file name extension of entries.
 const EXTENSION: &str = "lso";
@@ -111,9 +118,7 @@ impl ObjectCache {
     /// fails its length or hash check is removed and reads as a miss.
     pub fn get(&self, key: &str) -> Option<Vec<u8>> {
         let path = self.entry_path(key)?;
-        let mut file = File::open(&path).ok()?;
-        let mut bytes = Vec::new();
-        file.read_to_end(&mut bytes).ok()?;
+        let bytes = read_entry(&path)?;
         match decode(&bytes) {
             Some(payload) => Some(payload.to_vec()),
             None => {
@@ -165,6 +170,28 @@ impl ObjectCache {
     }
 }
 
+/// The bytes of the regular file at `path`, if it is one of at most
+/// [`MAX_ENTRY`] bytes. Opened without following a symlink and without
+/// blocking (a FIFO would block `open` until a writer came), then checked
+/// through the open file, so a swap after the check cannot fool it.
+fn read_entry(path: &Path) -> Option<Vec<u8>> {
+    use std::os::unix::fs::OpenOptionsExt;
+    let file = OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK)
+        .open(path)
+        .ok()?;
+    let meta = file.metadata().ok()?;
+    if !meta.is_file() || meta.len() > MAX_ENTRY {
+        return None;
+    }
+    let mut bytes = Vec::with_capacity(meta.len() as usize);
+    // At most one byte more than the size said: a file that grows is cut
+    // short and then fails its length check.
+    file.take(MAX_ENTRY + 1).read_to_end(&mut bytes).ok()?;
+    Some(bytes)
+}
+
 /// A file name in `dir` that no other process or thread uses.
 fn temp_path(dir: &Path, stem: &str) -> PathBuf {
     static COUNTER: AtomicU64 = AtomicU64::new(0);
@@ -204,4 +231,41 @@ fn hex(bytes: &[u8]) -> String {
             let _ = write!(s, "{b:02x}");
             s
         })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn entries_that_are_not_small_regular_files_are_misses() {
+        let dir = tempfile::tempdir().unwrap();
+        let cache = ObjectCache::at(dir.path().join("c")).unwrap();
+        let key = ObjectCache::key(&[b"x"]);
+        let path = cache.entry_path(&key).unwrap();
+        // A symlink to /dev/zero: reading it would never end.
+        std::os::unix::fs::symlink("/dev/zero", &path).unwrap();
+        assert_eq!(cache.get(&key), None);
+        fs::remove_file(&path).unwrap();
+        // A FIFO: opening it would block until a writer came.
+        let c = std::ffi::CString::new(path.to_str().unwrap()).unwrap();
+        // SAFETY: a valid NUL-terminated path.
+        assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
+        let (tx, rx) = std::sync::mpsc::channel();
+        let c2 = cache.clone();
+        let k2 = key.clone();
+        std::thread::spawn(move || tx.send(c2.get(&k2)).unwrap());
+        let got = rx
+            .recv_timeout(std::time::Duration::from_secs(10))
+            .expect("reading a FIFO entry hangs");
+        assert_eq!(got, None);
+        fs::remove_file(&path).unwrap();
+        // A directory.
+        fs::create_dir(&path).unwrap();
+        assert_eq!(cache.get(&key), None);
+        fs::remove_dir(&path).unwrap();
+        // A good entry still reads.
+        cache.put(&key, b"object").unwrap();
+        assert_eq!(cache.get(&key).as_deref(), Some(b"object".as_slice()));
+    }
 }

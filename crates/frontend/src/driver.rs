@@ -1,5 +1,7 @@
 //! Runs clang 19 on OpenCL C source and returns LLVM bitcode for `spir64`,
-//! or clang's diagnostics as the user's build log.
+//! or clang's diagnostics as the user's build log. Build options reach
+//! clang only if they are OpenCL's or on a vetted list ([`BuildOptions::parse`]),
+//! so an application's options cannot make clang read or write other files.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -157,16 +159,17 @@ impl BuildOptions {
                     out.clang_args.push(value);
                 }
                 w if w.starts_with("-I") => out.clang_args.push(format!("-I{}", absolute(&w[2..]))),
-                w if w.starts_with("-D")
-                    || w.starts_with("-U")
-                    || w.starts_with("-cl-std=")
-                    || w.starts_with("-W")
-                    || w == "-w"
-                    || w == "-cl-kernel-arg-info"
-                    || w == "-g" =>
-                {
+                w if w.starts_with("-D") || w.starts_with("-U") => out.clang_args.push(word),
+                w if w.starts_with("-cl-std=") => {
+                    if !CL_STD_VERSIONS.contains(&&w["-cl-std=".len()..]) {
+                        return Err(CompileError::BadOption(format!(
+                            "unknown OpenCL C version in '{w}' (Lockstep accepts -cl-std=CL1.0, CL1.1, CL1.2, CL2.0 and CL3.0)"
+                        )));
+                    }
                     out.clang_args.push(word)
                 }
+                w if is_warning_option(w) => out.clang_args.push(word),
+                "-cl-kernel-arg-info" | "-g" => out.clang_args.push(word),
                 "-cl-mad-enable"
                 | "-cl-no-signed-zeros"
                 | "-cl-unsafe-math-optimizations"
@@ -179,7 +182,7 @@ impl BuildOptions {
                 | "-cl-no-subgroup-ifp" => out.clang_args.push(word),
                 other => {
                     return Err(CompileError::BadOption(format!(
-                        "unknown build option '{other}' (Lockstep accepts -D, -U, -I, -cl-std=, -w, -W…, -g and the -cl-* options of the OpenCL spec)"
+                        "unknown build option '{other}' (Lockstep accepts -D, -U, -I, -cl-std=, -w, -Werror, -W<warning>, -Wno-<warning>, -g, -O0…-O3 and the -cl-* options of the OpenCL spec)"
                     )))
                 }
             }
@@ -191,6 +194,28 @@ impl BuildOptions {
     fn has_cl_std(&self) -> bool {
         self.clang_args.iter().any(|a| a.starts_with("-cl-std="))
     }
+}
+
+/// The OpenCL C versions `-cl-std=` may name.
+const CL_STD_VERSIONS: &[&str] = &["CL1.0", "CL1.1", "CL1.2", "CL2.0", "CL3.0"];
+
+/// A warning option clang may get: `-w`, `-Werror`, `-W<name>`,
+/// `-Wno-<name>`, `-Werror=<name>` — names of letters, digits, `-`, `_`,
+/// `=` and `+` only, so `-Wp,…`, `-Wl,…` and `-Wa,…` (options handed to the
+/// preprocessor, linker or assembler: `-Wp,-MD,FILE` writes any file) are
+/// not.
+fn is_warning_option(w: &str) -> bool {
+    if w == "-w" {
+        return true;
+    }
+    let Some(name) = w.strip_prefix("-W") else {
+        return false;
+    };
+    !name.is_empty()
+        && !matches!(name, "p" | "l" | "a")
+        && name
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b"-_=+".contains(&b))
 }
 
 fn absolute(path: &str) -> String {
@@ -367,4 +392,42 @@ pub fn parse_diagnostics(log: &str) -> Vec<Diagnostic> {
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::BuildOptions;
+
+    #[test]
+    fn only_vetted_options_reach_clang() {
+        for ok in [
+            "-DN=4 -D M -UX -I /tmp -I. -w -Werror -Wall -Wno-unused-variable -Werror=format",
+            "-cl-std=CL1.2 -cl-mad-enable -cl-fast-relaxed-math -g -O0 -cl-kernel-arg-info",
+            "-cl-std=CL3.0",
+        ] {
+            assert!(BuildOptions::parse(ok).is_ok(), "{ok}");
+        }
+        for bad in [
+            "-Wp,-MD,/tmp/x",
+            "-Wp,-include,/etc/passwd",
+            "-Wl,-o,/tmp/x",
+            "-Wa,--foo",
+            "-Wp",
+            "-include /etc/passwd",
+            "-MD",
+            "-MF /tmp/x",
+            "-o /tmp/x",
+            "-Xclang -load",
+            "-fplugin=/tmp/x.so",
+            "--include=/etc/passwd",
+            "-cl-std=CL9.9",
+            "-cl-std=",
+        ] {
+            let err = BuildOptions::parse(bad).expect_err(bad);
+            assert!(
+                matches!(err, crate::CompileError::BadOption(_)),
+                "{bad}: {err}"
+            );
+        }
+    }
 }

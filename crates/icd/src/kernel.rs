@@ -462,6 +462,13 @@ unsafe fn ndrange(
     if (0..dims).any(|d| global[d].checked_add(offset[d]).is_none()) {
         return Err(CL_INVALID_GLOBAL_OFFSET);
     }
+    if global
+        .iter()
+        .try_fold(1u64, |a, &g| a.checked_mul(g))
+        .is_none()
+    {
+        return Err(CL_INVALID_GLOBAL_WORK_SIZE);
+    }
     let state = k.lock().clone();
     if state.set.iter().any(|s| !s) {
         return Err(CL_INVALID_KERNEL_ARGS);
@@ -493,7 +500,12 @@ unsafe fn ndrange(
     {
         return Err(CL_INVALID_WORK_GROUP_SIZE);
     }
-    let local_bytes = state.runtime.static_local_mem_size() + state.local_bytes.iter().sum::<u64>();
+    let local_bytes = state.runtime.local_mem_size(
+        state
+            .local_bytes
+            .iter()
+            .fold(0, |a, &b| a.saturating_add(b)),
+    );
     if local_bytes > lockstep_runtime::MAX_LOCAL_MEM_SIZE {
         return Err(CL_OUT_OF_RESOURCES);
     }

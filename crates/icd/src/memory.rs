@@ -16,7 +16,7 @@ use std::ptr::NonNull;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
-use lockstep_runtime::Storage;
+use lockstep_runtime::{Access, Storage};
 
 use crate::cl::*;
 use crate::context::Context;
@@ -128,7 +128,9 @@ unsafe fn create_buffer(
         // while the buffer lives (the API's contract for USE_HOST_PTR).
         Storage::from_host_ptr(NonNull::new_unchecked(host_ptr as *mut u8), size)
     } else {
-        let storage = Storage::zeroed(size);
+        // Zero pages from the OS, not written up front; a failure is
+        // CL_MEM_OBJECT_ALLOCATION_FAILURE, not an abort.
+        let storage = Storage::try_zeroed(size).map_err(|_| CL_MEM_OBJECT_ALLOCATION_FAILURE)?;
         if flags & CL_MEM_COPY_HOST_PTR != 0 {
             std::ptr::copy_nonoverlapping(host_ptr as *const u8, storage.as_ptr(), size);
         }
@@ -447,15 +449,15 @@ fn ranges_overlap(a: &Storage, a_off: usize, b: &Storage, b_off: usize, size: us
 /// Copies `size` bytes between storages (locking each once, even when
 /// they are the same).
 fn copy_bytes(src: &Storage, src_off: usize, dst: &Storage, dst_off: usize, size: usize) {
-    copy_rows(src, dst, &[(src_off, dst_off, size)]);
+    copy_rows(src, dst, std::iter::once((src_off, dst_off, size)));
 }
 
-/// Copies rows `(src offset, dst offset, bytes)` between storages.
-fn copy_rows(src: &Storage, dst: &Storage, rows: &[(usize, usize, usize)]) {
-    let same = std::ptr::eq(src, dst);
-    let _w = dst.write_lock();
-    let _r = (!same).then(|| src.read_lock());
-    for &(s, d, n) in rows {
+/// Copies rows `(src offset, dst offset, bytes)` between storages, holding
+/// both locks (taken in the global lock order, so that a copy A→B and one
+/// B→A on other threads cannot deadlock).
+fn copy_rows(src: &Storage, dst: &Storage, rows: impl Iterator<Item = (usize, usize, usize)>) {
+    let _guards = lockstep_runtime::lock_all([(src, Access::Read), (dst, Access::Write)]);
+    for (s, d, n) in rows {
         // SAFETY: offsets checked by the callers; `copy` allows overlap.
         unsafe { std::ptr::copy(src.as_ptr().add(s), dst.as_ptr().add(d), n) };
     }
@@ -551,6 +553,10 @@ pub unsafe extern "C" fn clEnqueueFillBuffer(
 }
 
 /// A 3D box of bytes in a linear memory: origin, region and pitches.
+///
+/// Built only by [`Rect::new`], which checks that every byte of the box,
+/// computed without wrapping, lies below a limit; so `offset` and `end`
+/// cannot overflow afterwards.
 #[derive(Copy, Clone)]
 struct Rect {
     origin: [usize; 3],
@@ -559,56 +565,80 @@ struct Rect {
 }
 
 impl Rect {
-    /// Checks the pitches (0 means tightly packed) against `region`.
+    /// Checks the pitches (0 means tightly packed) against `region` and
+    /// that the box ends at or before `limit` bytes; CL_INVALID_VALUE
+    /// otherwise (also when any of the arithmetic would overflow).
     unsafe fn new(
         origin: *const usize,
         region: [usize; 3],
         row_pitch: usize,
         slice_pitch: usize,
+        limit: usize,
     ) -> Result<Rect, cl_int> {
         if origin.is_null() {
             return Err(CL_INVALID_VALUE);
         }
         let origin = [*origin, *origin.add(1), *origin.add(2)];
+        Rect::checked(origin, region, row_pitch, slice_pitch, limit).ok_or(CL_INVALID_VALUE)
+    }
+
+    fn checked(
+        origin: [usize; 3],
+        region: [usize; 3],
+        row_pitch: usize,
+        slice_pitch: usize,
+        limit: usize,
+    ) -> Option<Rect> {
+        if region.contains(&0) {
+            return None;
+        }
         let row_pitch = if row_pitch == 0 { region[0] } else { row_pitch };
         if row_pitch < region[0] {
-            return Err(CL_INVALID_VALUE);
+            return None;
         }
+        let min_slice = region[1].checked_mul(row_pitch)?;
         let slice_pitch = if slice_pitch == 0 {
-            region[1] * row_pitch
+            min_slice
         } else {
             slice_pitch
         };
-        if slice_pitch < region[1] * row_pitch || slice_pitch % row_pitch != 0 {
-            return Err(CL_INVALID_VALUE);
+        if slice_pitch < min_slice || slice_pitch % row_pitch != 0 {
+            return None;
         }
-        Ok(Rect {
+        // The last byte: origin + (last row, last slice) + row length.
+        let end = origin[1]
+            .checked_add(region[1] - 1)?
+            .checked_mul(row_pitch)?
+            .checked_add(
+                origin[2]
+                    .checked_add(region[2] - 1)?
+                    .checked_mul(slice_pitch)?,
+            )?
+            .checked_add(origin[0])?
+            .checked_add(region[0])?;
+        (end <= limit).then_some(Rect {
             origin,
             row_pitch,
             slice_pitch,
         })
     }
 
+    /// The start of row `y` of slice `z` (inside the box, so no overflow).
     fn offset(&self, y: usize, z: usize) -> usize {
         self.origin[0]
             + (self.origin[1] + y) * self.row_pitch
             + (self.origin[2] + z) * self.slice_pitch
     }
 
-    /// One past the last byte the box touches.
-    fn end(&self, region: [usize; 3]) -> usize {
-        self.offset(region[1] - 1, region[2] - 1) + region[0]
-    }
-
     /// The rows of a copy from `self` to `to`: (src, dst, bytes).
-    fn rows(&self, to: &Rect, region: [usize; 3]) -> Vec<(usize, usize, usize)> {
-        let mut rows = Vec::with_capacity(region[1] * region[2]);
-        for z in 0..region[2] {
-            for y in 0..region[1] {
-                rows.push((self.offset(y, z), to.offset(y, z), region[0]));
-            }
-        }
-        rows
+    fn rows(
+        self,
+        to: Rect,
+        region: [usize; 3],
+    ) -> impl Iterator<Item = (usize, usize, usize)> + Clone {
+        (0..region[2]).flat_map(move |z| {
+            (0..region[1]).map(move |y| (self.offset(y, z), to.offset(y, z), region[0]))
+        })
     }
 }
 
@@ -645,11 +675,16 @@ unsafe fn host_rect(
     if ptr.is_null() {
         return Err(CL_INVALID_VALUE);
     }
-    let buf = Rect::new(buffer_origin, region, pitches[0], pitches[1])?;
-    let host = Rect::new(host_origin, region, pitches[2], pitches[3])?;
-    if buf.end(region) > m.size {
-        return Err(CL_INVALID_VALUE);
-    }
+    let buf = Rect::new(buffer_origin, region, pitches[0], pitches[1], m.size)?;
+    // The host memory is the application's; its box must still be
+    // addressable without wrapping.
+    let host = Rect::new(
+        host_origin,
+        region,
+        pitches[2],
+        pitches[3],
+        isize::MAX as usize,
+    )?;
     if (write && !m.host_can_write()) || (!write && !m.host_can_read()) {
         return Err(CL_INVALID_OPERATION);
     }
@@ -676,7 +711,7 @@ unsafe fn host_rect(
                 None
             };
             let _read = (!write).then(|| storage.read_lock());
-            for (b, h, n) in buf.rows(&host, region) {
+            for (b, h, n) in buf.rows(host, region) {
                 // SAFETY: buffer bounds checked; the host rect is the
                 // application's to keep valid.
                 unsafe {
@@ -790,34 +825,35 @@ pub unsafe extern "C" fn clEnqueueCopyBufferRect(
         let (_, dst) = queue_and_mem(queue, dst_buffer)?;
         let wait = wait_list(&q.context, num, list)?;
         let region = read_region(region)?;
-        let s = Rect::new(src_origin, region, src_row_pitch, src_slice_pitch)?;
-        let d = Rect::new(dst_origin, region, dst_row_pitch, dst_slice_pitch)?;
-        if s.end(region) > src.size || d.end(region) > dst.size {
-            return Err(CL_INVALID_VALUE);
-        }
-        let rows = s.rows(&d, region);
+        let s = Rect::new(src_origin, region, src_row_pitch, src_slice_pitch, src.size)?;
+        let d = Rect::new(dst_origin, region, dst_row_pitch, dst_slice_pitch, dst.size)?;
         let same = Arc::ptr_eq(&src.storage, &dst.storage);
         if same && (s.row_pitch != d.row_pitch || s.slice_pitch != d.slice_pitch) {
             return Err(CL_INVALID_VALUE);
         }
-        // Overlap: any source row against any destination row.
+        // Overlap (only possible within one allocation: the same buffer, or
+        // a parent and its sub-buffers): any source row against any
+        // destination row.
         let (sb, db) = (src.storage.as_ptr() as usize, dst.storage.as_ptr() as usize);
-        let mut src_rows: Vec<(usize, usize)> =
-            rows.iter().map(|r| (sb + r.0, sb + r.0 + r.2)).collect();
-        let mut dst_rows: Vec<(usize, usize)> =
-            rows.iter().map(|r| (db + r.1, db + r.1 + r.2)).collect();
-        src_rows.sort_unstable();
-        dst_rows.sort_unstable();
-        let (mut i, mut j) = (0, 0);
-        while i < src_rows.len() && j < dst_rows.len() {
-            let (a, b) = (src_rows[i], dst_rows[j]);
-            if a.0 < b.1 && b.0 < a.1 {
-                return Err(CL_MEM_COPY_OVERLAP);
-            }
-            if a.1 <= b.1 {
-                i += 1;
-            } else {
-                j += 1;
+        if sb < db + dst.size && db < sb + src.size {
+            let rows = s.rows(d, region);
+            let mut src_rows: Vec<(usize, usize)> =
+                rows.clone().map(|r| (sb + r.0, sb + r.0 + r.2)).collect();
+            let mut dst_rows: Vec<(usize, usize)> =
+                rows.map(|r| (db + r.1, db + r.1 + r.2)).collect();
+            src_rows.sort_unstable();
+            dst_rows.sort_unstable();
+            let (mut i, mut j) = (0, 0);
+            while i < src_rows.len() && j < dst_rows.len() {
+                let (a, b) = (src_rows[i], dst_rows[j]);
+                if a.0 < b.1 && b.0 < a.1 {
+                    return Err(CL_MEM_COPY_OVERLAP);
+                }
+                if a.1 <= b.1 {
+                    i += 1;
+                } else {
+                    j += 1;
+                }
             }
         }
         let (ss, ds) = (src.storage.clone(), dst.storage.clone());
@@ -831,7 +867,7 @@ pub unsafe extern "C" fn clEnqueueCopyBufferRect(
         enqueue(
             e,
             Box::new(move || {
-                copy_rows(&ss, &ds, &rows);
+                copy_rows(&ss, &ds, s.rows(d, region));
                 Ok(())
             }),
         )

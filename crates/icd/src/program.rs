@@ -119,6 +119,24 @@ impl Binary {
     }
 }
 
+/// Loads a program binary as `clCreateProgramWithBinary` then
+/// `clBuildProgram` would, short of compiling OpenCL C: the container is
+/// parsed, and an executable's IR parsed and verified. `Err` is the code
+/// the API would return. (The entry point of the binary-loader fuzz target.)
+pub fn load_binary(bytes: &[u8]) -> Result<(), cl_int> {
+    let binary = Binary::parse(bytes).ok_or(CL_INVALID_BINARY)?;
+    if binary.kind == "executable" {
+        let program =
+            lockstep_runtime::Program::from_ir(&binary.body, &binary.options, &binary.log)
+                .map_err(|_| CL_INVALID_BINARY)?;
+        // What clGetProgramInfo(CL_PROGRAM_KERNEL_NAMES) and clCreateKernel do.
+        for name in program.kernel_names() {
+            program.kernel(&name).map_err(|_| CL_INVALID_KERNEL_NAME)?;
+        }
+    }
+    Ok(())
+}
+
 pub fn get(program: cl_program) -> Result<Arc<Object<Program>>, cl_int> {
     handle::get::<Program>(program)
 }

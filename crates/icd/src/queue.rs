@@ -358,10 +358,14 @@ fn create_queue(
         state: Mutex::new(QueueState::default()),
         idle: Condvar::new(),
     });
-    all_queues()
-        .lock()
-        .unwrap_or_else(|e| e.into_inner())
-        .push(Arc::downgrade(&queue));
+    {
+        // Released queues leave dead entries: drop them here, so the list
+        // stays as long as the live queues (it was pruned only when a user
+        // event completed, and grew by one entry per queue ever created).
+        let mut all = all_queues().lock().unwrap_or_else(|e| e.into_inner());
+        all.retain(|q| q.strong_count() > 0);
+        all.push(Arc::downgrade(&queue));
+    }
     Ok(handle::handle(&queue))
 }
 
@@ -704,4 +708,35 @@ pub unsafe extern "C" fn clSetEventCallback(
         }
         Ok(())
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn released_queues_leave_no_entries_behind() {
+        let device = platform::device_handle();
+        let mut err = 0;
+        // SAFETY: valid arguments; every object is released.
+        unsafe {
+            let ctx = crate::context::clCreateContext(
+                std::ptr::null(),
+                1,
+                &device,
+                None,
+                std::ptr::null_mut(),
+                &mut err,
+            );
+            assert_eq!(err, CL_SUCCESS);
+            for _ in 0..1000 {
+                let q = clCreateCommandQueue(ctx, device, 0, &mut err);
+                assert_eq!(err, CL_SUCCESS);
+                assert_eq!(clReleaseCommandQueue(q), CL_SUCCESS);
+            }
+            let entries = all_queues().lock().unwrap().len();
+            assert!(entries <= 2, "{entries} queue entries after 1000 releases");
+            crate::context::clReleaseContext(ctx);
+        }
+    }
 }

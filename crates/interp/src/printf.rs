@@ -9,6 +9,11 @@
 //! address (`(nil)` for null), `%a` with a leading `1.` (`0.` for
 //! subnormals). Floats may arrive as `f64` (C's promotion) or `f16`/`f32`;
 //! they are widened exactly.
+//!
+//! Widths and precisions up to [`MAX_FIELD`] are honoured exactly, however
+//! large (`%.70000f` prints 70000 digits, the exact expansion then zeros);
+//! a larger one makes `printf` return -1 rather than build gigabytes of
+//! output per work-item.
 
 use lockstep_ir::Type;
 
@@ -23,6 +28,13 @@ pub enum PrintfError<E> {
     /// Reading a `%s` string failed.
     Read(E),
 }
+
+/// The largest field width or precision `printf` formats (1 MiB of text).
+pub const MAX_FIELD: usize = 1 << 20;
+
+/// More fraction digits than any `f64`'s exact decimal expansion has
+/// (1074 for the smallest subnormal): digits beyond are zeros.
+const EXACT_DIGITS: usize = 1100;
 
 #[derive(Default, Clone, Copy)]
 struct Spec {
@@ -97,6 +109,9 @@ pub fn format<E>(
             } else {
                 spec.precision = Some(digits(f, &mut i));
             }
+        }
+        if spec.width > MAX_FIELD || spec.precision.is_some_and(|p| p > MAX_FIELD) {
+            return Err(bad("field width or precision over 1048576"));
         }
         let mut vector = None;
         if f.get(i) == Some(&b'v') {
@@ -307,11 +322,24 @@ fn c_exponent(e: i32, upper: bool, p: bool) -> String {
     }
 }
 
+/// `x` (finite, non-negative) with `prec` digits after the point. Rust's
+/// formatter takes precisions up to `u16::MAX` only; past the exact
+/// expansion every digit is zero, so those are appended.
+fn fixed(x: f64, prec: usize) -> String {
+    let exact = prec.min(EXACT_DIGITS);
+    let mut s = format!("{x:.exact$}");
+    s.extend(std::iter::repeat_n('0', prec - exact));
+    s
+}
+
 /// `x` (finite, non-negative) in `%e` style: mantissa text and exponent.
 fn exp_parts(x: f64, prec: usize) -> (String, i32) {
-    let s = format!("{x:.prec$e}");
+    let exact = prec.min(EXACT_DIGITS);
+    let s = format!("{x:.exact$e}");
     let (m, e) = s.split_once('e').unwrap_or((&s, "0"));
-    (m.to_string(), e.parse().unwrap_or(0))
+    let mut m = m.to_string();
+    m.extend(std::iter::repeat_n('0', prec - exact));
+    (m, e.parse().unwrap_or(0))
 }
 
 fn strip_zeros(s: &mut String) {
@@ -343,7 +371,7 @@ fn float_text(x: f64, conv: u8, spec: &Spec) -> Vec<u8> {
     let body = match conv.to_ascii_lowercase() {
         b'f' => {
             let p = spec.precision.unwrap_or(6);
-            let mut s = format!("{a:.p$}");
+            let mut s = fixed(a, p);
             if spec.alt && p == 0 {
                 s.push('.');
             }
@@ -366,7 +394,7 @@ fn float_text(x: f64, conv: u8, spec: &Spec) -> Vec<u8> {
             let (_, x_exp) = exp_parts(a, p - 1);
             let mut s = if (x_exp as i64) < p as i64 && x_exp >= -4 {
                 let fp = (p as i64 - 1 - x_exp as i64) as usize;
-                let mut s = format!("{a:.fp$}");
+                let mut s = fixed(a, fp);
                 if !spec.alt {
                     strip_zeros(&mut s);
                 } else if !s.contains('.') {
@@ -564,5 +592,33 @@ mod tests {
             format::<()>("%d", &[], &mut |_| Ok(vec![])),
             Err(PrintfError::Format(_))
         ));
+    }
+
+    #[test]
+    fn huge_precisions_are_exact_and_never_panic() {
+        // Rust's formatter stops at u16::MAX digits; C prints them all.
+        let text = fmt("%.70000f", &[d(0.1)]);
+        assert_eq!(text.len(), 2 + 70000);
+        // 0.1 as a double expands exactly to 55 fraction digits, then zeros.
+        assert!(text.starts_with("0.1000000000000000055511151231257827021181583404541015625000"));
+        assert!(text[2 + 55..].bytes().all(|b| b == b'0'));
+        // The smallest subnormal has 1074 fraction digits; the last is 5.
+        let tiny = fmt("%.70000f", &[d(f64::from_bits(1))]);
+        assert_eq!(&tiny[2 + 1073..2 + 1075], "50");
+        let e = fmt("%.70000e", &[d(1.5)]);
+        assert!(e.starts_with("1.5000") && e.ends_with("0e+00") && e.len() == 2 + 70000 + 4);
+        let g = fmt("%#.70000g", &[d(2.0)]);
+        assert_eq!(g.len(), 1 + 70000);
+        assert_eq!(fmt("%.*f", &[i(70000), d(1.0)]).len(), 2 + 70000);
+        assert_eq!(fmt("%70000d", &[i(1)]).len(), 70000);
+        for bad in ["%.2000000f", "%2000000d", "%99999999999999999999999d"] {
+            assert!(
+                matches!(
+                    format::<()>(bad, &[d(1.0)], &mut |_| Ok(vec![])),
+                    Err(PrintfError::Format(_))
+                ),
+                "{bad}"
+            );
+        }
     }
 }

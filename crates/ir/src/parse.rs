@@ -459,11 +459,27 @@ impl Parser {
     fn entity(&mut self, prefix: &str, what: &str) -> ParseResult<usize> {
         if let Some(Tok::Word(w)) = self.peek() {
             if let Some(n) = w.strip_prefix(prefix).and_then(|d| d.parse::<usize>().ok()) {
+                // Entities are numbered densely (the printer numbers them
+                // in order); a number far beyond what the text could
+                // define would make the parser allocate every entity up to
+                // it (`block9223372036854775807`).
+                let limit = self.max_entity();
+                if n > limit {
+                    return self.err(format!(
+                        "{prefix}{n}: entity numbers go up to {limit} in a text of this length"
+                    ));
+                }
                 self.pos += 1;
                 return Ok(n);
             }
         }
         self.expected(what)
+    }
+
+    /// The largest entity number a text of this many tokens may use: more
+    /// than it can define, with room for sparse hand-written numbering.
+    fn max_entity(&self) -> usize {
+        self.tokens.len().saturating_mul(4).saturating_add(4096)
     }
 
     fn module_body(&mut self) -> ParseResult<()> {
@@ -1187,5 +1203,20 @@ impl Parser {
             "unreachable" => InstData::Unreachable,
             other => return self.err_prev(format!("unknown instruction '{other}'")),
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn huge_entity_numbers_are_errors_not_allocations() {
+        for text in [
+            "kernel @k() {\nblock9223372036854775807:\n    return\n}\n",
+            "kernel @k() {\nblock0:\n    jump block4000000000\n}\n",
+            "kernel @k() {\nblock0:\n    v4000000000: i32 = iconst 0\n    return\n}\n",
+        ] {
+            let err = super::parse_module(text).expect_err(text);
+            assert!(err.message.contains("entity numbers go up to"), "{err:?}");
+        }
     }
 }

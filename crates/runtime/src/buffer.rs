@@ -2,11 +2,16 @@
 //!
 //! A [`Buffer<T>`] is a cheap handle (clone it freely) to shared storage.
 //! Host access and launches are serialized by a lock per buffer, so a buffer
-//! is never read by the host while a kernel writes it.
+//! is never read by the host while a kernel writes it. Whoever locks more
+//! than one storage at once goes through [`lock_all`], which takes the locks
+//! in one global order (the storages' creation serials) and each storage
+//! once: two launches or copies over the same buffers in opposite argument
+//! order cannot deadlock, nor can one that names a buffer twice.
 
 use std::alloc::{alloc_zeroed, dealloc, Layout};
 use std::marker::PhantomData;
 use std::ptr::NonNull;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, RwLock, RwLockReadGuard, RwLockWriteGuard};
 
 /// Alignment of every buffer: a cache line, and enough for any vector access.
@@ -34,12 +39,75 @@ pub struct Storage {
     /// Host reads take it shared; host writes and launches exclusive.
     pub(crate) lock: RwLock<()>,
     backing: Backing,
+    /// Unique per storage, increasing in creation order: the lock order.
+    serial: u64,
+}
+
+/// The next storage's serial.
+fn next_serial() -> u64 {
+    static NEXT: AtomicU64 = AtomicU64::new(0);
+    NEXT.fetch_add(1, Ordering::Relaxed)
+}
+
+/// Storages from this size up are mapped from the OS rather than taken
+/// from the allocator: creating one costs no time or memory until touched.
+const MAP_THRESHOLD: usize = 1 << 20;
+
+/// Memory for a buffer could not be allocated.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("cannot allocate a buffer of {len} bytes")]
+pub struct AllocError {
+    pub len: usize,
+}
+
+/// How a command uses a storage it locks.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Access {
+    Read,
+    Write,
+}
+
+/// A held storage lock (shared or exclusive).
+pub enum StorageGuard<'a> {
+    Read(RwLockReadGuard<'a, ()>),
+    Write(RwLockWriteGuard<'a, ()>),
+}
+
+/// Locks every distinct storage of `uses` once (exclusively if any use of it
+/// writes) in ascending serial order, the one global lock order: threads
+/// that lock overlapping sets of storages in any argument order cannot
+/// deadlock, and a storage named twice is not locked twice.
+pub fn lock_all<'a>(
+    uses: impl IntoIterator<Item = (&'a Storage, Access)>,
+) -> Vec<StorageGuard<'a>> {
+    let mut uses: Vec<(&Storage, Access)> = uses.into_iter().collect();
+    uses.sort_by_key(|(s, _)| s.serial);
+    let mut guards = Vec::with_capacity(uses.len());
+    let mut i = 0;
+    while i < uses.len() {
+        let storage = uses[i].0;
+        let mut access = Access::Read;
+        while i < uses.len() && uses[i].0.serial == storage.serial {
+            if uses[i].1 == Access::Write {
+                access = Access::Write;
+            }
+            i += 1;
+        }
+        guards.push(match access {
+            Access::Read => StorageGuard::Read(storage.read_lock()),
+            Access::Write => StorageGuard::Write(storage.write_lock()),
+        });
+    }
+    guards
 }
 
 /// Who owns a storage's bytes.
 enum Backing {
     /// Allocated (64-byte aligned) by the storage, freed when it drops.
     Owned,
+    /// Mapped (page aligned, zero pages on first touch) by the storage,
+    /// unmapped when it drops.
+    Mapped,
     /// Host memory the caller owns and keeps alive (OpenCL's
     /// `CL_MEM_USE_HOST_PTR`).
     Host,
@@ -52,23 +120,74 @@ unsafe impl Send for Storage {}
 unsafe impl Sync for Storage {}
 
 impl Storage {
-    fn new(len: usize) -> Storage {
-        let layout =
-            Layout::from_size_align(len.max(1), BUFFER_ALIGN).expect("buffer size overflows");
+    /// `len` zeroed bytes from `alloc_zeroed`: large sizes come straight
+    /// from the OS as untouched zero pages (nothing is written up front),
+    /// and a failure is an error, not an abort.
+    fn new(len: usize) -> Result<Storage, AllocError> {
+        if len >= MAP_THRESHOLD {
+            return Storage::mapped(len);
+        }
+        let layout = Storage::layout(len).ok_or(AllocError { len })?;
         // SAFETY: the layout has a nonzero size.
         let ptr = unsafe { alloc_zeroed(layout) };
-        let ptr = NonNull::new(ptr).unwrap_or_else(|| std::alloc::handle_alloc_error(layout));
-        Storage {
+        let ptr = NonNull::new(ptr).ok_or(AllocError { len })?;
+        Ok(Storage {
             ptr,
             len,
             lock: RwLock::new(()),
             backing: Backing::Owned,
+            serial: next_serial(),
+        })
+    }
+
+    /// The allocation of an owned storage of `len` bytes: whole 64-byte
+    /// blocks, so a vector access that starts inside the buffer (a
+    /// `float4` load from a 4-byte buffer) stays inside the allocation.
+    fn layout(len: usize) -> Option<Layout> {
+        let size = len.max(1).checked_next_multiple_of(BUFFER_ALIGN)?;
+        Layout::from_size_align(size, BUFFER_ALIGN).ok()
+    }
+
+    /// `len` bytes of anonymous memory from `mmap`: page aligned, and zero
+    /// pages the OS provides when first touched (the allocator's
+    /// `alloc_zeroed` writes zeros up front for alignments over 16).
+    fn mapped(len: usize) -> Result<Storage, AllocError> {
+        // SAFETY: an anonymous private mapping at an address the OS picks.
+        let ptr = unsafe {
+            libc::mmap(
+                std::ptr::null_mut(),
+                len,
+                libc::PROT_READ | libc::PROT_WRITE,
+                libc::MAP_PRIVATE | libc::MAP_ANONYMOUS,
+                -1,
+                0,
+            )
+        };
+        if ptr == libc::MAP_FAILED {
+            return Err(AllocError { len });
         }
+        Ok(Storage {
+            ptr: NonNull::new(ptr as *mut u8).ok_or(AllocError { len })?,
+            len,
+            lock: RwLock::new(()),
+            backing: Backing::Mapped,
+            serial: next_serial(),
+        })
     }
 
     /// `len` zeroed bytes, 64-byte aligned.
+    ///
+    /// # Panics
+    /// If the memory cannot be allocated; [`Storage::try_zeroed`] returns
+    /// an error instead.
     pub fn zeroed(len: usize) -> Arc<Storage> {
-        Arc::new(Storage::new(len))
+        Storage::try_zeroed(len).unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    /// `len` zeroed bytes, 64-byte aligned, or an error if the memory
+    /// cannot be allocated.
+    pub fn try_zeroed(len: usize) -> Result<Arc<Storage>, AllocError> {
+        Storage::new(len).map(Arc::new)
     }
 
     /// Storage over `len` bytes of memory the caller owns: kernels read and
@@ -84,6 +203,7 @@ impl Storage {
             len,
             lock: RwLock::new(()),
             backing: Backing::Host,
+            serial: next_serial(),
         })
     }
 
@@ -103,6 +223,7 @@ impl Storage {
             len,
             lock: RwLock::new(()),
             backing: Backing::Range(parent.clone()),
+            serial: next_serial(),
         }))
     }
 
@@ -132,20 +253,32 @@ impl Storage {
         self.lock.write().unwrap_or_else(|e| e.into_inner())
     }
 
+    /// The address of the bytes (what kernels see as the buffer's pointer).
     pub(crate) fn id(&self) -> usize {
         self.ptr.as_ptr() as usize
+    }
+
+    /// Unique among storages, increasing in creation order.
+    pub fn serial(&self) -> u64 {
+        self.serial
     }
 }
 
 impl Drop for Storage {
     fn drop(&mut self) {
-        if !matches!(self.backing, Backing::Owned) {
-            return;
+        match self.backing {
+            Backing::Owned => {
+                let layout = Storage::layout(self.len).expect("checked at creation");
+                // SAFETY: allocated in `new` with this layout.
+                unsafe { dealloc(self.ptr.as_ptr(), layout) }
+            }
+            Backing::Mapped => {
+                // SAFETY: mapped in `mapped` with this length; nothing
+                // refers to it once the storage (and its ranges) are gone.
+                unsafe { libc::munmap(self.ptr.as_ptr() as *mut libc::c_void, self.len) };
+            }
+            Backing::Host | Backing::Range(_) => {}
         }
-        let layout =
-            Layout::from_size_align(self.len.max(1), BUFFER_ALIGN).expect("checked at creation");
-        // SAFETY: allocated in `new` with this layout.
-        unsafe { dealloc(self.ptr.as_ptr(), layout) }
     }
 }
 
@@ -166,14 +299,24 @@ impl<T: Pod> Clone for Buffer<T> {
 
 impl<T: Pod> Buffer<T> {
     /// A buffer of `len` zeroed elements.
+    ///
+    /// # Panics
+    /// If the memory cannot be allocated ([`Buffer::try_zeroed`] returns an
+    /// error instead).
     pub fn zeroed(len: usize) -> Buffer<T> {
+        Buffer::try_zeroed(len).unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    /// A buffer of `len` zeroed elements, or an error if the memory cannot
+    /// be allocated.
+    pub fn try_zeroed(len: usize) -> Result<Buffer<T>, AllocError> {
         let bytes = len
             .checked_mul(std::mem::size_of::<T>())
-            .expect("buffer size overflows");
-        Buffer {
-            storage: Arc::new(Storage::new(bytes)),
+            .ok_or(AllocError { len: usize::MAX })?;
+        Ok(Buffer {
+            storage: Storage::try_zeroed(bytes)?,
             _elem: PhantomData,
-        }
+        })
     }
 
     /// A buffer holding a copy of `data`.
@@ -181,6 +324,14 @@ impl<T: Pod> Buffer<T> {
         let buffer = Buffer::zeroed(data.len());
         buffer.write(data);
         buffer
+    }
+
+    /// A buffer holding a copy of `data`, or an error if the memory cannot
+    /// be allocated.
+    pub fn try_from_slice(data: &[T]) -> Result<Buffer<T>, AllocError> {
+        let buffer = Buffer::try_zeroed(data.len())?;
+        buffer.write(data);
+        Ok(buffer)
     }
 
     /// The storage behind the buffer (for binding it as [`ArgValue::Buffer`](crate::ArgValue)).
@@ -283,5 +434,87 @@ mod tests {
         unsafe { *(storage.as_ptr() as *mut u32).add(3) = 9 };
         drop(storage);
         assert_eq!(host[3], 9, "written in place, not freed by the storage");
+    }
+
+    #[test]
+    fn lock_all_takes_each_storage_once_in_one_global_order() {
+        let (a, b) = (Storage::zeroed(64), Storage::zeroed(64));
+        // The same storage twice (read and write): locked once, exclusively.
+        let guards = lock_all([(&*a, Access::Read), (&*a, Access::Write)]);
+        assert_eq!(guards.len(), 1);
+        assert!(matches!(guards[0], StorageGuard::Write(_)));
+        assert!(a.lock.try_read().is_err());
+        drop(guards);
+        // Opposite argument orders on two threads, many times: no deadlock
+        // (with locks taken in argument order this hangs within a few
+        // hundred rounds).
+        let done = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
+        let threads: Vec<_> = [false, true]
+            .into_iter()
+            .map(|flip| {
+                let (a, b, done) = (a.clone(), b.clone(), done.clone());
+                std::thread::spawn(move || {
+                    for _ in 0..20_000 {
+                        let order = if flip {
+                            [(&*b, Access::Read), (&*a, Access::Write)]
+                        } else {
+                            [(&*a, Access::Read), (&*b, Access::Write)]
+                        };
+                        let _g = lock_all(order);
+                        std::hint::spin_loop();
+                    }
+                    done.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+                })
+            })
+            .collect();
+        let start = std::time::Instant::now();
+        while done.load(std::sync::atomic::Ordering::SeqCst) < 2 {
+            assert!(
+                start.elapsed() < std::time::Duration::from_secs(30),
+                "deadlock"
+            );
+            std::thread::sleep(std::time::Duration::from_millis(5));
+        }
+        for t in threads {
+            t.join().unwrap();
+        }
+    }
+
+    /// Resident memory of this process, in bytes (Linux).
+    fn resident() -> usize {
+        let status = std::fs::read_to_string("/proc/self/status").unwrap();
+        let line = status.lines().find(|l| l.starts_with("VmRSS:")).unwrap();
+        line.split_whitespace()
+            .nth(1)
+            .unwrap()
+            .parse::<usize>()
+            .unwrap()
+            * 1024
+    }
+
+    #[test]
+    fn large_storages_are_lazy_zero_pages_and_failures_are_errors() {
+        let before = resident();
+        let start = std::time::Instant::now();
+        let big = Storage::try_zeroed(2 << 30).expect("2 GiB of address space");
+        assert!(start.elapsed() < std::time::Duration::from_millis(500));
+        assert!(
+            resident() < before + (64 << 20),
+            "2 GiB buffer made {} bytes resident",
+            resident() - before
+        );
+        assert_eq!(big.as_ptr() as usize % BUFFER_ALIGN, 0);
+        // SAFETY: in bounds; no other user.
+        unsafe {
+            assert_eq!(*big.as_ptr().add((2 << 30) - 1), 0);
+            *big.as_ptr().add(12345) = 1;
+        }
+        drop(big);
+        // More than any machine has: an error, not an abort.
+        assert_eq!(
+            Storage::try_zeroed(1 << 62).err(),
+            Some(AllocError { len: 1 << 62 })
+        );
+        assert!(Buffer::<u64>::try_zeroed(usize::MAX / 4).is_err());
     }
 }

@@ -7,7 +7,9 @@ use thiserror::Error;
 pub enum BuildError {
     /// The source has errors (the message is the build log) or uses
     /// something Lockstep does not support.
-    #[error("{0}")]
+    // Transparent: with `{0}` and a source, `anyhow`'s `{:#}` would print
+    // the message twice.
+    #[error(transparent)]
     Compile(#[from] lockstep_frontend::CompileError),
 }
 
@@ -63,21 +65,13 @@ pub enum LaunchError {
         index: usize,
         name: String,
     },
-    #[error("argument {index} ('{name}') of kernel '{kernel}' is a buffer of {elem_type}, but the buffer given has only {bytes} bytes")]
-    BufferTooSmall {
-        kernel: String,
-        index: usize,
-        name: String,
-        elem_type: String,
-        bytes: usize,
-    },
     #[error("argument {index} ('{name}') of kernel '{kernel}' is local memory: its size must be more than 0 bytes")]
     ZeroLocalMemory {
         kernel: String,
         index: usize,
         name: String,
     },
-    #[error("kernel '{kernel}' asks for {bytes} bytes of local memory per work-group in its __local arguments, more than the device's {max}; give smaller LocalMem sizes")]
+    #[error("kernel '{kernel}' asks for {bytes} bytes of local memory per work-group (its __local variables and arguments), more than the device's {max}; use smaller __local arrays or give smaller LocalMem sizes")]
     LocalMemoryTooLarge {
         kernel: String,
         bytes: u64,
@@ -95,6 +89,10 @@ pub enum LaunchError {
     ZeroLocalSize { dim: usize },
     #[error("a work-group of {total} work-items is larger than the device maximum of {max}")]
     WorkGroupTooLarge { total: u64, max: u64 },
+    /// The global size (times its dimensions, or plus the offset) does not
+    /// fit 64 bits: nothing could index it.
+    #[error("the NDRange is too large: {what} does not fit in 64 bits")]
+    RangeTooLarge { what: String },
     #[error("kernel '{kernel}' requires the work-group size {required:?} (reqd_work_group_size), but {given:?} was given")]
     ReqdWorkGroupSize {
         kernel: String,
@@ -120,6 +118,16 @@ pub enum LaunchError {
     /// The SIMD engine could not compile the kernel.
     #[error("kernel '{kernel}' could not be compiled for the SIMD engine: {message}")]
     Compile { kernel: String, message: String },
+    /// The private arrays of a gang do not fit any worker's stack.
+    #[error("kernel '{kernel}' needs {bytes} bytes of private memory per SIMD gang, more than the {max} a worker's stack may have; use smaller private arrays, a narrower --width, or the interpreter engine")]
+    PrivateMemoryTooLarge {
+        kernel: String,
+        bytes: u64,
+        max: u64,
+    },
+    /// The worker threads could not be started.
+    #[error("cannot start {threads} worker threads: {message}; ask for fewer (--threads, LOCKSTEP_THREADS)")]
+    WorkerThreads { threads: usize, message: String },
     /// The kernel faulted while running (out-of-bounds access, barrier
     /// divergence…); the message has the source location.
     #[error("kernel '{kernel}' failed: {message}")]

@@ -35,7 +35,7 @@ use lockstep_frontend::{compile, BuildOptions, Source};
 use lockstep_interp as interp;
 use lockstep_ir as ir;
 
-pub use buffer::{Buffer, Pod, Storage, BUFFER_ALIGN};
+pub use buffer::{lock_all, Access, AllocError, Buffer, Pod, Storage, StorageGuard, BUFFER_ALIGN};
 pub use device::{Device, SimdFeatures};
 pub use error::{BinaryError, BuildError, EngineError, LaunchError};
 pub use kernel::{ArgKind, ArgMeta, ArgValue, Bytes, Kernel, LocalMem, ScalarKind};
@@ -44,6 +44,11 @@ pub use ndrange::NDRange;
 
 /// The largest work-group Lockstep runs.
 pub const MAX_WORK_GROUP_SIZE: u64 = 4096;
+
+/// The most worker threads a context runs launches on (`--threads`,
+/// `LOCKSTEP_THREADS`): far more than any host's cores, few enough that
+/// starting them is quick.
+pub const MAX_THREADS: usize = 1024;
 
 /// The most `__local` memory a work-group's arguments may ask for, in bytes
 /// (`CL_DEVICE_LOCAL_MEM_SIZE`): each worker holds one group's local memory,
@@ -175,13 +180,14 @@ impl Context {
         self.interpret_after_passes = on;
     }
 
-    /// Sets the number of worker threads.
+    /// Sets the number of worker threads (1 to [`MAX_THREADS`]; others
+    /// are clamped to that range).
     pub fn set_threads(&mut self, threads: usize) {
-        self.threads = Some(threads.max(1));
+        self.threads = Some(threads.clamp(1, MAX_THREADS));
     }
 
     /// The number of worker threads launches use: the setting, else
-    /// `LOCKSTEP_THREADS`, else one per core.
+    /// `LOCKSTEP_THREADS`, else one per core; at most [`MAX_THREADS`].
     pub fn threads(&self) -> usize {
         self.threads
             .or_else(|| {
@@ -190,7 +196,7 @@ impl Context {
                     .and_then(|t| t.parse().ok())
             })
             .unwrap_or_else(simd::cores)
-            .max(1)
+            .clamp(1, MAX_THREADS)
     }
 
     /// The vectorization report of `kernel` specialized for `local_size`
@@ -215,6 +221,15 @@ impl Context {
         let local = kernel::validate_range(kernel, range)?;
         let bound = kernel.bound_args()?;
         kernel::check_local_memory(kernel, &bound)?;
+        if let (Engine::Simd, Some(index)) = (self.engine, kernel.null_buffer_used(&bound)) {
+            let mut report = self.run_interpreter(kernel, range, local, &bound)?;
+            report.fallback = Some(format!(
+                "argument {index} ('{}') of kernel '{}' is a NULL buffer the kernel may access; it ran on the interpreter, which checks every access",
+                kernel.args()[index].name,
+                kernel.name()
+            ));
+            return Ok(report);
+        }
         match self.engine {
             Engine::Interpreter => self.run_interpreter(kernel, range, local, &bound),
             Engine::Simd => match simd::launch(kernel, range, local, &bound, self) {
@@ -254,13 +269,10 @@ impl Context {
                 seen.push((storage.id(), i));
             }
         }
-        let guards: Vec<_> = bound
-            .iter()
-            .filter_map(|a| match a {
-                ArgValue::Buffer(s) => Some(s.write_lock()),
-                _ => None,
-            })
-            .collect();
+        let guards = lock_all(bound.iter().filter_map(|a| match a {
+            ArgValue::Buffer(s) => Some((&**s, Access::Write)),
+            _ => None,
+        }));
         let mut args: Vec<interp::KernelArg> = bound
             .iter()
             .map(|a| match a {
@@ -368,9 +380,12 @@ pub struct Program {
 
 pub(crate) struct ProgramInner {
     pub module: ir::Module,
-    /// The source text and build options (part of compiled-code cache keys).
-    pub source: String,
+    /// The build options.
     pub options: String,
+    /// What identifies the program's code in compiled-code cache keys: a
+    /// hash of its IR (what headers the source included are in it, unlike
+    /// in the source text) and build options, computed at first use.
+    code_key: std::sync::OnceLock<String>,
     /// Compiled SIMD specializations.
     pub simd_cache: std::sync::Mutex<
         std::collections::HashMap<(ir::FuncId, lockstep_codegen::Spec), Arc<simd::CompiledKernel>>,
@@ -386,10 +401,12 @@ pub(crate) struct ProgramInner {
     pub uniform_groups_required: bool,
 }
 
-/// The on-disk cache key of a program's imported IR. Sources that include
-/// other files are not cached (a header could change unseen).
+/// The on-disk cache key of a program's imported IR. Sources that may read
+/// other files are not cached (a header could change unseen): any mention
+/// of `include` (`#include`, `# include`, `%:include`, `__has_include`) or
+/// `embed` rules the cache out, which errs on the side of compiling again.
 fn build_cache_key(source: &Source, options: &str) -> Option<String> {
-    if source.text.contains("#include") {
+    if source.text.contains("include") || source.text.contains("embed") {
         return None;
     }
     Some(lockstep_codegen::backend::ObjectCache::key(&[
@@ -434,6 +451,19 @@ fn store_build(source: &Source, options: &str, compiled: &lockstep_frontend::Com
 }
 
 impl ProgramInner {
+    /// The identity of the program's code in compiled-object cache keys:
+    /// its IR text and options (not its source text, which does not show
+    /// what its headers held).
+    pub(crate) fn code_key(&self) -> &str {
+        self.code_key.get_or_init(|| {
+            lockstep_codegen::backend::ObjectCache::key(&[
+                b"program code",
+                ir::module_to_string(&self.module).as_bytes(),
+                self.options.as_bytes(),
+            ])
+        })
+    }
+
     /// The addresses of the program-scope variables by `GlobalId` (0 for
     /// `local` ones), allocating and initializing them on first use.
     pub(crate) fn global_addresses(&self) -> Vec<u64> {
@@ -542,9 +572,8 @@ impl Program {
                 module,
                 log: log.to_string(),
                 source_name: "program.cl".to_string(),
-                // The IR text stands for the source in compiled-code cache keys.
-                source: ir_text.to_string(),
                 options: options.to_string(),
+                code_key: Default::default(),
                 simd_cache: Default::default(),
                 globals_memory: Default::default(),
                 uniform_groups_required: uniform_groups_required(&opts),
@@ -578,8 +607,8 @@ impl Program {
                 module: compiled.module,
                 log: compiled.log,
                 source_name: source.name.clone(),
-                source: source.text.clone(),
                 options: options.to_string(),
+                code_key: Default::default(),
                 simd_cache: Default::default(),
                 globals_memory: Default::default(),
                 uniform_groups_required,

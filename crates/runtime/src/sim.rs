@@ -32,11 +32,17 @@ pub enum SimError {
     },
     #[error("{file}: {message}")]
     Io { file: String, message: String },
-    #[error("{0}")]
+    // Transparent: with `{0}` and a source, `anyhow`'s `{:#}` would print
+    // the message twice.
+    #[error(transparent)]
     Build(#[from] crate::BuildError),
-    #[error("{0}")]
+    #[error(transparent)]
     Launch(#[from] crate::LaunchError),
 }
+
+/// The largest buffer a `.sim` file may ask for (`size=`): 64 GiB. Larger
+/// sizes, and any the memory cannot hold, are an error, not an abort.
+pub const MAX_BUFFER_SIZE: usize = 64 << 30;
 
 /// Element types a `.sim` header can name.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -288,6 +294,21 @@ impl Reader {
         })
     }
 
+    /// An error on the line of the token read last (a header whose
+    /// contents are wrong, a value that does not parse).
+    fn error_prev<T>(&self, message: impl Into<String>) -> Result<T, SimError> {
+        let line = self
+            .pos
+            .checked_sub(1)
+            .and_then(|p| self.tokens.get(p))
+            .map_or_else(|| self.line(), |t| t.0);
+        Err(SimError::Syntax {
+            file: self.file.clone(),
+            line,
+            message: message.into(),
+        })
+    }
+
     fn next(&mut self, what: &str) -> Result<String, SimError> {
         match self.tokens.get(self.pos) {
             Some((_, t)) => {
@@ -358,15 +379,7 @@ impl Simulation {
                 program_path.display()
             ));
         }
-        let kernel_name = r.next("the kernel name")?;
-        let mut global = [0u64; 3];
-        for g in &mut global {
-            *g = r.number("a global size")?;
-        }
-        let mut local = [0u64; 3];
-        for l in &mut local {
-            *l = r.number("a local size")?;
-        }
+        let (kernel_name, global, local) = parse_sizes(&mut r)?;
         let program = Program::from_file(ctx, &program_path, build_options)?;
         let mut kernel = program.kernel(&kernel_name)?;
         let dims = if global[2] > 1 || local[2] > 1 {
@@ -379,16 +392,9 @@ impl Simulation {
         let range = NDRange::new(dims, global).local(local);
         let mut dumps = Vec::new();
         let mut buffers = Vec::new();
-        for (index, meta) in kernel.args().to_vec().into_iter().enumerate() {
-            let what = format!("argument {index} ('{}')", meta.name);
-            let header = r.next(&format!("the header <...> of {what}"))?;
-            let Some(body) = header.strip_prefix('<').and_then(|h| h.strip_suffix('>')) else {
-                r.pos -= 1;
-                return r.error(format!(
-                    "expected the header <...> of {what}, found '{header}'"
-                ));
-            };
-            let arg = parse_header(&mut r, body, &meta.kind, &meta.type_name, &what)?;
+        let metas = kernel.args().to_vec();
+        let args = parse_args(&mut r, &metas, MAX_BUFFER_SIZE)?;
+        for (index, (meta, arg)) in metas.iter().zip(args).enumerate() {
             let value = match arg {
                 SimArg::Null => ArgValue::Null,
                 SimArg::Local(size) => ArgValue::Local(size),
@@ -399,24 +405,20 @@ impl Simulation {
                     hex,
                 } => match meta.kind {
                     ArgKind::GlobalBuffer | ArgKind::ConstantBuffer => {
-                        let buffer = Buffer::from_bytes(&bytes);
+                        let buffer = Buffer::try_from_slice(&bytes).map_err(|e| SimError::Io {
+                            file: file.clone(),
+                            message: format!("argument {index} ('{}'): {e}", meta.name),
+                        })?;
                         if dump {
                             dumps.push((meta.name.clone(), buffer.clone(), elem, hex));
                         }
-                        buffers.push((buffer.clone(), bytes.clone()));
+                        buffers.push((buffer.clone(), bytes));
                         ArgValue::from(&buffer)
                     }
                     _ => ArgValue::Bytes(bytes),
                 },
             };
             kernel.set_arg(index, value)?;
-        }
-        if r.pos < r.tokens.len() {
-            let t = r.tokens[r.pos].1.clone();
-            return r.error(format!(
-                "unexpected '{t}' after the last argument (the kernel takes {} arguments)",
-                kernel.args().len()
-            ));
         }
         Ok(Simulation {
             kernel,
@@ -453,6 +455,73 @@ impl Simulation {
     }
 }
 
+/// The kernel name, global size and local size after the program name.
+fn parse_sizes(r: &mut Reader) -> Result<(String, [u64; 3], [u64; 3]), SimError> {
+    let kernel_name = r.next("the kernel name")?;
+    let mut global = [0u64; 3];
+    for g in &mut global {
+        *g = r.number("a global size")?;
+    }
+    let mut local = [0u64; 3];
+    for l in &mut local {
+        *l = r.number("a local size")?;
+    }
+    Ok((kernel_name, global, local))
+}
+
+/// One header (and its values) per argument of `metas`, then the end of
+/// the file; buffers of more than `max_buffer` bytes are an error.
+fn parse_args(
+    r: &mut Reader,
+    metas: &[crate::ArgMeta],
+    max_buffer: usize,
+) -> Result<Vec<SimArg>, SimError> {
+    let mut args = Vec::with_capacity(metas.len());
+    for (index, meta) in metas.iter().enumerate() {
+        let what = format!("argument {index} ('{}')", meta.name);
+        let header = r.next(&format!("the header <...> of {what}"))?;
+        let Some(body) = header.strip_prefix('<').and_then(|h| h.strip_suffix('>')) else {
+            r.pos -= 1;
+            return r.error(format!(
+                "expected the header <...> of {what}, found '{header}'"
+            ));
+        };
+        args.push(parse_header(
+            r,
+            body,
+            &meta.kind,
+            &meta.type_name,
+            &what,
+            max_buffer,
+        )?);
+    }
+    if r.pos < r.tokens.len() {
+        let t = r.tokens[r.pos].1.clone();
+        return r.error(format!(
+            "unexpected '{t}' after the last argument (the kernel takes {} arguments)",
+            metas.len()
+        ));
+    }
+    Ok(args)
+}
+
+/// Parses the text of a `.sim` file for a kernel whose arguments are
+/// `metas`, without reading the program or building anything: what
+/// [`Simulation::load`] checks, for tests and fuzzing. Buffers of more
+/// than `max_buffer` bytes are an error.
+pub fn parse_text(
+    file: &str,
+    text: &str,
+    metas: &[crate::ArgMeta],
+    max_buffer: usize,
+) -> Result<(), SimError> {
+    let mut r = Reader::new(file, text);
+    r.next("the program file name")?;
+    parse_sizes(&mut r)?;
+    parse_args(&mut r, metas, max_buffer.min(MAX_BUFFER_SIZE))?;
+    Ok(())
+}
+
 enum SimArg {
     Null,
     Local(usize),
@@ -470,6 +539,7 @@ fn parse_header(
     kind: &ArgKind,
     type_name: &str,
     what: &str,
+    max_buffer: usize,
 ) -> Result<SimArg, SimError> {
     let mut size = None;
     let mut elem = None;
@@ -478,11 +548,11 @@ fn parse_header(
     for tok in body.split_whitespace() {
         if let Some(t) = ElemType::from_name(tok) {
             if elem.replace(t).is_some() {
-                return r.error(format!("{what}: element type given twice"));
+                return r.error_prev(format!("{what}: element type given twice"));
             }
         } else if let Some(v) = tok.strip_prefix("size=") {
             size = Some(v.parse::<usize>().or_else(|_| {
-                r.error(format!(
+                r.error_prev(format!(
                     "{what}: size must be a number of bytes, found '{v}'"
                 ))
             })?);
@@ -497,7 +567,7 @@ fn parse_header(
                 "null" => null = true,
                 "noinit" => noinit = true,
                 "ro" | "wo" => {}
-                other => return r.error(format!("{what}: unknown header entry '{other}' (expected size=, a type, fill=, range=, noinit, dump, hex, ro, wo or null)")),
+                other => return r.error_prev(format!("{what}: unknown header entry '{other}' (expected size=, a type, fill=, range=, noinit, dump, hex, ro, wo or null)")),
             }
         }
     }
@@ -505,16 +575,16 @@ fn parse_header(
         return Ok(SimArg::Null);
     }
     let Some(size) = size else {
-        return r.error(format!("{what}: the header needs size=BYTES"));
+        return r.error_prev(format!("{what}: the header needs size=BYTES"));
     };
     if *kind == ArgKind::LocalMemory {
         return Ok(SimArg::Local(size));
     }
     let Some(elem) = elem.or_else(|| ElemType::from_type_name(type_name)) else {
-        return r.error(format!("{what}: name an element type in the header (the argument's type '{type_name}' has no default)"));
+        return r.error_prev(format!("{what}: name an element type in the header (the argument's type '{type_name}' has no default)"));
     };
     if size % elem.size() != 0 {
-        return r.error(format!(
+        return r.error_prev(format!(
             "{what}: size {size} is not a multiple of the {} element size {}",
             elem.name(),
             elem.size()
@@ -527,13 +597,18 @@ fn parse_header(
         .count()
         > 1
     {
-        return r.error(format!("{what}: more than one initializer"));
+        return r.error_prev(format!("{what}: more than one initializer"));
     }
     let value = |r: &Reader, t: &str| {
         elem.parse(t, hex)
-            .or_else(|m| r.error(format!("{what}: {m}")))
+            .or_else(|m| r.error_prev(format!("{what}: {m}")))
     };
-    let mut bytes = Vec::with_capacity(size);
+    let mut bytes = Vec::new();
+    if size > max_buffer || bytes.try_reserve_exact(size).is_err() {
+        return r.error_prev(format!(
+            "{what}: size={size} bytes cannot be allocated (the most a .sim buffer may have is {max_buffer} bytes, and memory must allow it)"
+        ));
+    }
     if noinit {
         bytes.resize(size, 0);
     } else if let Some(f) = fill {
@@ -544,10 +619,20 @@ fn parse_header(
     } else if let Some(spec) = range {
         let parts: Vec<&str> = spec.split(':').collect();
         if parts.len() != 3 {
-            return r.error(format!("{what}: range must be START:INC:END"));
+            return r.error_prev(format!("{what}: range must be START:INC:END"));
         }
         let (start, inc) = (value(r, parts[0])?, value(r, parts[1])?);
-        value(r, parts[2])?;
+        let end = value(r, parts[2])?;
+        match range_len(elem, &start, &inc, &end) {
+            Some(len) if len == n as u128 => {}
+            len => {
+                let len = len.map_or("no sequence of".to_string(), |l| format!("{l}"));
+                return r.error_prev(format!(
+                    "{what}: range={spec} gives {len} values, but the argument holds {n} (size={size} bytes of {})",
+                    elem.name()
+                ));
+            }
+        }
         let mut current = start;
         for _ in 0..n {
             bytes.extend_from_slice(&current);
@@ -572,6 +657,48 @@ fn parse_header(
         dump,
         hex,
     })
+}
+
+/// The number of values `START:INC:END` gives: START, START+INC, … up to
+/// END (inclusive, as oclgrind counts them); `None` when INC is zero or
+/// points away from END.
+fn range_len(elem: ElemType, start: &[u8], inc: &[u8], end: &[u8]) -> Option<u128> {
+    let get = |x: &[u8]| {
+        let mut raw = [0u8; 8];
+        raw[..x.len()].copy_from_slice(x);
+        u64::from_le_bytes(raw)
+    };
+    let (s, i, e) = (get(start), get(inc), get(end));
+    if elem.is_float() {
+        let f = |b: u64| {
+            if elem == ElemType::Float {
+                f32::from_bits(b as u32) as f64
+            } else {
+                f64::from_bits(b)
+            }
+        };
+        let steps = (f(e) - f(s)) / f(i);
+        // Only finite, non-negative step counts (INC 0 gives inf or NaN).
+        return (0.0..1e30)
+            .contains(&steps)
+            .then(|| steps.floor() as u128 + 1);
+    }
+    let int = |b: u64| -> i128 {
+        let shift = 64 - 8 * elem.size() as u32;
+        if elem.is_signed() {
+            (((b << shift) as i64) >> shift) as i128
+        } else {
+            ((b << shift) >> shift) as i128
+        }
+    };
+    // The increment is signed: `0:-1:...` counts down in any type.
+    let shift = 64 - 8 * elem.size() as u32;
+    let inc = (((i << shift) as i64) >> shift) as i128;
+    let span = int(e) - int(s);
+    if inc == 0 || (span != 0 && (span < 0) != (inc < 0)) {
+        return None;
+    }
+    Some((span / inc) as u128 + 1)
 }
 
 /// `a + b` in the element type (wrapping for integers).
@@ -605,7 +732,7 @@ mod tests {
             (123456.0, "123456"),
             (0.0001, "0.0001"),
             (0.00001234, "1.234e-05"),
-            (3.14159265, "3.14159"),
+            (1.23456789, "1.23457"),
             (-2.5e-300, "-2.5e-300"),
             (999999.5, "1e+06"),
             (f64::INFINITY, "inf"),

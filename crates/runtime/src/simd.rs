@@ -1,7 +1,11 @@
 //! The SIMD engine: compiles each kernel specialization (local size, width)
 //! once — in memory per program, on disk across processes — and runs its
 //! work-groups on a persistent pool of worker threads, one per core, each
-//! with its own local memory.
+//! with its own local memory and a stack sized for the kernel's private
+//! arrays. Buffers are locked for the launch in the global lock order
+//! ([`crate::lock_all`]); by-value arguments are copied to 128-byte aligned
+//! memory; the callbacks generated code makes (`printf`, conversions) never
+//! let a panic unwind into it.
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, OnceLock};
@@ -105,8 +109,7 @@ pub(crate) fn compiled(
         let _ = std::fs::write(path, module.print_to_string().to_string());
     }
     let key = ObjectCache::key(&[
-        program.source.as_bytes(),
-        program.options.as_bytes(),
+        program.code_key().as_bytes(),
         lockstep_codegen::backend::cache::compiler_version().as_bytes(),
         build_identity().as_bytes(),
         host.fingerprint().as_bytes(),
@@ -154,17 +157,49 @@ pub(crate) fn compiled(
     Ok(k)
 }
 
-/// Identifies this build of the compiler (the running executable's size and
-/// modification time), so a rebuilt Lockstep never loads code an older build
-/// cached.
+/// Identifies this build of the compiler, so a rebuilt Lockstep never loads
+/// code an older build cached: the size and modification time of the file
+/// that holds this code — the shared library when Lockstep runs inside a
+/// host application (the OpenCL platform), the executable otherwise.
 pub(crate) fn build_identity() -> &'static str {
     static ID: OnceLock<String> = OnceLock::new();
     ID.get_or_init(|| {
-        std::env::current_exe()
-            .and_then(std::fs::metadata)
-            .map(|m| format!("{}:{:?}", m.len(), m.modified().ok()))
-            .unwrap_or_default()
+        let file = containing_file().or_else(|| std::env::current_exe().ok());
+        let meta = file.as_ref().and_then(|f| std::fs::metadata(f).ok());
+        match (file, meta) {
+            (Some(f), Some(m)) => format!("{}:{}:{:?}", f.display(), m.len(), m.modified().ok()),
+            // Unknown: a per-process identity, so nothing cached is reused.
+            _ => format!(
+                "unknown:{}:{:?}",
+                std::process::id(),
+                std::time::SystemTime::now()
+            ),
+        }
     })
+}
+
+/// The file (executable or shared library) this function was loaded from,
+/// by `dladdr`.
+fn containing_file() -> Option<std::path::PathBuf> {
+    use std::os::unix::ffi::OsStrExt;
+    let mut info = std::mem::MaybeUninit::<libc::Dl_info>::zeroed();
+    // SAFETY: `dladdr` fills `info` for an address inside a loaded object;
+    // a function of ours is one.
+    let found = unsafe { libc::dladdr(containing_file as *const libc::c_void, info.as_mut_ptr()) };
+    if found == 0 {
+        return None;
+    }
+    // SAFETY: `dladdr` succeeded, so `info` is initialized.
+    let info = unsafe { info.assume_init() };
+    if info.dli_fname.is_null() {
+        return None;
+    }
+    // SAFETY: a NUL-terminated path owned by the dynamic loader.
+    let name = unsafe { std::ffi::CStr::from_ptr(info.dli_fname) };
+    let path = std::path::Path::new(std::ffi::OsStr::from_bytes(name.to_bytes()));
+    // The main program's entry may be relative (argv[0]) or empty: then the
+    // caller falls back to the executable's path.
+    (path.is_absolute() && path.is_file()).then(|| path.to_path_buf())
 }
 
 fn rename_work_group_fn(module: &inkwell::module::Module, symbol: &str) {
@@ -178,27 +213,50 @@ pub(crate) fn default_width() -> u32 {
     host().map(|h| h.preferred_width_32()).unwrap_or(4)
 }
 
-/// The worker pool, created once per thread count.
-fn pool(threads: usize) -> Result<Arc<rayon::ThreadPool>, LaunchError> {
-    static POOLS: OnceLock<Mutex<HashMap<usize, Arc<rayon::ThreadPool>>>> = OnceLock::new();
+/// The stack a thread that runs work-groups gets at least (Rust's default
+/// for spawned threads is 2 MiB).
+const MIN_WORKER_STACK: usize = 8 << 20;
+
+/// The largest worker stack a launch may need (private arrays of all lanes
+/// of a gang live in the work-group function's frame).
+const MAX_WORKER_STACK: u64 = 1 << 30;
+
+/// Frames up to this size run on the launching thread, whose stack size we
+/// do not know (an application's thread, inside the OpenCL platform).
+const CALLER_FRAME_LIMIT: u64 = 256 << 10;
+
+/// The worker pool, created once per thread count and stack size.
+fn pool(threads: usize, stack: usize) -> Result<Arc<rayon::ThreadPool>, LaunchError> {
+    type Pools = Mutex<HashMap<(usize, usize), Arc<rayon::ThreadPool>>>;
+    static POOLS: OnceLock<Pools> = OnceLock::new();
     let mut pools = POOLS
         .get_or_init(|| Mutex::new(HashMap::new()))
         .lock()
         .unwrap_or_else(|e| e.into_inner());
-    if let Some(p) = pools.get(&threads) {
+    if let Some(p) = pools.get(&(threads, stack)) {
         return Ok(p.clone());
     }
     let p = rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
+        .stack_size(stack)
         .thread_name(|i| format!("lockstep-worker-{i}"))
         .build()
-        .map_err(|e| LaunchError::Compile {
-            kernel: String::new(),
-            message: format!("starting worker threads: {e}"),
+        .map_err(|e| LaunchError::WorkerThreads {
+            threads,
+            message: e.to_string(),
         })?;
     let p = Arc::new(p);
-    pools.insert(threads, p.clone());
+    pools.insert((threads, stack), p.clone());
     Ok(p)
+}
+
+/// The stack a worker needs for `frame` bytes of private memory per gang:
+/// a power of two (so few pools exist) with room for the rest of the
+/// frame and the runtime.
+fn worker_stack(frame: u64) -> usize {
+    (frame.saturating_add(1 << 20))
+        .next_power_of_two()
+        .max(MIN_WORKER_STACK as u64) as usize
 }
 
 /// What printf output collects into during a launch.
@@ -216,6 +274,41 @@ struct Shared {
 // SAFETY: the pointers inside are to memory that outlives the launch and is
 // written only by the kernel, as OpenCL allows.
 unsafe impl Sync for Shared {}
+
+/// The largest natural alignment of a by-value argument: a 16-element
+/// vector of 8-byte elements (`double16`, `long16`) is 128 bytes.
+const BYVAL_ALIGN: usize = 128;
+
+/// One [`BYVAL_ALIGN`]-aligned unit of by-value argument storage.
+#[derive(Clone, Copy)]
+#[repr(C, align(128))]
+struct ByValueChunk([u8; BYVAL_ALIGN]);
+
+/// A copy of a by-value argument (struct or vector) the kernel reads, and
+/// may write, through a pointer: aligned to 128 bytes, so that generated
+/// code may use aligned vector loads of any width on it (a `float16` read
+/// with an aligned 32- or 64-byte load faults on 16-byte aligned memory).
+struct ByValue(Vec<ByValueChunk>);
+
+impl ByValue {
+    fn new(bytes: &[u8]) -> ByValue {
+        let mut chunks =
+            vec![ByValueChunk([0; BYVAL_ALIGN]); bytes.len().div_ceil(BYVAL_ALIGN).max(1)];
+        // SAFETY: the chunks hold at least `bytes.len()` bytes.
+        unsafe {
+            std::ptr::copy_nonoverlapping(
+                bytes.as_ptr(),
+                chunks.as_mut_ptr() as *mut u8,
+                bytes.len(),
+            )
+        };
+        ByValue(chunks)
+    }
+
+    fn as_ptr(&self) -> *const u8 {
+        self.0.as_ptr() as *const u8
+    }
+}
 
 /// Runs a launch on the SIMD engine.
 pub(crate) fn launch(
@@ -260,20 +353,17 @@ pub(crate) fn launch(
     // Arguments: local ones become offsets after the kernel's own locals.
     let static_local = specs.values().map(|k| k.local.size).max().unwrap_or(0);
     let mut local_total = static_local;
-    let mut byval: Vec<Vec<u64>> = Vec::new();
-    let mut guards = Vec::new();
-    let mut seen = Vec::new();
+    let mut byval: Vec<ByValue> = Vec::new();
+    // Every buffer locked once, in the global lock order, before any runs.
+    let guards = crate::lock_all(bound.iter().filter_map(|a| match a {
+        ArgValue::Buffer(s) => Some((&**s, crate::Access::Write)),
+        _ => None,
+    }));
     let mut args = Vec::with_capacity(bound.len());
     for a in bound {
         args.push(match a {
-            ArgValue::Buffer(s) => {
-                if !seen.contains(&s.id()) {
-                    seen.push(s.id());
-                    guards.push(s.write_lock());
-                }
-                // SAFETY: the buffer's lock is held for the launch.
-                s.as_ptr() as u64
-            }
+            // The buffer's lock is held in `guards` for the launch.
+            ArgValue::Buffer(s) => s.as_ptr() as u64,
             ArgValue::Null => 0,
             ArgValue::Local(n) => {
                 let offset = local_total.div_ceil(64) * 64;
@@ -287,17 +377,9 @@ pub(crate) fn launch(
             }
             ArgValue::Bytes(bytes) => {
                 // An aligned copy the kernel reads (and may write) by pointer.
-                let mut words = vec![0u64; bytes.len().div_ceil(8).max(1) + 1];
-                // SAFETY: `words` has at least `bytes.len()` bytes.
-                unsafe {
-                    std::ptr::copy_nonoverlapping(
-                        bytes.as_ptr(),
-                        words.as_mut_ptr() as *mut u8,
-                        bytes.len(),
-                    )
-                };
-                let p = words.as_ptr() as u64;
-                byval.push(words);
+                let copy = ByValue::new(bytes);
+                let p = copy.as_ptr() as u64;
+                byval.push(copy);
                 p
             }
         });
@@ -372,7 +454,18 @@ pub(crate) fn launch(
         unsafe { (k.function)(&ctx) };
     };
     let worker_memory = || vec![0u8; local_bytes + scratch_bytes + 128];
-    if threads <= 1 || total_groups == 1 {
+    // Private arrays are in the work-group function's frame (one copy per
+    // lane of a gang): the workers' stacks are sized for it.
+    let frame = kernel.private_mem_size().saturating_mul(width as u64);
+    if frame > MAX_WORKER_STACK {
+        return Err(LaunchError::PrivateMemoryTooLarge {
+            kernel: kernel.name().to_string(),
+            bytes: frame,
+            max: MAX_WORKER_STACK,
+        });
+    }
+    let stack = worker_stack(frame);
+    if (threads <= 1 || total_groups == 1) && frame <= CALLER_FRAME_LIMIT {
         let mut mem = worker_memory();
         for index in 0..total_groups {
             run_group(&mut mem, index);
@@ -380,9 +473,10 @@ pub(crate) fn launch(
     } else {
         // Runs of consecutive groups per task (about 16 tasks per worker):
         // cheap groups do not pay the pool's per-task cost each.
+        let threads = threads.min(total_groups.min(usize::MAX as u64) as usize);
         let run = (total_groups / (threads as u64 * 16)).clamp(1, 4096);
         let runs = total_groups.div_ceil(run);
-        pool(threads)?.install(|| {
+        pool(threads, stack)?.install(|| {
             (0..runs)
                 .into_par_iter()
                 .for_each_init(worker_memory, |mem, r| {
@@ -402,12 +496,32 @@ pub(crate) fn launch(
     })
 }
 
-/// `printf` from generated code: formats one work-item's call.
+/// `printf` from generated code: formats one work-item's call. A panic in
+/// the formatter must not unwind into generated code (it would abort the
+/// process): it is caught and the call returns -1.
 ///
 /// # Safety
 /// Called by generated code with a live sink, a NUL-terminated format and
 /// `nargs` argument bits and type codes.
 unsafe extern "C" fn lockstep_rt_printf(
+    sink: *mut std::ffi::c_void,
+    format: *const u8,
+    nargs: u64,
+    bits: *const u64,
+    types: *const u8,
+) -> i32 {
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        // SAFETY: the caller's contract above.
+        unsafe { rt_printf(sink, format, nargs, bits, types) }
+    }))
+    .unwrap_or(-1)
+}
+
+/// [`lockstep_rt_printf`]'s body.
+///
+/// # Safety
+/// As for [`lockstep_rt_printf`].
+unsafe fn rt_printf(
     sink: *mut std::ffi::c_void,
     format: *const u8,
     nargs: u64,
@@ -439,7 +553,9 @@ unsafe extern "C" fn lockstep_rt_printf(
     }
 }
 
-/// An exact conversion with a directed rounding mode, for generated code.
+/// An exact conversion with a directed rounding mode, for generated code
+/// (a panic is caught, never unwound into generated code: the result is
+/// then the input bits).
 extern "C" fn lockstep_rt_convert(
     bits: u64,
     from: u32,
@@ -448,6 +564,11 @@ extern "C" fn lockstep_rt_convert(
     rounding: u32,
     saturate: u32,
 ) -> u64 {
+    std::panic::catch_unwind(|| rt_convert(bits, from, to, op, rounding, saturate)).unwrap_or(bits)
+}
+
+/// [`lockstep_rt_convert`]'s body.
+fn rt_convert(bits: u64, from: u32, to: u32, op: u32, rounding: u32, saturate: u32) -> u64 {
     let (from, to) = (type_of_code(from as u8), type_of_code(to as u8));
     let op = ConvertOp::ALL
         .get(op as usize)
@@ -471,5 +592,30 @@ extern "C" fn lockstep_rt_convert(
             convert::float_to_float(bits, Format::of(from), Format::of(to), mode)
         }
         _ => bits,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn by_value_arguments_are_aligned_for_any_vector() {
+        for len in [1, 4, 16, 64, 100, 128, 129, 1024] {
+            let bytes: Vec<u8> = (0..len).map(|i| i as u8).collect();
+            let copy = super::ByValue::new(&bytes);
+            assert_eq!(copy.as_ptr() as usize % 128, 0, "{len} bytes");
+            // SAFETY: the copy holds at least `len` bytes.
+            let back = unsafe { std::slice::from_raw_parts(copy.as_ptr(), len) };
+            assert_eq!(back, &bytes[..]);
+        }
+    }
+
+    #[test]
+    fn build_identity_names_the_file_holding_the_compiler() {
+        // Linked statically into this test executable, dladdr finds it; in
+        // liblockstep_icd.so it finds the library, not the host program.
+        let file = super::containing_file().expect("dladdr finds our code");
+        let exe = std::env::current_exe().unwrap();
+        assert_eq!(file.canonicalize().unwrap(), exe.canonicalize().unwrap());
+        assert!(super::build_identity().starts_with(&*file.display().to_string()));
     }
 }

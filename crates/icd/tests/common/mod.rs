@@ -65,3 +65,27 @@ pub fn require(tool: &str, check: &[&str], package: &str) {
 pub fn test_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests")
 }
+
+/// Compiles the C program `tests/NAME.c` against the OpenCL headers and the
+/// ICD loader (with pthreads) into `dir`; its path.
+pub fn compile_c(name: &str, dir: &Path) -> PathBuf {
+    require("cc", &["--version"], "a C compiler");
+    assert!(
+        Path::new("/usr/include/CL/cl.h").is_file(),
+        "the OpenCL headers are missing (opencl-c-headers, ocl-icd-opencl-dev); run `make test`, which installs them"
+    );
+    let exe = dir.join(name);
+    let cc = Command::new("cc")
+        .args(["-std=gnu11", "-Wall", "-O1", "-pthread", "-o"])
+        .arg(&exe)
+        .arg(test_dir().join(format!("{name}.c")))
+        .arg("-lOpenCL")
+        .output()
+        .expect("running cc");
+    assert!(
+        cc.status.success(),
+        "{name}.c does not compile (is ocl-icd-opencl-dev installed? run `make test`):\n{}",
+        String::from_utf8_lossy(&cc.stderr)
+    );
+    exe
+}
