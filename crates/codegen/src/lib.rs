@@ -1,6 +1,8 @@
 //! Code generation: turns Lockstep IR into SIMD LLVM IR for a gang of W
 //! work-items, optimizes and JIT-compiles it. The only crate that writes LLVM IR.
 //!
+//! [`compile`] is the entry point: a kernel specialization in, a callable
+//! work-group function out, with no LLVM type in its interface.
 //! [`emit::emit_kernel`] writes the work-group function of one kernel
 //! specialization into an LLVM module; [`backend`] optimizes it for the host
 //! CPU, emits machine code and loads it into the JIT; [`abi`] is the
@@ -8,11 +10,13 @@
 
 pub mod abi;
 pub mod backend;
+mod compile;
 pub mod emit;
 pub mod report;
 
 use thiserror::Error;
 
+pub use compile::{build_identity, compile, CompiledKernel, RuntimeFunctions};
 pub use emit::{Linearization, LocalLayout, Spec, WORK_GROUP_FN};
 pub use report::Report;
 
@@ -21,10 +25,6 @@ pub enum CodegenError {
     /// The kernel uses something the SIMD engine does not handle yet.
     #[error("kernel '{kernel}': the SIMD engine does not support {construct}")]
     Unsupported { kernel: String, construct: String },
-    /// A construct the SIMD engine will support but does not yet (barriers,
-    /// divergent irreducible loops): the kernel can run on the interpreter.
-    #[error("kernel '{kernel}': the SIMD engine does not run {construct} yet")]
-    NotYet { kernel: String, construct: String },
     /// LLVM rejected generated code: a compiler bug.
     #[error("internal code generation error: {0}")]
     Internal(String),

@@ -192,7 +192,7 @@ impl fmt::Display for Report {
         if self.barriers > 0 {
             writeln!(
                 f,
-                "  barriers: {} (each gang stops at a barrier until all gangs of the group arrive; {} bytes of state per gang: masks, values live across blocks, private arrays)",
+                "  barriers: {} (each gang stops at a barrier until all gangs of the group arrive; {} bytes of state per gang: the values live across each barrier that are not computed again, the waiting lanes, private arrays)",
                 self.barriers, self.gang_state
             )?;
         }

@@ -34,13 +34,25 @@
 //! per work-item. Before linearization a branch on an `i1` may diverge across
 //! a gang of work-items; after it (phase `linearized`) every branch is
 //! uniform and divergent choices are `select`s. Barriers may appear anywhere
-//! in the `imported` and `normalized` phases; the work-group function splits
-//! the kernel at them.
+//! in the `imported` and `normalized` phases; the pass `split_barriers`
+//! turns each into a *suspend point*, the terminator
+//! `suspend flags, scope, blockN(args…)`: the barrier, then a jump whose
+//! arguments are the whole state a gang keeps across it (what is live there
+//! and not cheaper to compute again). Nothing an instruction defined before
+//! a suspend point is used after it except through those arguments; the
+//! function's parameters stay available. So a gang can stop at a suspend
+//! point, keep only its arguments, and resume at its target once every gang
+//! of the work-group has arrived.
 //!
-//! **Phases** ([`Phase`]): `imported` allows every construct; `normalized`
-//! (what the analyses and linearization expect) has calls inlined, `switch`
-//! lowered and a single `return`; `linearized` has divergent control flow
-//! replaced by masks. The verifier checks the rules of a function's phase.
+//! **Phases** ([`Phase`]), in pipeline order: `imported` allows every
+//! construct; `normalized` (what the analyses and the later passes expect)
+//! has calls inlined, a single `return`, and `switch` only on values uniform
+//! across a gang; `split` has every `barrier` replaced by a `suspend`;
+//! `linearized` has divergent control flow replaced by masks. The verifier
+//! checks what each phase allows (no call from `normalized` on, no
+//! `barrier` from `split` on, no `suspend` before it); the pipeline of
+//! `lockstep-passes` also checks that nothing but a suspend point's
+//! arguments is live into its target.
 //!
 //! **Text format.** [`print`] and [`parse`] round-trip exactly; see the
 //! `print` module for an example. [`verify`] checks a function or module and

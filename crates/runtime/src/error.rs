@@ -112,9 +112,6 @@ pub enum LaunchError {
         first: usize,
         second: usize,
     },
-    /// The kernel uses something the SIMD engine does not run yet.
-    #[error("kernel '{kernel}': the SIMD engine does not run {construct} yet; use the interpreter engine")]
-    SimdNotYet { kernel: String, construct: String },
     /// The SIMD engine could not compile the kernel.
     #[error("kernel '{kernel}' could not be compiled for the SIMD engine: {message}")]
     Compile { kernel: String, message: String },

@@ -126,7 +126,9 @@ pub struct LaunchReport {
     pub printf_output: String,
     /// Checked-mode findings (data races, uninitialized local reads), with locations.
     pub diagnostics: Vec<String>,
-    /// Set when a SIMD launch ran on the interpreter instead, with why.
+    /// Set when a SIMD launch ran on the interpreter instead, with why (a
+    /// NULL buffer the kernel may access: the interpreter checks every
+    /// access and reports the faulting one).
     pub fallback: Option<String>,
 }
 
@@ -232,19 +234,7 @@ impl Context {
         }
         match self.engine {
             Engine::Interpreter => self.run_interpreter(kernel, range, local, &bound),
-            Engine::Simd => match simd::launch(kernel, range, local, &bound, self) {
-                Err(LaunchError::SimdNotYet {
-                    kernel: name,
-                    construct,
-                }) => {
-                    let mut report = self.run_interpreter(kernel, range, local, &bound)?;
-                    report.fallback = Some(format!(
-                        "kernel '{name}' uses {construct}, which the SIMD engine does not run yet; it ran on the interpreter"
-                    ));
-                    Ok(report)
-                }
-                other => other,
-            },
+            Engine::Simd => simd::launch(kernel, range, local, &bound, self),
         }
     }
 
@@ -388,7 +378,10 @@ pub(crate) struct ProgramInner {
     code_key: std::sync::OnceLock<String>,
     /// Compiled SIMD specializations.
     pub simd_cache: std::sync::Mutex<
-        std::collections::HashMap<(ir::FuncId, lockstep_codegen::Spec), Arc<simd::CompiledKernel>>,
+        std::collections::HashMap<
+            (ir::FuncId, lockstep_codegen::Spec),
+            Arc<lockstep_codegen::CompiledKernel>,
+        >,
     >,
     /// Program-scope variables' memory, allocated at the first SIMD launch;
     /// they keep their values across launches.
@@ -415,7 +408,7 @@ fn build_cache_key(source: &Source, options: &str) -> Option<String> {
         source.text.as_bytes(),
         options.as_bytes(),
         lockstep_codegen::backend::cache::compiler_version().as_bytes(),
-        simd::build_identity().as_bytes(),
+        lockstep_codegen::build_identity().as_bytes(),
     ]))
 }
 

@@ -1,6 +1,7 @@
-//! The SIMD engine: compiles each kernel specialization (local size, width)
-//! once — in memory per program, on disk across processes — and runs its
-//! work-groups on a persistent pool of worker threads, one per core, each
+//! The SIMD engine: has each kernel specialization (local size, width)
+//! compiled once per program by [`lockstep_codegen::compile`] (which also
+//! caches it on disk across processes) and runs its work-groups on a
+//! persistent pool of worker threads, one per core, each
 //! with its own local memory and a stack sized for the kernel's private
 //! arrays. Buffers are locked for the launch in the global lock order
 //! ([`crate::lock_all`]); by-value arguments are copied to 128-byte aligned
@@ -10,52 +11,14 @@
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, OnceLock};
 
-use lockstep_codegen::abi::{runtime_symbols, type_of_code, GroupContext, WorkGroupFn};
-use lockstep_codegen::backend::{target, HostTarget, Jit, ObjectCache};
-use lockstep_codegen::{emit, LocalLayout, Report, Spec};
+use lockstep_codegen::abi::{runtime_symbols, type_of_code, GroupContext};
+use lockstep_codegen::{CompiledKernel, Spec};
 use lockstep_interp::convert::{self, Format};
 use lockstep_ir::{ConvertOp, FuncId, Rounding, Type};
 use rayon::prelude::*;
 
 use crate::kernel::ArgValue;
 use crate::{Context, Kernel, LaunchError, LaunchReport, NDRange, ProgramInner};
-
-/// One compiled work-group function and what launching it needs to know.
-pub(crate) struct CompiledKernel {
-    function: WorkGroupFn,
-    pub local: LocalLayout,
-    pub report: Report,
-}
-
-/// The host target, detected once.
-pub(crate) fn host() -> Result<&'static HostTarget, String> {
-    static HOST: OnceLock<Result<HostTarget, String>> = OnceLock::new();
-    HOST.get_or_init(|| HostTarget::detect().map_err(|e| e.to_string()))
-        .as_ref()
-        .map_err(|e| e.clone())
-}
-
-/// The process's JIT, with the runtime's helper functions registered.
-fn jit() -> Result<&'static Jit, String> {
-    static READY: OnceLock<Result<(), String>> = OnceLock::new();
-    let jit = Jit::global().map_err(|e| e.to_string())?;
-    READY
-        .get_or_init(|| {
-            jit.define_symbols(&[
-                (
-                    runtime_symbols::PRINTF,
-                    lockstep_rt_printf as *const () as usize,
-                ),
-                (
-                    runtime_symbols::CONVERT,
-                    lockstep_rt_convert as *const () as usize,
-                ),
-            ])
-            .map_err(|e| e.to_string())
-        })
-        .clone()?;
-    Ok(jit)
-}
 
 /// The cores the process may use, read once (asking the OS each launch
 /// costs more than a small launch).
@@ -64,153 +27,40 @@ pub(crate) fn cores() -> usize {
     *CORES.get_or_init(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
 }
 
-/// Compiled objects already loaded into the JIT, by cache key (a program
-/// built twice in one process loads its code once).
-fn loaded() -> &'static Mutex<HashMap<String, usize>> {
-    static LOADED: OnceLock<Mutex<HashMap<String, usize>>> = OnceLock::new();
-    LOADED.get_or_init(|| Mutex::new(HashMap::new()))
-}
-
 /// Compiles (or fetches) the specialization of `func` for `spec`.
 pub(crate) fn compiled(
     program: &ProgramInner,
     func: FuncId,
     spec: Spec,
 ) -> Result<Arc<CompiledKernel>, LaunchError> {
-    let name = program.module.functions[func].name.clone();
-    let fail = |message: String| LaunchError::Compile {
-        kernel: name.clone(),
-        message,
-    };
     let mut cache = program.simd_cache.lock().unwrap_or_else(|e| e.into_inner());
     if let Some(k) = cache.get(&(func, spec)) {
         return Ok(k.clone());
     }
-    let host = host().map_err(&fail)?;
-    let jit = jit().map_err(&fail)?;
-    let context = inkwell::context::Context::create();
-    let module = context.create_module(&name);
-    let (local, report) = emit::emit_kernel(
-        context.raw(),
-        module.as_mut_ptr(),
-        &program.module,
-        func,
-        &spec,
-    )
-    .map_err(|e| match e {
-        lockstep_codegen::CodegenError::NotYet { kernel, construct } => {
-            LaunchError::SimdNotYet { kernel, construct }
-        }
-        e => fail(e.to_string()),
-    })?;
-    if let Some(dir) = std::env::var_os("LOCKSTEP_DUMP_LLVM") {
-        let path = std::path::Path::new(&dir)
-            .join(format!("{name}-{:?}-w{}.ll", spec.local_size, spec.width));
-        let _ = std::fs::write(path, module.print_to_string().to_string());
-    }
-    let key = ObjectCache::key(&[
-        program.code_key().as_bytes(),
-        lockstep_codegen::backend::cache::compiler_version().as_bytes(),
-        build_identity().as_bytes(),
-        host.fingerprint().as_bytes(),
-        name.as_bytes(),
-        format!(
-            "{:?}/{}/{}",
-            spec.local_size,
-            spec.width,
-            spec.linearization.name()
-        )
-        .as_bytes(),
-    ]);
-    let symbol = format!("lockstep_wg_{}", &key[..32]);
-    let mut loaded = loaded().lock().unwrap_or_else(|e| e.into_inner());
-    let address = match loaded.get(&symbol) {
-        Some(&a) => a,
-        None => {
-            let disk = ObjectCache::open();
-            let object = match disk.as_ref().and_then(|c| c.get(&key)) {
-                Some(object) => object,
-                None => {
-                    rename_work_group_fn(&module, &symbol);
-                    let object = target::optimize_and_emit_object(host, &module)
-                        .map_err(|e| fail(e.to_string()))?;
-                    if let Some(c) = &disk {
-                        let _ = c.put(&key, &object);
-                    }
-                    object
-                }
-            };
-            jit.add_object(&object).map_err(|e| fail(e.to_string()))?;
-            let a = jit.lookup(&symbol).map_err(|e| fail(e.to_string()))?;
-            loaded.insert(symbol, a);
-            a
-        }
-    };
-    // SAFETY: the symbol is a work-group function with this signature (abi.rs).
-    let function: WorkGroupFn = unsafe { std::mem::transmute::<usize, WorkGroupFn>(address) };
-    let k = Arc::new(CompiledKernel {
-        function,
-        local,
-        report,
-    });
+    let runtime = [
+        (
+            runtime_symbols::PRINTF,
+            lockstep_rt_printf as *const () as usize,
+        ),
+        (
+            runtime_symbols::CONVERT,
+            lockstep_rt_convert as *const () as usize,
+        ),
+    ];
+    let k = lockstep_codegen::compile(&program.module, func, &spec, &program.code_key(), &runtime)
+        .map_err(|e| LaunchError::Compile {
+            kernel: program.module.functions[func].name.clone(),
+            message: e.to_string(),
+        })?;
+    let k = Arc::new(k);
     cache.insert((func, spec), k.clone());
     Ok(k)
 }
 
-/// Identifies this build of the compiler, so a rebuilt Lockstep never loads
-/// code an older build cached: the size and modification time of the file
-/// that holds this code — the shared library when Lockstep runs inside a
-/// host application (the OpenCL platform), the executable otherwise.
-pub(crate) fn build_identity() -> &'static str {
-    static ID: OnceLock<String> = OnceLock::new();
-    ID.get_or_init(|| {
-        let file = containing_file().or_else(|| std::env::current_exe().ok());
-        let meta = file.as_ref().and_then(|f| std::fs::metadata(f).ok());
-        match (file, meta) {
-            (Some(f), Some(m)) => format!("{}:{}:{:?}", f.display(), m.len(), m.modified().ok()),
-            // Unknown: a per-process identity, so nothing cached is reused.
-            _ => format!(
-                "unknown:{}:{:?}",
-                std::process::id(),
-                std::time::SystemTime::now()
-            ),
-        }
-    })
-}
-
-/// The file (executable or shared library) this function was loaded from,
-/// by `dladdr`.
-fn containing_file() -> Option<std::path::PathBuf> {
-    use std::os::unix::ffi::OsStrExt;
-    let mut info = std::mem::MaybeUninit::<libc::Dl_info>::zeroed();
-    // SAFETY: `dladdr` fills `info` for an address inside a loaded object;
-    // a function of ours is one.
-    let found = unsafe { libc::dladdr(containing_file as *const libc::c_void, info.as_mut_ptr()) };
-    if found == 0 {
-        return None;
-    }
-    // SAFETY: `dladdr` succeeded, so `info` is initialized.
-    let info = unsafe { info.assume_init() };
-    if info.dli_fname.is_null() {
-        return None;
-    }
-    // SAFETY: a NUL-terminated path owned by the dynamic loader.
-    let name = unsafe { std::ffi::CStr::from_ptr(info.dli_fname) };
-    let path = std::path::Path::new(std::ffi::OsStr::from_bytes(name.to_bytes()));
-    // The main program's entry may be relative (argv[0]) or empty: then the
-    // caller falls back to the executable's path.
-    (path.is_absolute() && path.is_file()).then(|| path.to_path_buf())
-}
-
-fn rename_work_group_fn(module: &inkwell::module::Module, symbol: &str) {
-    if let Some(f) = module.get_function(emit::WORK_GROUP_FN) {
-        f.as_global_value().set_name(symbol);
-    }
-}
-
 /// The SIMD width used when none is chosen: the host's for 32-bit lanes.
 pub(crate) fn default_width() -> u32 {
-    host().map(|h| h.preferred_width_32()).unwrap_or(4)
+    static WIDTH: OnceLock<u32> = OnceLock::new();
+    *WIDTH.get_or_init(lockstep_codegen::host_width)
 }
 
 /// The stack a thread that runs work-groups gets at least (Rust's default
@@ -451,7 +301,7 @@ pub(crate) fn launch(
         };
         // SAFETY: the compiled function reads `ctx` as abi.rs describes; all
         // pointers in it are valid for the launch.
-        unsafe { (k.function)(&ctx) };
+        unsafe { (k.function())(&ctx) };
     };
     let worker_memory = || vec![0u8; local_bytes + scratch_bytes + 128];
     // Private arrays are in the work-group function's frame (one copy per
@@ -607,15 +457,5 @@ mod tests {
             let back = unsafe { std::slice::from_raw_parts(copy.as_ptr(), len) };
             assert_eq!(back, &bytes[..]);
         }
-    }
-
-    #[test]
-    fn build_identity_names_the_file_holding_the_compiler() {
-        // Linked statically into this test executable, dladdr finds it; in
-        // liblockstep_icd.so it finds the library, not the host program.
-        let file = super::containing_file().expect("dladdr finds our code");
-        let exe = std::env::current_exe().unwrap();
-        assert_eq!(file.canonicalize().unwrap(), exe.canonicalize().unwrap());
-        assert!(super::build_identity().starts_with(&*file.display().to_string()));
     }
 }

@@ -5,9 +5,13 @@
 //! One test per kernel, named for its path under `tests/` without the
 //! extension (`kernels/barrier/scan_divergent_load`), so a failure names the
 //! kernel and `cargo test -p lockstep-runtime --test corpus -- barrier/`
-//! runs a part of the corpus.
+//! runs a part of the corpus. A second test per kernel
+//! (`after-passes/kernels/…`) runs it as the pass pipeline leaves it
+//! (specialized for SIMD widths 4 and 16), on the same interpreter against
+//! the same reference: every pass is checked on the whole corpus without
+//! code generation.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use libtest_mimic::{Arguments, Failed, Trial};
 
@@ -68,6 +72,21 @@ fn check(sim: &Path) -> Result<(), Failed> {
     Ok(())
 }
 
+/// One corpus kernel, as the pass pipeline leaves it, on the interpreter
+/// against its `.ref`.
+fn check_after_passes(sim: &Path) -> Result<(), Failed> {
+    let reference = std::fs::read_to_string(sim.with_extension("ref")).unwrap_or_default();
+    for width in [4, 16] {
+        let mut ctx = Context::with_engine(Engine::Interpreter);
+        ctx.set_interpret_after_passes(true);
+        ctx.set_width(width);
+        run(&ctx, sim)
+            .and_then(|out| compare(&out, &reference))
+            .map_err(|e| format!("after the passes for width {width}: {e}"))?;
+    }
+    Ok(())
+}
+
 fn main() {
     let args = Arguments::from_args();
     let tests = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests");
@@ -80,9 +99,13 @@ fn main() {
             Err(format!("the corpus should have at least 80 kernels, found {count}").into())
         }
     })];
-    trials.extend(
-        all.into_iter()
-            .map(|sim: PathBuf| Trial::test(trial_name(&tests, &sim), move || check(&sim))),
-    );
+    for sim in all {
+        let name = trial_name(&tests, &sim);
+        let again = sim.clone();
+        trials.push(Trial::test(format!("after-passes/{name}"), move || {
+            check_after_passes(&again)
+        }));
+        trials.push(Trial::test(name, move || check(&sim)));
+    }
     libtest_mimic::run(&args, trials).exit();
 }
