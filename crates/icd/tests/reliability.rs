@@ -116,3 +116,55 @@ fn the_largest_buffer_is_created_at_once() {
 fn a_buffer_smaller_than_its_pointee_type_binds() {
     run_case("small_buffer", &[]);
 }
+
+/// The compiled-object cache is keyed on the build of the library that
+/// compiles (liblockstep_icd.so), not on the host application: a rebuilt
+/// library (here: a copy with another modification time) never loads the
+/// objects an older one cached.
+#[test]
+fn a_rebuilt_library_does_not_reuse_cached_objects() {
+    let dir = tempfile::tempdir().unwrap();
+    let cache = tempfile::tempdir().unwrap();
+    let lib_dir = tempfile::tempdir().unwrap();
+    let lib = lib_dir.path().join("liblockstep_icd.so");
+    std::fs::copy(common::library(), &lib).unwrap();
+    let vendors = tempfile::tempdir().unwrap();
+    std::fs::write(
+        vendors.path().join("lockstep.icd"),
+        format!("{}\n", lib.display()),
+    )
+    .unwrap();
+    let entries = || {
+        std::fs::read_dir(cache.path().join("lockstep"))
+            .map(|d| d.count())
+            .unwrap_or(0)
+    };
+    let run = || {
+        let out = common::command(hostile(), vendors.path())
+            .arg("header_changes")
+            .env("HOSTILE_DIR", dir.path())
+            .env("XDG_CACHE_HOME", cache.path())
+            .output()
+            .expect("running hostile");
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    };
+    run();
+    let first = entries();
+    assert!(first > 0, "nothing was cached");
+    run();
+    assert_eq!(entries(), first, "the same library reuses its objects");
+    // "Rebuild" the library: same bytes, another modification time.
+    let file = std::fs::File::options().write(true).open(&lib).unwrap();
+    file.set_modified(std::time::SystemTime::UNIX_EPOCH + std::time::Duration::from_secs(1 << 30))
+        .unwrap();
+    drop(file);
+    run();
+    assert!(
+        entries() > first,
+        "the rebuilt library reused the old library's objects"
+    );
+}

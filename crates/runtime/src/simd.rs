@@ -323,7 +323,6 @@ pub(crate) fn launch(
     } else {
         // Runs of consecutive groups per task (about 16 tasks per worker):
         // cheap groups do not pay the pool's per-task cost each.
-        let threads = threads.min(total_groups.min(usize::MAX as u64) as usize);
         let run = (total_groups / (threads as u64 * 16)).clamp(1, 4096);
         let runs = total_groups.div_ceil(run);
         pool(threads, stack)?.install(|| {
