@@ -12,9 +12,14 @@
 //!   this block from the actual output.
 //! * `; check: <text>` lines, for long outputs (generated LLVM IR): each
 //!   text must occur in the output, in this order (FileCheck's CHECK).
+//! * `; run: @kernel global G local L (args) => argK = values` lines, for
+//!   `test run`: the kernel runs on the interpreter as written and after
+//!   the pass pipeline, and its buffers must hold these values ([`run`]).
 //!
 //! Every file that parses is also checked to round-trip: print → parse →
 //! print gives the same text.
+
+pub mod run;
 
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
@@ -132,6 +137,11 @@ pub fn run_file(file: &TestFile, checks: &[(&str, Check)], bless: bool) -> Resul
             "roundtrip" => {
                 let module = parsed.as_ref().map_err(|e| anyhow!("parse error: {e}"))?;
                 outputs.push(module_to_string(module));
+            }
+            "run" => {
+                let module = parsed.as_ref().map_err(|e| anyhow!("parse error: {e}"))?;
+                run::check_runs(module, &run::run_lines(&file.source)?)
+                    .map_err(|e| anyhow!("test run: {e:#}"))?;
             }
             other => {
                 let module = parsed.as_ref().map_err(|e| anyhow!("parse error: {e}"))?;

@@ -117,12 +117,15 @@ pub struct PipelineError {
     pub ir: String,
 }
 
+/// Looks at the function after a pass (`--dump-after`).
+pub type Observer<'a> = &'a mut dyn FnMut(Pass, &Function);
+
 /// Options of one pipeline run.
 pub struct Options<'a> {
     /// Verify after every pass (always on in debug builds).
     pub verify: bool,
     /// Called after each pass with the function as it left it.
-    pub observe: Option<&'a mut dyn FnMut(Pass, &Function)>,
+    pub observe: Option<Observer<'a>>,
 }
 
 impl Default for Options<'_> {

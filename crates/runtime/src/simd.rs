@@ -47,11 +47,11 @@ pub(crate) fn compiled(
             lockstep_rt_convert as *const () as usize,
         ),
     ];
-    let k = lockstep_codegen::compile(&program.module, func, &spec, &program.code_key(), &runtime)
+    let k = lockstep_codegen::compile(&program.module, func, &spec, program.code_key(), &runtime)
         .map_err(|e| LaunchError::Compile {
-            kernel: program.module.functions[func].name.clone(),
-            message: e.to_string(),
-        })?;
+        kernel: program.module.functions[func].name.clone(),
+        message: e.to_string(),
+    })?;
     let k = Arc::new(k);
     cache.insert((func, spec), k.clone());
     Ok(k)
