@@ -629,6 +629,12 @@ fn decode_function(
                         dst,
                     }
                 }
+                InstData::Gang { .. } | InstData::Predicated { .. } => {
+                    return d.err(format!(
+                        "'{}' is gang-level IR, which the interpreter does not run (it runs one work-item at a time)",
+                        func.insts[inst].mnemonic()
+                    ));
+                }
                 InstData::Jump { dest } => Op::Jump(d.edge(dest)?),
                 InstData::Suspend { dest, .. } => {
                     has_barrier = true;

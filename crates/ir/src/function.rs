@@ -117,6 +117,12 @@ pub struct Function {
     /// parameters are the function's parameters. Blocks not listed here are
     /// not part of the function.
     pub layout: Vec<Block>,
+    /// Gang-level IR (phase `linearized`): the function runs a gang of this
+    /// many work-items (4, 8, 16 or 32), one per lane.
+    pub gang: Option<u32>,
+    /// Gang-level IR: the values with one element per lane (printed `<T>`);
+    /// the others are uniform across the gang.
+    pub varying: SecondaryMap<Value, bool>,
 }
 
 impl Function {
@@ -143,6 +149,11 @@ impl Function {
 
     pub fn value_type(&self, v: Value) -> Type {
         self.values[v].ty
+    }
+
+    /// True if `v` has one element per lane (gang-level IR).
+    pub fn is_varying(&self, v: Value) -> bool {
+        self.varying[v]
     }
 
     pub fn inst_result(&self, inst: Inst) -> Option<Value> {

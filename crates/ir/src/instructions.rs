@@ -140,6 +140,20 @@ pub enum InstData {
         func: FuncId,
         args: Vec<Value>,
     },
+    /// Gang-level IR only: an operation across the lanes of the gang (see
+    /// [`GangOp`] for each one's operands and result).
+    Gang {
+        op: GangOp,
+        args: Vec<Value>,
+    },
+    /// Gang-level IR only: `inst` (a memory access, atomic or `printf`)
+    /// takes effect only in the lanes where `mask` (an `i1`, uniform or one
+    /// per lane) is set; a load gives zero in the other lanes. Written
+    /// `<inst> if <mask>`.
+    Predicated {
+        mask: Value,
+        inst: Box<InstData>,
+    },
     /// OpenCL `printf`: formats `args` by `format`; the result (`i32`) is 0
     /// on success.
     Printf {
@@ -426,6 +440,42 @@ named_enum! {
         WorkGroup = "work_group",
         Device = "device",
         AllDevices = "all_devices",
+    }
+}
+
+named_enum! {
+    /// Operations across the lanes of a gang (gang-level IR). `<T>` is a
+    /// value with one element per lane, `T` a uniform one.
+    pub enum GangOp {
+        /// `any m`: true if `m` (`<i1>`) is set in some lane; gives `i1`.
+        Any = "any",
+        /// `all m`: true if `m` (`<i1>`) is set in every lane; gives `i1`.
+        All = "all",
+        /// `first_lane m`: the index of the lowest lane where `m` (`<i1>`)
+        /// is set, the gang's width if none; gives `i32`.
+        FirstLane = "first_lane",
+        /// `lane_id`: each lane's index, 0 to W-1; gives `<i32>`.
+        LaneId = "lane_id",
+        /// `broadcast v, k`: lane `k`'s (uniform `i32`) element of `v`; gives `T`.
+        Broadcast = "broadcast",
+        /// `shuffle v, k`: each lane gets lane `k`'s element of `v` (`k` is
+        /// `<i32>`, taken modulo W); gives `<T>`.
+        Shuffle = "shuffle",
+        /// `reduce_add v, m`: the sum (integer wrap-around, or float in lane
+        /// order) of `v` over the lanes where `m` is set; 0 if none; gives `T`.
+        ReduceAdd = "reduce_add",
+        /// Signed minimum over the set lanes (the type's largest if none).
+        ReduceSmin = "reduce_smin",
+        /// Signed maximum over the set lanes (the type's smallest if none).
+        ReduceSmax = "reduce_smax",
+        /// Unsigned minimum over the set lanes (all ones if none).
+        ReduceUmin = "reduce_umin",
+        /// Unsigned maximum over the set lanes (0 if none).
+        ReduceUmax = "reduce_umax",
+        /// Float minimum (`fmin`) over the set lanes (+inf if none).
+        ReduceFmin = "reduce_fmin",
+        /// Float maximum (`fmax`) over the set lanes (-inf if none).
+        ReduceFmax = "reduce_fmax",
     }
 }
 

@@ -44,6 +44,27 @@
 //! point, keep only its arguments, and resume at its target once every gang
 //! of the work-group has arrived.
 //!
+//! **Gang-level IR.** A function with `gang W` in its header (phase
+//! `linearized`) runs a *gang* of W work-items (4, 8, 16 or 32), one per
+//! SIMD lane, rather than one work-item. Each value is either *uniform*
+//! (one for the gang, written `T`) or *per-lane* (one element per lane,
+//! written `<T>`, kept in [`Function::varying`]). Instructions work lane by
+//! lane: an operation with a per-lane operand gives a per-lane result (a
+//! uniform operand stands for the same value in every lane), and a uniform
+//! value may be passed where a per-lane one is expected, not the other way.
+//! A *mask* is a per-lane `i1`. Lanes meet only through the gang
+//! operations ([`GangOp`]): `any`/`all` of a mask, `first_lane`,
+//! `lane_id`, `broadcast` of one lane, `shuffle`, and the reductions
+//! `reduce_add`, `reduce_smin`/`smax`/`umin`/`umax`, `reduce_fmin`/`fmax`
+//! over the lanes of a mask (also the basis of OpenCL subgroups). Branches,
+//! switches and returns are on uniform values: divergence is expressed by
+//! masks. A memory access, atomic or `printf` may be *predicated*,
+//! `store v1, v2, align 4 if v3`: it takes effect only in the lanes where
+//! the mask `v3` is set (a predicated load gives zero in the others); an
+//! unpredicated one acts in every lane. The gang's state across a barrier
+//! is a suspend point's arguments, as above. The verifier checks these
+//! rules; the interpreter runs work-item IR only.
+//!
 //! **Phases** ([`Phase`]), in pipeline order: `imported` allows every
 //! construct; `normalized` (what the analyses and the later passes expect)
 //! has calls inlined, a single `return`, and `switch` only on values uniform
@@ -76,8 +97,8 @@ pub use function::{
     BlockData, Function, Phase, Signature, SourceLoc, StackSlotData, ValueData, ValueDef,
 };
 pub use instructions::{
-    AtomicRmwOp, BinaryOp, BlockCall, ConvertOp, FenceFlags, FloatCC, InstData, IntCC, MemOrder,
-    MemScope, Rounding, TernaryOp, UnaryOp, WorkItemQuery,
+    AtomicRmwOp, BinaryOp, BlockCall, ConvertOp, FenceFlags, FloatCC, GangOp, InstData, IntCC,
+    MemOrder, MemScope, Rounding, TernaryOp, UnaryOp, WorkItemQuery,
 };
 pub use module::{AccessQual, ArgInfo, ByVal, GlobalData, KernelInfo, Module, Reloc, TypeQuals};
 pub use parse::{parse_function, parse_module, ParseError};

@@ -36,7 +36,10 @@ macro_rules! walk_operands {
             | InstData::MemCopy { args }
             | InstData::MemSet { args }
             | InstData::AtomicCas { args, .. } => $each(args),
-            InstData::Call { args, .. } | InstData::Printf { args, .. } => $each(args),
+            InstData::Call { args, .. }
+            | InstData::Printf { args, .. }
+            | InstData::Gang { args, .. } => $each(args),
+            InstData::Predicated { .. } => unreachable!("handled before the walk"),
             InstData::Return { arg } => {
                 if let Some(arg) = arg {
                     $each(std::slice::$one(arg))
@@ -78,12 +81,20 @@ impl InstData {
 
     /// Calls `f` on every value operand, in the order of [`InstData::args`].
     pub fn visit_args(&self, mut f: impl FnMut(Value)) {
+        if let InstData::Predicated { mask, inst } = self {
+            f(*mask);
+            return inst.visit_args(f);
+        }
         let mut each = |vs: &[Value]| vs.iter().for_each(|v| f(*v));
         walk_operands!(self, each, from_ref, iter, as_slice);
     }
 
     /// Replaces every value operand by `f(operand)`, in the order of [`InstData::args`].
     pub fn map_args(&mut self, mut f: impl FnMut(Value) -> Value) {
+        if let InstData::Predicated { mask, inst } = self {
+            *mask = f(*mask);
+            return inst.map_args(f);
+        }
         let mut each = |vs: &mut [Value]| vs.iter_mut().for_each(|v| *v = f(*v));
         walk_operands!(self, each, from_mut, iter_mut, as_mut_slice);
     }
@@ -158,6 +169,7 @@ impl InstData {
                 | InstData::Call { .. }
                 | InstData::Printf { .. }
         ) || self.is_terminator()
+            || matches!(self, InstData::Predicated { inst, .. } if inst.has_side_effects())
     }
 
     /// The mnemonic of the instruction in the text format, without suffixes.
@@ -187,6 +199,8 @@ impl InstData {
             InstData::Barrier { .. } => "barrier",
             InstData::WorkItem { query, .. } => query.name(),
             InstData::Call { .. } => "call",
+            InstData::Gang { op, .. } => op.name(),
+            InstData::Predicated { inst, .. } => inst.mnemonic(),
             InstData::Printf { .. } => "printf",
             InstData::Jump { .. } => "jump",
             InstData::Brif { .. } => "brif",

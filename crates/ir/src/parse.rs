@@ -9,8 +9,8 @@ use thiserror::Error;
 use crate::entities::{Block, FuncId, GlobalId, StackSlot, Value};
 use crate::function::{Function, Phase, Signature, SourceLoc, StackSlotData, ValueData, ValueDef};
 use crate::instructions::{
-    AtomicRmwOp, BinaryOp, BlockCall, ConvertOp, FenceFlags, FloatCC, InstData, IntCC, MemOrder,
-    MemScope, Rounding, TernaryOp, UnaryOp, WorkItemQuery,
+    AtomicRmwOp, BinaryOp, BlockCall, ConvertOp, FenceFlags, FloatCC, GangOp, InstData, IntCC,
+    MemOrder, MemScope, Rounding, TernaryOp, UnaryOp, WorkItemQuery,
 };
 use crate::module::{AccessQual, ArgInfo, ByVal, GlobalData, KernelInfo, Module, Reloc, TypeQuals};
 use crate::types::{AddrSpace, Type};
@@ -161,7 +161,8 @@ fn lex(src: &str) -> ParseResult<Vec<Token>> {
                     line,
                 });
             }
-            b'(' | b')' | b'{' | b'}' | b'[' | b']' | b',' | b':' | b'=' | b'!' | b'|' | b'+' => {
+            b'(' | b')' | b'{' | b'}' | b'[' | b']' | b',' | b':' | b'=' | b'!' | b'|' | b'+'
+            | b'<' | b'>' => {
                 out.push(Token {
                     tok: Tok::Punct(c as char),
                     line,
@@ -444,6 +445,17 @@ impl Parser {
         }
     }
 
+    /// A value's type: `T`, or `<T>` for one element per lane (then true).
+    fn lane_ty(&mut self) -> ParseResult<(Type, bool)> {
+        if self.eat_punct('<') {
+            let ty = self.ty()?;
+            self.punct('>')?;
+            Ok((ty, true))
+        } else {
+            Ok((self.ty()?, false))
+        }
+    }
+
     fn named<T>(&mut self, what: &str, from_name: impl Fn(&str) -> Option<T>) -> ParseResult<T> {
         let w = self.word(what)?;
         match from_name(&w) {
@@ -636,6 +648,10 @@ impl Parser {
                     self.pos += 1;
                     st.func.phase = self.named("phase", Phase::from_name)?;
                 }
+                Some(Tok::Word(w)) if w == "gang" => {
+                    self.pos += 1;
+                    st.func.gang = Some(self.uint("gang width")?);
+                }
                 Some(Tok::Word(w)) if w == "arg" => {
                     self.pos += 1;
                     let index: usize = self.uint("argument index")?;
@@ -758,8 +774,9 @@ impl Parser {
             loop {
                 let v = self.entity("v", "a block parameter")?;
                 self.punct(':')?;
-                let ty = self.ty()?;
+                let (ty, varying) = self.lane_ty()?;
                 let value = self.define_value(st, v)?;
+                st.func.varying[value] = varying;
                 let index = st.func.blocks[block].params.len() as u32;
                 st.func.values[value] = ValueData {
                     ty,
@@ -876,7 +893,8 @@ impl Parser {
                 let n = self.entity("v", "a value")?;
                 let v = self.define_value(st, n)?;
                 self.punct(':')?;
-                let ty = self.ty()?;
+                let (ty, varying) = self.lane_ty()?;
+                st.func.varying[v] = varying;
                 self.punct('=')?;
                 Some((v, ty))
             }
@@ -887,7 +905,14 @@ impl Parser {
         let base = parts.next().unwrap_or_default();
         let suffixes: Vec<&str> = parts.collect();
         let result_ty = result.map(|(_, ty)| ty);
-        let data = self.inst_data(st, base, &suffixes, result_ty)?;
+        let mut data = self.inst_data(st, base, &suffixes, result_ty)?;
+        if matches!(self.peek(), Some(Tok::Word(w)) if w == "if") {
+            self.pos += 1;
+            data = InstData::Predicated {
+                mask: self.use_value(st)?,
+                inst: Box::new(data),
+            };
+        }
         let srcloc = if self.eat_punct('!') {
             let line = self.uint("line")?;
             self.punct(':')?;
@@ -942,6 +967,22 @@ impl Parser {
                 rounding,
                 saturate,
             });
+        }
+        if let Some(op) = GangOp::from_name(base) {
+            self.no_suffix(base, suffixes)?;
+            let arity = match op {
+                GangOp::LaneId => 0,
+                GangOp::Any | GangOp::All | GangOp::FirstLane => 1,
+                _ => 2,
+            };
+            let mut args = Vec::with_capacity(arity);
+            for i in 0..arity {
+                if i > 0 {
+                    self.punct(',')?;
+                }
+                args.push(self.use_value(st)?);
+            }
+            return Ok(InstData::Gang { op, args });
         }
         if base == "load" || base == "store" {
             let volatile = match suffixes {

@@ -126,6 +126,9 @@ pub fn write_function_annotated(
     if func.phase != Phase::Imported {
         writeln!(w, "    phase {}", func.phase.name())?;
     }
+    if let Some(width) = func.gang {
+        writeln!(w, "    gang {width}")?;
+    }
     if let Some(info) = &func.kernel {
         for (i, arg) in info.args.iter().enumerate() {
             write!(w, "    arg {i} ")?;
@@ -171,7 +174,7 @@ pub fn write_function_annotated(
                 if i > 0 {
                     write!(w, ", ")?;
                 }
-                write!(w, "{p}: {}", func.value_type(p))?;
+                write!(w, "{p}: {}", value_type_text(func, p))?;
             }
             write!(w, ")")?;
         }
@@ -210,11 +213,45 @@ pub fn write_inst(
     inst: Inst,
 ) -> fmt::Result {
     if let Some(result) = func.results[inst] {
-        write!(w, "{result}: {} = ", func.value_type(result))?;
+        write!(w, "{result}: {} = ", value_type_text(func, result))?;
     }
-    let data = &func.insts[inst];
+    write_operation(w, module, func, inst, &func.insts[inst])?;
+    if let Some(loc) = func.srclocs[inst] {
+        write!(w, " !{}:{}", loc.line, loc.col)?;
+    }
+    Ok(())
+}
+
+/// A value's type as written: `<T>` for one element per lane (gang-level IR).
+fn value_type_text(func: &Function, v: Value) -> String {
+    if func.is_varying(v) {
+        format!("<{}>", func.value_type(v))
+    } else {
+        func.value_type(v).to_string()
+    }
+}
+
+/// The mnemonic and operands of `data`, the payload of `inst`.
+fn write_operation(
+    w: &mut dyn Write,
+    module: Option<&Module>,
+    func: &Function,
+    inst: Inst,
+    data: &InstData,
+) -> fmt::Result {
     write!(w, "{}", data.mnemonic())?;
     match data {
+        InstData::Predicated { mask, inst: inner } => {
+            // `mnemonic` gave the inner instruction's; write its operands.
+            let mut rest = String::new();
+            write_operation(&mut rest, module, func, inst, inner)?;
+            write!(w, "{} if {mask}", &rest[inner.mnemonic().len()..])?;
+        }
+        InstData::Gang { args, .. } => {
+            for (i, a) in args.iter().enumerate() {
+                write!(w, "{}{a}", if i == 0 { " " } else { ", " })?;
+            }
+        }
         InstData::Iconst { imm } => {
             let ty = func.results[inst].map(|v| func.value_type(v));
             write!(w, " {}", format_int(*imm, ty.unwrap_or(Type::I64)))?;
@@ -356,9 +393,6 @@ pub fn write_inst(
             }
         }
         InstData::Unreachable => {}
-    }
-    if let Some(loc) = func.srclocs[inst] {
-        write!(w, " !{}:{}", loc.line, loc.col)?;
     }
     Ok(())
 }

@@ -20,7 +20,7 @@ use thiserror::Error;
 use crate::entities::{Block, Inst, Value};
 use crate::function::{Function, Phase, ValueDef};
 use crate::instructions::{
-    AtomicRmwOp, BinaryOp, BlockCall, ConvertOp, FenceFlags, InstData, TernaryOp, UnaryOp,
+    AtomicRmwOp, BinaryOp, BlockCall, ConvertOp, FenceFlags, GangOp, InstData, TernaryOp, UnaryOp,
     WorkItemQuery,
 };
 use crate::module::Module;
@@ -251,6 +251,106 @@ impl<'a> Verifier<'a> {
             self.check_dominance(entry);
         }
         self.check_phase();
+        if self.errors.is_empty() {
+            self.check_lanes();
+        }
+    }
+
+    /// Gang-level IR: `gang W` only in the linearized phase; values with
+    /// one element per lane, gang operations and predicated instructions
+    /// only in such functions; and lanes flow as they can: an operation on
+    /// a per-lane operand gives a per-lane result, only gang operations
+    /// bring lanes together, branches are on uniform conditions.
+    fn check_lanes(&mut self) {
+        let func = self.func;
+        let gang = func.gang;
+        if let Some(w) = gang {
+            if !matches!(w, 4 | 8 | 16 | 32) {
+                self.fail(String::new(), format!("gang width {w} (4, 8, 16 or 32)"));
+            }
+            if func.phase != Phase::Linearized {
+                self.fail(
+                    String::new(),
+                    format!(
+                        "gang-level IR (gang {w}) is in the linearized phase, not {}",
+                        func.phase.name()
+                    ),
+                );
+            }
+        }
+        let varying = |v: Value| func.is_varying(v);
+        let outside = "only in gang-level IR (a function with `gang W`)";
+        for &block in &func.layout {
+            for &p in &func.blocks[block].params {
+                if varying(p) && gang.is_none() {
+                    self.fail(
+                        format!("{block}"),
+                        format!("{p}: per-lane values are {outside}"),
+                    );
+                }
+            }
+            for &inst in &func.blocks[block].insts {
+                let data = &func.insts[inst];
+                let result = func.results[inst];
+                let result_varying = result.is_some_and(varying);
+                if gang.is_none() {
+                    if result_varying {
+                        self.fail_inst(inst, format!("per-lane values are {outside}"));
+                    }
+                    if matches!(data, InstData::Gang { .. } | InstData::Predicated { .. }) {
+                        self.fail_inst(inst, format!("'{}' is {outside}", data.mnemonic()));
+                    }
+                    continue;
+                }
+                let core = match data {
+                    InstData::Predicated { inst, .. } => inst,
+                    d => d,
+                };
+                let any_varying = core.args().into_iter().any(varying);
+                let problem = match core {
+                    InstData::Gang { op, .. } => {
+                        let per_lane = matches!(op, GangOp::LaneId | GangOp::Shuffle);
+                        (per_lane != result_varying).then(|| {
+                            format!(
+                                "{op} gives {} value",
+                                if per_lane { "a per-lane" } else { "a uniform" }
+                            )
+                        })
+                    }
+                    InstData::Brif { cond: v, .. }
+                    | InstData::Switch { arg: v, .. }
+                    | InstData::Return { arg: Some(v) }
+                        if varying(*v) =>
+                    {
+                        Some(format!(
+                            "{v} differs between lanes: the linearized phase branches and returns on uniform values"
+                        ))
+                    }
+                    _ if result.is_some() && any_varying && !result_varying => Some(
+                        "a per-lane operand gives a per-lane result (use a gang operation to combine lanes)"
+                            .to_string(),
+                    ),
+                    _ => None,
+                };
+                if let Some(message) = problem {
+                    self.fail_inst(inst, message);
+                }
+                for dest in data.branch_dests() {
+                    let params = &func.blocks[dest.block].params;
+                    for (&a, &p) in dest.args.iter().zip(params) {
+                        if varying(a) && !varying(p) {
+                            self.fail_inst(
+                                inst,
+                                format!(
+                                    "per-lane {a} passed to uniform parameter {p} of {}",
+                                    dest.block
+                                ),
+                            );
+                        }
+                    }
+                }
+            }
+        }
     }
 
     fn check_signature(&mut self, entry: Block) {
@@ -447,8 +547,12 @@ impl<'a> Verifier<'a> {
             }
         }
         let result = func.results[inst].map(|v| self.ty(v));
+        let core = match data {
+            InstData::Predicated { inst, .. } => &**inst,
+            d => d,
+        };
         let wants_result = !matches!(
-            data,
+            core,
             InstData::Store { .. }
                 | InstData::MemCopy { .. }
                 | InstData::MemSet { .. }
@@ -456,7 +560,7 @@ impl<'a> Verifier<'a> {
                 | InstData::Fence { .. }
                 | InstData::Barrier { .. }
                 | InstData::Call { .. }
-        ) && !data.is_terminator();
+        ) && !core.is_terminator();
         if let InstData::Call { func: callee, .. } = data {
             if let Some(callee) = self.module.and_then(|m| m.functions.get(*callee)) {
                 if result != callee.signature.ret {
@@ -535,6 +639,59 @@ impl<'a> Verifier<'a> {
             )
         };
         match data {
+            InstData::Predicated { mask, inst } => {
+                need(ty(*mask) == Type::I1, "a predicate is an i1 mask")?;
+                need(
+                    matches!(
+                        **inst,
+                        InstData::Load { .. }
+                            | InstData::Store { .. }
+                            | InstData::AtomicRmw { .. }
+                            | InstData::AtomicCas { .. }
+                            | InstData::AtomicLoad { .. }
+                            | InstData::AtomicStore { .. }
+                            | InstData::MemCopy { .. }
+                            | InstData::MemSet { .. }
+                            | InstData::Printf { .. }
+                    ),
+                    "only memory accesses, atomics and printf are predicated",
+                )?;
+                self.check_types(inst, rt)
+            }
+            InstData::Gang { op, args } => {
+                let arity = match op {
+                    GangOp::LaneId => 0,
+                    GangOp::Any | GangOp::All | GangOp::FirstLane => 1,
+                    _ => 2,
+                };
+                need(args.len() == arity, &format!("{op} takes {arity} operands"))?;
+                match op {
+                    GangOp::Any | GangOp::All => {
+                        same(args, Type::I1)?;
+                        need(rt == Type::I1, "any and all give i1")
+                    }
+                    GangOp::FirstLane => {
+                        same(args, Type::I1)?;
+                        need(rt == Type::I32, "first_lane gives i32")
+                    }
+                    GangOp::LaneId => need(rt == Type::I32, "lane_id gives i32"),
+                    GangOp::Broadcast | GangOp::Shuffle => {
+                        same(&args[1..], Type::I32)?;
+                        need(rt == ty(args[0]), "the result has the operand's type")
+                    }
+                    _ => {
+                        same(&args[1..], Type::I1)?;
+                        need(rt == ty(args[0]), "the result has the operand's type")?;
+                        let float = matches!(op, GangOp::ReduceFmin | GangOp::ReduceFmax);
+                        let int = !float && *op != GangOp::ReduceAdd;
+                        need(
+                            (rt.is_float() || !float) && (rt.is_int() || !int),
+                            "integer reductions take integers, float ones floats",
+                        )?;
+                        need(rt.is_int() || rt.is_float(), "reductions take numbers")
+                    }
+                }
+            }
             InstData::Iconst { imm } => {
                 need(
                     rt.is_int() || rt.is_ptr(),

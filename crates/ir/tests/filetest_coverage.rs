@@ -37,7 +37,9 @@ fn roundtrip_filetests_cover_the_ir() {
         files += 1;
     }
     assert!(files > 0, "no filetests found in {}", dir.display());
-    let missing = common::missing(&common::required_coverage(), &covered);
+    let mut required = common::required_coverage();
+    required.extend(common::required_gang_coverage());
+    let missing = common::missing(&required, &covered);
     assert!(
         missing.is_empty(),
         "the roundtrip filetests never use: {}",

@@ -150,11 +150,19 @@ impl<'a> Emitter<'a> {
                 Some(self.work_item(*query, *dim, result.unwrap()))
             }
             InstData::Printf { format, args } => Some(self.printf(format, args)),
-            // The kernel was split at its barriers: the gang stops at the
-            // resume point that follows, so nothing is emitted here.
-            InstData::Barrier { .. } => None,
             InstData::Call { .. } => {
                 return Err(self.unsupported("a call that was not inlined"));
+            }
+            // The pipeline's output is in the split phase: no barrier left.
+            InstData::Barrier { .. } => {
+                return Err(CodegenError::Internal(
+                    "a barrier reached code generation (split_barriers did not run)".into(),
+                ));
+            }
+            InstData::Gang { .. } | InstData::Predicated { .. } => {
+                return Err(self.unsupported(
+                    "gang-level IR (gang operations, predicated instructions) as input",
+                ));
             }
             _ => None,
         };

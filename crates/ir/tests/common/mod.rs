@@ -97,6 +97,27 @@ pub fn layout_cfg(func: &Function) -> Vec<Vec<usize>> {
 }
 
 /// Everything the roundtrip tests must exercise, as coverage keys.
+/// What the filetests must also cover: gang-level IR, which the random
+/// generator of `roundtrip_prop` does not produce.
+pub fn required_gang_coverage() -> BTreeSet<String> {
+    let mut keys: BTreeSet<String> = [
+        "gang",
+        "gang:per-lane-values",
+        "predicated:load",
+        "predicated:store",
+        "predicated:atomic_rmw",
+    ]
+    .into_iter()
+    .map(String::from)
+    .collect();
+    keys.extend(
+        lockstep_ir::GangOp::ALL
+            .iter()
+            .map(|op| format!("gang:{op}")),
+    );
+    keys
+}
+
 pub fn required_coverage() -> BTreeSet<String> {
     let mut keys: BTreeSet<String> = [
         "select",
@@ -208,6 +229,12 @@ pub fn coverage(module: &Module) -> BTreeSet<String> {
     }
     for (fid, func) in module.functions.iter() {
         key(format!("phase:{}", func.phase.name()));
+        if func.gang.is_some() {
+            key("gang".into());
+            if func.values.keys().any(|v| func.is_varying(v)) {
+                key("gang:per-lane-values".into());
+            }
+        }
         if let Some(info) = &func.kernel {
             key("kernel".into());
             for arg in &info.args {
@@ -396,6 +423,10 @@ fn inst_coverage(
             (scope, flags) = (Some(*s), Some(*f));
         }
         InstData::WorkItem { query, .. } => key(format!("query:{query}")),
+        InstData::Gang { op, .. } => key(format!("gang:{op}")),
+        InstData::Predicated { inst, .. } => {
+            key(format!("predicated:{}", inst.mnemonic()));
+        }
         InstData::Call { func: callee, .. } => {
             key("call".into());
             if result_ty.is_none() {

@@ -112,8 +112,8 @@ use std::fmt;
 use cranelift_entity::packed_option::PackedOption;
 use cranelift_entity::SecondaryMap;
 use lockstep_ir::{
-    AddrSpace, BinaryOp, Block, ConvertOp, Function, InstData, Type, UnaryOp, Value, ValueDef,
-    WorkItemQuery,
+    AddrSpace, BinaryOp, Block, ConvertOp, Function, GangOp, InstData, Type, UnaryOp, Value,
+    ValueDef, WorkItemQuery,
 };
 
 use super::cfg::ControlFlowGraph;
@@ -486,6 +486,14 @@ impl Uniformity {
             Some(out)
         };
         let shape = match data {
+            InstData::Predicated { inst, .. } => {
+                return self.inst_shape(func, known, inst, ty, block);
+            }
+            InstData::Gang { op, .. } => match op {
+                GangOp::LaneId => Shape::consecutive(1),
+                GangOp::Shuffle => Shape::Varying,
+                _ => Shape::Uniform,
+            },
             InstData::Iconst { .. } | InstData::Fconst { .. } | InstData::GlobalAddr { .. } => {
                 Shape::Uniform
             }
