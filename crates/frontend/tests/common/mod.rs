@@ -1,5 +1,8 @@
 //! Shared helpers for the front end's tests.
 
+// Each test binary that includes this module uses a part of it.
+#![allow(dead_code)]
+
 use std::path::{Path, PathBuf};
 
 use lockstep_frontend::{compile, BuildOptions, Compiled, Source};
