@@ -456,6 +456,11 @@ named_enum! {
         FirstLane = "first_lane",
         /// `lane_id`: each lane's index, 0 to W-1; gives `<i32>`.
         LaneId = "lane_id",
+        /// `active_lanes`: the lanes that hold a work-item (all but the
+        /// lanes past the end of the work-group in its last gang); gives
+        /// `<i1>`. Side effects of a linearized kernel are predicated on
+        /// masks within these.
+        ActiveLanes = "active_lanes",
         /// `broadcast v, k`: lane `k`'s (uniform `i32`) element of `v`; gives `T`.
         Broadcast = "broadcast",
         /// `shuffle v, k`: each lane gets lane `k`'s element of `v` (`k` is

@@ -54,9 +54,10 @@
 //! value may be passed where a per-lane one is expected, not the other way.
 //! A *mask* is a per-lane `i1`. Lanes meet only through the gang
 //! operations ([`GangOp`]): `any`/`all` of a mask, `first_lane`,
-//! `lane_id`, `broadcast` of one lane, `shuffle`, and the reductions
-//! `reduce_add`, `reduce_smin`/`smax`/`umin`/`umax`, `reduce_fmin`/`fmax`
-//! over the lanes of a mask (also the basis of OpenCL subgroups). Branches,
+//! `lane_id`, `active_lanes` (the lanes that hold a work-item),
+//! `broadcast` of one lane, `shuffle`, and the reductions `reduce_add`,
+//! `reduce_smin`/`smax`/`umin`/`umax`, `reduce_fmin`/`fmax` over the lanes
+//! of a mask (also the basis of OpenCL subgroups). Branches,
 //! switches and returns are on uniform values: divergence is expressed by
 //! masks. A memory access, atomic or `printf` may be *predicated*,
 //! `store v1, v2, align 4 if v3`: it takes effect only in the lanes where

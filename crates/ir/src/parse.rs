@@ -971,7 +971,7 @@ impl Parser {
         if let Some(op) = GangOp::from_name(base) {
             self.no_suffix(base, suffixes)?;
             let arity = match op {
-                GangOp::LaneId => 0,
+                GangOp::LaneId | GangOp::ActiveLanes => 0,
                 GangOp::Any | GangOp::All | GangOp::FirstLane => 1,
                 _ => 2,
             };

@@ -309,7 +309,8 @@ impl<'a> Verifier<'a> {
                 let any_varying = core.args().into_iter().any(varying);
                 let problem = match core {
                     InstData::Gang { op, .. } => {
-                        let per_lane = matches!(op, GangOp::LaneId | GangOp::Shuffle);
+                        let per_lane =
+                            matches!(op, GangOp::LaneId | GangOp::ActiveLanes | GangOp::Shuffle);
                         (per_lane != result_varying).then(|| {
                             format!(
                                 "{op} gives {} value",
@@ -660,7 +661,7 @@ impl<'a> Verifier<'a> {
             }
             InstData::Gang { op, args } => {
                 let arity = match op {
-                    GangOp::LaneId => 0,
+                    GangOp::LaneId | GangOp::ActiveLanes => 0,
                     GangOp::Any | GangOp::All | GangOp::FirstLane => 1,
                     _ => 2,
                 };
@@ -675,6 +676,7 @@ impl<'a> Verifier<'a> {
                         need(rt == Type::I32, "first_lane gives i32")
                     }
                     GangOp::LaneId => need(rt == Type::I32, "lane_id gives i32"),
+                    GangOp::ActiveLanes => need(rt == Type::I1, "active_lanes gives i1"),
                     GangOp::Broadcast | GangOp::Shuffle => {
                         same(&args[1..], Type::I32)?;
                         need(rt == ty(args[0]), "the result has the operand's type")

@@ -491,7 +491,7 @@ impl Uniformity {
             }
             InstData::Gang { op, .. } => match op {
                 GangOp::LaneId => Shape::consecutive(1),
-                GangOp::Shuffle => Shape::Varying,
+                GangOp::Shuffle | GangOp::ActiveLanes => Shape::Varying,
                 _ => Shape::Uniform,
             },
             InstData::Iconst { .. } | InstData::Fconst { .. } | InstData::GlobalAddr { .. } => {
