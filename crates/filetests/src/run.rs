@@ -244,13 +244,7 @@ pub fn check_runs(module: &Module, lines: &[RunLine]) -> Result<()> {
                 local_size: line.range.local_size.map(|n| n as u32),
                 width,
             };
-            let options = pipeline::Options {
-                verify: true,
-                observe: None,
-            };
-            let func = pipeline::run(module, &module.functions[id], &config, options)?;
-            let mut after = module.clone();
-            after.functions[id] = func;
+            let after = pipeline::transformed_module(module, id, &config)?;
             run_once(&after, id, line)
                 .with_context(|| format!("after the passes for width {width}"))?;
         }

@@ -20,7 +20,7 @@
 
 use std::fmt;
 
-use lockstep_ir::{function_to_string, verify_function, Function, Module, Phase};
+use lockstep_ir::{function_to_string, verify_function, FuncId, Function, Module, Phase};
 
 use crate::analysis::{Uniformity, UniformityConfig};
 use crate::transform;
@@ -156,6 +156,24 @@ pub fn run(
         }
     }
     Ok(func)
+}
+
+/// `module` with its kernel `kernel` as the whole pipeline (verified after
+/// each pass) leaves it for `config`: what the interpreter runs to check
+/// the passes against the imported IR.
+pub fn transformed_module(
+    module: &Module,
+    kernel: FuncId,
+    config: &UniformityConfig,
+) -> Result<Module, PipelineError> {
+    let options = Options {
+        verify: true,
+        observe: None,
+    };
+    let func = run(module, &module.functions[kernel], config, options)?;
+    let mut out = module.clone();
+    out.functions[kernel] = func;
+    Ok(out)
 }
 
 fn verify(module: &Module, func: &Function, pass: Pass) -> Result<(), PipelineError> {

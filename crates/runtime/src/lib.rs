@@ -312,28 +312,15 @@ impl Context {
     /// `kernel`'s module with the kernel as the pass pipeline leaves it for
     /// a work-group of `local` work-items at this context's width.
     fn after_passes(&self, kernel: &Kernel, local: [u64; 3]) -> Result<ir::Module, LaunchError> {
-        let module = &kernel.program.module;
         let config = lockstep_passes::analysis::UniformityConfig {
             local_size: local.map(|n| n as u32),
             width: self.width(),
         };
-        let options = lockstep_passes::pipeline::Options {
-            verify: true,
-            observe: None,
-        };
-        let func = lockstep_passes::pipeline::run(
-            module,
-            &module.functions[kernel.func],
-            &config,
-            options,
-        )
-        .map_err(|e| LaunchError::Compile {
-            kernel: kernel.name().to_string(),
-            message: e.to_string(),
-        })?;
-        let mut out = module.clone();
-        out.functions[kernel.func] = func;
-        Ok(out)
+        lockstep_passes::pipeline::transformed_module(&kernel.program.module, kernel.func, &config)
+            .map_err(|e| LaunchError::Compile {
+                kernel: kernel.name().to_string(),
+                message: e.to_string(),
+            })
     }
 }
 

@@ -18,9 +18,13 @@
 //!   every CFG runs without duplicating code. Values that cross blocks live
 //!   in slots; a value defined in a loop whose exit diverges is blended per
 //!   lane, so each lane keeps the value of its own last iteration.
-//! * **Barriers**: the kernel is split after each barrier; a gang stops at a
-//!   barrier (its state — masks, slots, private arrays — is in scratch
-//!   memory) until every gang of the work-group has arrived, then all resume.
+//! * **Barriers** arrive as suspend points (`split_barriers` ran in the
+//!   pass pipeline): the gang function stops there, returning the resume
+//!   point's number, with only the resume block's parameters (and, when
+//!   linearized, the lanes waiting there) stored in the gang's state, which
+//!   also holds private arrays; the work-group function calls every gang
+//!   again at that point once all have arrived. Everything else lives in
+//!   allocas (registers) for one call.
 
 mod llvm;
 mod ops;
