@@ -152,13 +152,14 @@ impl Storage {
     /// pages the OS provides when first touched (the allocator's
     /// `alloc_zeroed` writes zeros up front for alignments over 16).
     fn mapped(len: usize) -> Result<Storage, AllocError> {
-        // Buffers start at different 64-byte lines within their first page:
+        // Buffers start at different 128-byte steps within their first page
+        // (128 bytes: the alignment of the widest OpenCL type, `long16`):
         // page-aligned buffers put `x[i]`, `y[i]` and `z[i]` of a streaming
         // kernel at the same address bits below 4 KiB, and the CPU then
         // mistakes loads for dependent on earlier stores (4K aliasing):
         // saxpy in lockstep-bench took 17 ms instead of 12.
         let serial = next_serial();
-        let offset = (serial as usize % 61 + 1) * 64;
+        let offset = (serial as usize % 31 + 1) * 128;
         let map_len = len.checked_add(offset).ok_or(AllocError { len })?;
         // SAFETY: an anonymous private mapping at an address the OS picks.
         let base = unsafe {
