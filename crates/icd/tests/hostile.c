@@ -15,32 +15,7 @@
 #include <time.h>
 #include <unistd.h>
 
-static int failures = 0;
-
-#define CHECK(cond, ...)                                                      \
-    do {                                                                      \
-        if (!(cond)) {                                                        \
-            fprintf(stderr, "FAIL %s:%d: %s: ", __FILE__, __LINE__, #cond);   \
-            fprintf(stderr, __VA_ARGS__);                                     \
-            fprintf(stderr, "\n");                                            \
-            failures++;                                                       \
-        }                                                                     \
-    } while (0)
-
-#define OK(call)                                                              \
-    do {                                                                      \
-        cl_int err_ = (call);                                                 \
-        if (err_ != CL_SUCCESS) {                                             \
-            fprintf(stderr, "FAIL %s:%d: %s returned %d\n", __FILE__, __LINE__, #call, err_); \
-            exit(1);                                                          \
-        }                                                                     \
-    } while (0)
-
-#define EXPECT_ERR(call, code)                                                \
-    do {                                                                      \
-        cl_int err_ = (call);                                                 \
-        CHECK(err_ == (code), "%s returned %d, expected %s (%d)", #call, err_, #code, code); \
-    } while (0)
+#include "check.h"
 
 static cl_platform_id platform;
 static cl_device_id dev;

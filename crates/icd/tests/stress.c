@@ -19,29 +19,7 @@
 #define ROUNDS 60
 #define N 1024
 
-static int failures = 0;
-static pthread_mutex_t fail_lock = PTHREAD_MUTEX_INITIALIZER;
-
-#define CHECK(cond, ...)                                                      \
-    do {                                                                      \
-        if (!(cond)) {                                                        \
-            pthread_mutex_lock(&fail_lock);                                   \
-            fprintf(stderr, "FAIL %s:%d: %s: ", __FILE__, __LINE__, #cond);   \
-            fprintf(stderr, __VA_ARGS__);                                     \
-            fprintf(stderr, "\n");                                            \
-            failures++;                                                       \
-            pthread_mutex_unlock(&fail_lock);                                 \
-        }                                                                     \
-    } while (0)
-
-#define OK(call)                                                              \
-    do {                                                                      \
-        cl_int err_ = (call);                                                 \
-        if (err_ != CL_SUCCESS) {                                             \
-            fprintf(stderr, "FAIL %s:%d: %s returned %d\n", __FILE__, __LINE__, #call, err_); \
-            exit(1);                                                          \
-        }                                                                     \
-    } while (0)
+#include "check.h"
 
 static const char *SOURCE =
     "kernel void inc(global int *x) { x[get_global_id(0)] += 1; }\n"
