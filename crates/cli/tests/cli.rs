@@ -148,3 +148,44 @@ fn report_lists_each_barrier_with_the_values_saved_across_it() {
         "{stdout}"
     );
 }
+
+#[test]
+fn dump_after_all_prints_each_stage_as_ir_that_parses_back() {
+    // A divergent inner loop inside a uniform loop with two barriers.
+    let out = lockstep(&[
+        "compile",
+        &repo("tests/kernels/barrier/barrier_loop_inner_div.cl"),
+        "--dump-after",
+        "all",
+        "--width",
+        "8",
+    ]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{stdout}");
+    let stages: Vec<&str> = stdout.split("; after ").skip(1).collect();
+    let names: Vec<&str> = stages
+        .iter()
+        .map(|s| s.split_whitespace().next().unwrap_or_default())
+        .collect();
+    assert_eq!(
+        names,
+        [
+            "remove_unreachable",
+            "unify_returns",
+            "lower_switch",
+            "split_barriers"
+        ],
+        "{stdout}"
+    );
+    for stage in &stages {
+        // After the header line (pass name and specialization): the module.
+        let (_, stage) = stage.split_once('\n').expect("a header line");
+        let module = lockstep_ir::parse_module(stage)
+            .unwrap_or_else(|e| panic!("a stage does not parse back: {e}\n{stage}"));
+        lockstep_ir::verify_module(&module)
+            .unwrap_or_else(|e| panic!("a stage does not verify: {e}\n{stage}"));
+    }
+    let last = stages.last().expect("stages");
+    assert!(last.contains("phase split") && last.contains("suspend local, work_group"));
+    assert!(!last.contains("barrier local"), "{last}");
+}
