@@ -12,7 +12,6 @@ mod common;
 use std::path::Path;
 
 use common::*;
-use libtest_mimic::{Arguments, Trial};
 use lockstep_ir::{InstData, WorkItemQuery};
 use lockstep_passes::analysis::{ControlFlowGraph, Liveness, Shape, Uniformity, UniformityConfig};
 
@@ -87,28 +86,8 @@ fn check(cl: &Path) {
 }
 
 fn main() {
-    let args = Arguments::from_args();
-    let tests = repo().join("tests");
-    let kernels = files(&tests.join("kernels"), "cl");
-    let count = kernels.len();
-    let mut trials = vec![Trial::test("corpus_is_not_empty", move || {
-        if count > 0 {
-            Ok(())
-        } else {
-            Err("no corpus kernels found".into())
-        }
-    })];
-    trials.extend(kernels.into_iter().map(|cl| {
-        let name = cl
-            .strip_prefix(&tests)
-            .unwrap_or(&cl)
-            .with_extension("")
-            .display()
-            .to_string();
-        Trial::test(name, move || {
-            check(&cl);
-            Ok(())
-        })
-    }));
-    libtest_mimic::run(&args, trials).exit();
+    run_corpus(|cl| {
+        check(cl);
+        Ok(())
+    })
 }

@@ -9,7 +9,7 @@ mod common;
 use std::path::Path;
 
 use common::*;
-use libtest_mimic::{Arguments, Failed, Trial};
+use libtest_mimic::Failed;
 
 /// One corpus file at every optimization level.
 fn check(cl: &Path) -> Result<(), Failed> {
@@ -40,25 +40,5 @@ fn check(cl: &Path) -> Result<(), Failed> {
 }
 
 fn main() {
-    let args = Arguments::from_args();
-    let tests = repo().join("tests");
-    let kernels = files(&tests.join("kernels"), "cl");
-    let count = kernels.len();
-    let mut trials = vec![Trial::test("corpus_is_not_empty", move || {
-        if count > 0 {
-            Ok(())
-        } else {
-            Err("no corpus kernels found".into())
-        }
-    })];
-    trials.extend(kernels.into_iter().map(|cl| {
-        let name = cl
-            .strip_prefix(&tests)
-            .unwrap_or(&cl)
-            .with_extension("")
-            .display()
-            .to_string();
-        Trial::test(name, move || check(&cl))
-    }));
-    libtest_mimic::run(&args, trials).exit();
+    run_corpus(check)
 }

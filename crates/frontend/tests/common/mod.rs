@@ -52,3 +52,34 @@ pub fn assert_roundtrip(module: &lockstep_ir::Module, what: &str) {
         "{what}: print → parse → print changed the text"
     );
 }
+
+/// Runs `check` on every corpus kernel (`tests/kernels/**/*.cl`), one
+/// libtest-mimic test each, named for its path under `tests/` without the
+/// extension (`kernels/barrier/scan_divergent_load`), plus a test that the
+/// corpus is not empty; exits with the result.
+pub fn run_corpus(check: fn(&Path) -> Result<(), libtest_mimic::Failed>) -> ! {
+    let args = libtest_mimic::Arguments::from_args();
+    let tests = repo().join("tests");
+    let kernels = files(&tests.join("kernels"), "cl");
+    let count = kernels.len();
+    let mut trials = vec![libtest_mimic::Trial::test(
+        "corpus_is_not_empty",
+        move || {
+            if count > 0 {
+                Ok(())
+            } else {
+                Err("no corpus kernels found".into())
+            }
+        },
+    )];
+    trials.extend(kernels.into_iter().map(|cl| {
+        let name = cl
+            .strip_prefix(&tests)
+            .unwrap_or(&cl)
+            .with_extension("")
+            .display()
+            .to_string();
+        libtest_mimic::Trial::test(name, move || check(&cl))
+    }));
+    libtest_mimic::run(&args, trials).exit()
+}
