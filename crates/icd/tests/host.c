@@ -52,25 +52,6 @@ static void CL_CALLBACK on_mem_destroy(cl_mem m, void *user) {
     destructor_calls++;
 }
 
-static cl_platform_id find_lockstep(void) {
-    cl_uint n = 0;
-    OK(clGetPlatformIDs(0, NULL, &n));
-    cl_platform_id *ps = calloc(n, sizeof *ps);
-    OK(clGetPlatformIDs(n, ps, NULL));
-    cl_platform_id found = NULL;
-    for (cl_uint i = 0; i < n; i++) {
-        char name[256];
-        OK(clGetPlatformInfo(ps[i], CL_PLATFORM_NAME, sizeof name, name, NULL));
-        if (strcmp(name, "Lockstep") == 0) found = ps[i];
-    }
-    free(ps);
-    if (!found) {
-        fprintf(stderr, "FAIL: no platform named Lockstep\n");
-        exit(1);
-    }
-    return found;
-}
-
 static cl_program build(cl_context ctx, cl_device_id dev, const char *src, const char *opts) {
     cl_int err;
     cl_program p = clCreateProgramWithSource(ctx, 1, &src, NULL, &err);

@@ -22,21 +22,7 @@ static cl_device_id dev;
 static cl_context ctx;
 
 static void setup(void) {
-    cl_uint n = 0;
-    OK(clGetPlatformIDs(0, NULL, &n));
-    cl_platform_id *ps = calloc(n, sizeof *ps);
-    OK(clGetPlatformIDs(n, ps, NULL));
-    platform = NULL;
-    for (cl_uint i = 0; i < n; i++) {
-        char name[256];
-        OK(clGetPlatformInfo(ps[i], CL_PLATFORM_NAME, sizeof name, name, NULL));
-        if (strcmp(name, "Lockstep") == 0) platform = ps[i];
-    }
-    free(ps);
-    if (!platform) {
-        fprintf(stderr, "FAIL: no platform named Lockstep\n");
-        exit(1);
-    }
+    platform = find_lockstep();
     OK(clGetDeviceIDs(platform, CL_DEVICE_TYPE_CPU, 1, &dev, NULL));
     cl_int err;
     ctx = clCreateContext(NULL, 1, &dev, NULL, NULL, &err);
