@@ -11,11 +11,13 @@
 //! the same reference: every pass is checked on the whole corpus without
 //! code generation.
 
+mod common;
+
 use std::path::Path;
 
 use libtest_mimic::{Arguments, Failed, Trial};
 
-use lockstep_runtime::sim::{simulation_files, Simulation};
+use lockstep_runtime::sim::Simulation;
 use lockstep_runtime::{Context, Engine};
 
 /// Runs one simulation and returns its full output (printf text, then dumps).
@@ -54,15 +56,6 @@ fn compare(output: &str, reference: &str) -> Result<(), String> {
     Ok(())
 }
 
-/// The trial name of a corpus file: its path under `tests/`, without the extension.
-fn trial_name(tests: &Path, file: &Path) -> String {
-    file.strip_prefix(tests)
-        .unwrap_or(file)
-        .with_extension("")
-        .display()
-        .to_string()
-}
-
 /// One corpus kernel on the interpreter against its `.ref`.
 fn check(sim: &Path) -> Result<(), Failed> {
     // A `Context` is a handful of settings; each test has its own.
@@ -89,8 +82,7 @@ fn check_after_passes(sim: &Path) -> Result<(), Failed> {
 
 fn main() {
     let args = Arguments::from_args();
-    let tests = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests");
-    let all = simulation_files(&tests.join("kernels"));
+    let all = common::corpus_kernels();
     let count = all.len();
     let mut trials = vec![Trial::test("corpus_has_at_least_80_kernels", move || {
         if count >= 80 {
@@ -99,8 +91,7 @@ fn main() {
             Err(format!("the corpus should have at least 80 kernels, found {count}").into())
         }
     })];
-    for sim in all {
-        let name = trial_name(&tests, &sim);
+    for (name, sim) in all {
         let again = sim.clone();
         trials.push(Trial::test(format!("after-passes/{name}"), move || {
             check_after_passes(&again)

@@ -15,11 +15,13 @@
 //! configuration of that kernel and a mismatch names the configuration
 //! (width, linearization, local size).
 
-use std::path::{Path, PathBuf};
+mod common;
+
+use std::path::Path;
 use std::sync::Mutex;
 
 use libtest_mimic::{Arguments, Failed, Trial};
-use lockstep_runtime::sim::{simulation_files, Simulation};
+use lockstep_runtime::sim::Simulation;
 use lockstep_runtime::{Context, Engine, LaunchError, Linearization};
 
 /// The run's output, or the reason the SIMD engine handed it to the interpreter.
@@ -172,8 +174,7 @@ fn check(path: &Path, name: &str) -> Result<(), Failed> {
 
 fn main() {
     let args = Arguments::from_args();
-    let tests = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests");
-    let all = simulation_files(&tests.join("kernels"));
+    let all = common::corpus_kernels();
     let count = all.len();
     let mut trials = vec![Trial::test("corpus_is_not_empty", move || {
         if count > 0 {
@@ -182,15 +183,10 @@ fn main() {
             Err("no corpus kernels found: nothing was compared".into())
         }
     })];
-    trials.extend(all.into_iter().map(|path: PathBuf| {
-        let name = path
-            .strip_prefix(&tests)
-            .unwrap_or(&path)
-            .with_extension("")
-            .display()
-            .to_string();
-        Trial::test(name.clone(), move || check(&path, &name))
-    }));
+    trials.extend(
+        all.into_iter()
+            .map(|(name, path)| Trial::test(name.clone(), move || check(&path, &name))),
+    );
     let conclusion = libtest_mimic::run(&args, trials);
     if !args.list {
         let mut summary = SUMMARY.lock().unwrap_or_else(|e| e.into_inner());
