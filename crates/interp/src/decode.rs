@@ -10,8 +10,8 @@
 
 use cranelift_entity::{EntityRef, SecondaryMap};
 use lockstep_ir::{
-    AtomicRmwOp, BinaryOp, Block, BlockCall, ConvertOp, FloatCC, FuncId, Function, Inst, InstData,
-    IntCC, Module, Rounding, TernaryOp, Type, UnaryOp, Value, ValueDef, WorkItemQuery,
+    AtomicRmwOp, BinaryOp, Block, BlockCall, ConvertOp, FloatCC, FuncId, Function, GangOp, Inst,
+    InstData, IntCC, Module, Rounding, TernaryOp, Type, UnaryOp, Value, ValueDef, WorkItemQuery,
 };
 
 use crate::error::InterpError;
@@ -192,6 +192,52 @@ pub enum Op {
     Unreachable,
     /// The end of a block without a terminator (malformed IR).
     FellOff,
+    /// Gang-level IR: the next operation is predicated on the mask `mask`:
+    /// it acts in the lanes where the mask is set, or (`once`: its operands
+    /// and result are uniform) in every lane if the mask is set in any.
+    /// Where it does not act, its result is 0.
+    IfMask {
+        mask: Reg,
+        once: bool,
+    },
+    /// Gang-level IR: an operation across lanes. `ty` is the type of `a`.
+    Gang {
+        op: GangOp,
+        ty: Type,
+        dst: Reg,
+        a: Reg,
+        b: Reg,
+    },
+}
+
+impl Op {
+    /// The register the operation defines, if any.
+    pub fn dst(&self) -> Option<Reg> {
+        let dst = match *self {
+            Op::IntUnary { dst, .. }
+            | Op::FloatUnary { dst, .. }
+            | Op::IntBinary { dst, .. }
+            | Op::FloatBinary { dst, .. }
+            | Op::IntTernary { dst, .. }
+            | Op::Fma { dst, .. }
+            | Op::Icmp { dst, .. }
+            | Op::Fcmp { dst, .. }
+            | Op::Select { dst, .. }
+            | Op::Convert { dst, .. }
+            | Op::PtrAdd { dst, .. }
+            | Op::Load { dst, .. }
+            | Op::StackAddr { dst, .. }
+            | Op::AtomicRmw { dst, .. }
+            | Op::AtomicCas { dst, .. }
+            | Op::AtomicLoad { dst, .. }
+            | Op::WorkItem { dst, .. }
+            | Op::Call { dst, .. }
+            | Op::Printf { dst, .. }
+            | Op::Gang { dst, .. } => dst,
+            _ => NO_REG,
+        };
+        (dst != NO_REG).then_some(dst)
+    }
 }
 
 pub struct SwitchTable {
@@ -219,6 +265,10 @@ pub struct DecodedFunc {
     pub printfs: Vec<PrintfCall>,
     pub slot_sizes: Vec<u32>,
     pub has_barrier: bool,
+    /// Gang-level IR: the gang's width (lanes), else `None`.
+    pub gang: Option<u32>,
+    /// Gang-level IR: whether each register is per-lane (else uniform).
+    pub varying: Vec<bool>,
 }
 
 /// The decoded functions reachable from a kernel, indexed by `FuncId`.
@@ -377,6 +427,11 @@ fn decode_function(
             .iter()
             .filter(|&&i| matches!(func.insts[i], InstData::Suspend { .. }))
             .count() as u32;
+        // A predicated instruction is two: the mask, then the operation.
+        pc += insts
+            .iter()
+            .filter(|&&i| matches!(func.insts[i], InstData::Predicated { .. }))
+            .count() as u32;
         if func.terminator(block).is_none() {
             pc += 1;
         }
@@ -407,7 +462,20 @@ fn decode_function(
                     Ok(dst)
                 }
             };
-            let op = match &func.insts[inst] {
+            let data = match &func.insts[inst] {
+                InstData::Predicated { mask, inst: core } => {
+                    let uniform = |v: Value| !func.is_varying(v);
+                    let once = core.args().into_iter().all(uniform) && result.is_none_or(uniform);
+                    code.push(Op::IfMask {
+                        mask: d.reg(*mask)?,
+                        once,
+                    });
+                    insts.push(inst);
+                    &**core
+                }
+                data => data,
+            };
+            let op = match data {
                 InstData::Iconst { imm } => {
                     template[need_dst("iconst")? as usize] = imm & rty.int_mask();
                     continue;
@@ -629,11 +697,18 @@ fn decode_function(
                         dst,
                     }
                 }
-                InstData::Gang { .. } | InstData::Predicated { .. } => {
-                    return d.err(format!(
-                        "'{}' is gang-level IR, which the interpreter does not run (it runs one work-item at a time)",
-                        func.insts[inst].mnemonic()
-                    ));
+                InstData::Gang { op, args } => {
+                    let a = args.first().copied();
+                    Op::Gang {
+                        op: *op,
+                        ty: a.map_or(Type::I32, |a| d.ty(a)),
+                        a: a.map_or(Ok(NO_REG), |a| d.reg(a))?,
+                        b: args.get(1).map_or(Ok(NO_REG), |&b| d.reg(b))?,
+                        dst: need_dst("gang operation")?,
+                    }
+                }
+                InstData::Predicated { .. } => {
+                    return d.err("a predicated instruction inside a predicated instruction");
                 }
                 InstData::Jump { dest } => Op::Jump(d.edge(dest)?),
                 InstData::Suspend { dest, .. } => {
@@ -713,5 +788,12 @@ fn decode_function(
         printfs,
         slot_sizes: func.stack_slots.values().map(|s| s.size).collect(),
         has_barrier,
+        gang: func.gang,
+        varying: func
+            .values
+            .keys()
+            .filter(|&v| d.regs[v] != NO_REG)
+            .map(|v| func.is_varying(v))
+            .collect(),
     })
 }

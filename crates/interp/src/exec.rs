@@ -30,6 +30,8 @@ use crate::memory::{
 };
 use crate::{KernelArg, NdRange, Options, Report};
 
+mod gang;
+
 /// Calls nest at most this deep (OpenCL C has no recursion).
 const MAX_CALL_DEPTH: usize = 1024;
 
@@ -56,6 +58,15 @@ struct Item {
     byval: Vec<u32>,
     scratch: Vec<u64>,
     done: bool,
+}
+
+/// One work-item's view of its registers for one data operation.
+struct Lane<'r> {
+    regs: &'r mut [u64],
+    /// The frame's stack-slot regions.
+    slots: &'r [u32],
+    id: &'r WorkItemId,
+    linear: u32,
 }
 
 enum Stop {
@@ -644,6 +655,8 @@ impl<'p, 'a> Exec<'p, '_, 'a> {
 
     fn run_all(&mut self) -> Result<(), InterpError> {
         let mut items: Vec<Item> = vec![Item::default()];
+        let mut gangs = Vec::new();
+        let width = self.func(self.kernel).and_then(|f| f.gang);
         let g = self.range.groups;
         for gz in 0..g[2] {
             for gy in 0..g[1] {
@@ -659,7 +672,10 @@ impl<'p, 'a> Exec<'p, '_, 'a> {
                     if let Some(ck) = &mut self.check {
                         ck.begin_group(self.group_id);
                     }
-                    self.run_group(&mut items)?;
+                    match width {
+                        Some(w) => self.run_group_gangs(w as usize, &mut gangs)?,
+                        None => self.run_group(&mut items)?,
+                    }
                 }
             }
         }
@@ -894,7 +910,6 @@ impl<'p, 'a> Exec<'p, '_, 'a> {
             let regs = &mut it.regs[base..base + f.nregs];
             let id = &it.id;
             let linear = it.linear;
-            let checked = self.check.is_some();
             loop {
                 let at = pc;
                 let op = &code[pc];
@@ -908,226 +923,13 @@ impl<'p, 'a> Exec<'p, '_, 'a> {
                 }
                 let r = |x: Reg| x as usize;
                 match *op {
-                    Op::IntUnary { op, bits, dst, a } => {
-                        regs[r(dst)] = int_unary(op, bits, regs[r(a)]);
-                    }
-                    Op::FloatUnary { op, ty, dst, a } => {
-                        regs[r(dst)] = float_unary_bits(op, ty, regs[r(a)]);
-                    }
-                    Op::IntBinary {
-                        op,
-                        bits,
-                        dst,
-                        a,
-                        b,
-                    } => {
-                        regs[r(dst)] = int_binary(op, bits, regs[r(a)], regs[r(b)]);
-                    }
-                    Op::FloatBinary { op, ty, dst, a, b } => {
-                        regs[r(dst)] = float_binary_bits(op, ty, regs[r(a)], regs[r(b)]);
-                    }
-                    Op::IntTernary {
-                        op,
-                        bits,
-                        dst,
-                        a,
-                        b,
-                        c,
-                    } => {
-                        regs[r(dst)] = int_ternary(op, bits, regs[r(a)], regs[r(b)], regs[r(c)]);
-                    }
-                    Op::Fma { ty, dst, a, b, c } => {
-                        regs[r(dst)] = fma_bits(ty, regs[r(a)], regs[r(b)], regs[r(c)]);
-                    }
-                    Op::Icmp {
-                        cond,
-                        bits,
-                        dst,
-                        a,
-                        b,
-                    } => {
-                        regs[r(dst)] = icmp(cond, bits, regs[r(a)], regs[r(b)]) as u64;
-                    }
-                    Op::Fcmp {
-                        cond,
-                        ty,
-                        dst,
-                        a,
-                        b,
-                    } => {
-                        regs[r(dst)] = fcmp_bits(cond, ty, regs[r(a)], regs[r(b)]) as u64;
-                    }
-                    Op::Select { dst, c, a, b } => {
-                        regs[r(dst)] = if regs[r(c)] & 1 != 0 {
-                            regs[r(a)]
-                        } else {
-                            regs[r(b)]
-                        };
-                    }
-                    Op::Convert {
-                        op,
-                        from,
-                        to,
-                        rounding,
-                        dst,
-                        a,
-                    } => {
-                        regs[r(dst)] = convert(op, from, to, rounding, regs[r(a)]);
-                    }
-                    Op::PtrAdd { dst, a, b } => {
-                        let p = regs[r(a)];
-                        regs[r(dst)] =
-                            (p & !OFFSET_MASK) | (p.wrapping_add(regs[r(b)]) & OFFSET_MASK);
-                    }
-                    Op::Load { ty, dst, ptr } => {
-                        let p = regs[r(ptr)];
-                        let n = ty.bytes();
-                        let v = self
-                            .mem
-                            .load(p, n)
-                            .map_err(|e| self.fault(e, AccessKind::Load, fidx, at, id))?;
-                        regs[r(dst)] = if ty == Type::I1 { v & 1 } else { v };
-                        if checked {
-                            let flags = (true, false, false);
-                            self.record(p, n as u64, flags, (fidx, at), (id, linear));
-                        }
-                    }
-                    Op::Store { ty, val, ptr } => {
-                        let p = regs[r(ptr)];
-                        let n = ty.bytes();
-                        self.mem
-                            .store(p, n, regs[r(val)])
-                            .map_err(|e| self.fault(e, AccessKind::Store, fidx, at, id))?;
-                        if checked {
-                            let flags = (false, true, false);
-                            self.record(p, n as u64, flags, (fidx, at), (id, linear));
-                        }
-                    }
-                    Op::StackAddr { dst, slot } => {
-                        let region = it.slots[slot_base + slot as usize];
-                        regs[r(dst)] = addr(region, 0);
-                    }
-                    Op::MemCopy { dst, src, len } => {
-                        let (d, s, n) = (regs[r(dst)], regs[r(src)], regs[r(len)]);
-                        if n != 0 {
-                            if let Err(e) = self.mem.bytes(s, n) {
-                                return Err(self.fault(e, AccessKind::Read, fidx, at, id));
-                            }
-                            if let Err(e) = self.mem.bytes_mut(d, n) {
-                                return Err(self.fault(e, AccessKind::Write, fidx, at, id));
-                            }
-                            self.mem
-                                .copy(d, s, n)
-                                .map_err(|e| self.fault(e, AccessKind::Write, fidx, at, id))?;
-                            if checked {
-                                self.record(s, n, (true, false, false), (fidx, at), (id, linear));
-                                self.record(d, n, (false, true, false), (fidx, at), (id, linear));
-                            }
-                        }
-                    }
-                    Op::MemSet { dst, byte, len } => {
-                        let (d, b, n) = (regs[r(dst)], regs[r(byte)], regs[r(len)]);
-                        if n != 0 {
-                            match self.mem.bytes_mut(d, n) {
-                                Ok(bytes) => bytes.fill(b as u8),
-                                Err(e) => {
-                                    return Err(self.fault(e, AccessKind::Write, fidx, at, id))
-                                }
-                            }
-                            if checked {
-                                self.record(d, n, (false, true, false), (fidx, at), (id, linear));
-                            }
-                        }
-                    }
-                    Op::AtomicRmw {
-                        op,
-                        ty,
-                        dst,
-                        ptr,
-                        val,
-                    } => {
-                        let p = regs[r(ptr)];
-                        let n = ty.bytes();
-                        let old = self.atomic_load(p, n, (fidx, at), id)?;
-                        let new = atomic_op(op, ty, old, regs[r(val)]);
-                        self.mem
-                            .store(p, n, new)
-                            .map_err(|e| self.fault(e, AccessKind::Atomic, fidx, at, id))?;
-                        regs[r(dst)] = old;
-                        if checked {
-                            self.record(p, n as u64, (true, true, true), (fidx, at), (id, linear));
-                        }
-                    }
-                    Op::AtomicCas {
-                        ty,
-                        dst,
-                        ptr,
-                        expected,
-                        new,
-                    } => {
-                        let p = regs[r(ptr)];
-                        let n = ty.bytes();
-                        let old = self.atomic_load(p, n, (fidx, at), id)?;
-                        if old == regs[r(expected)] & ty.int_mask() {
-                            self.mem
-                                .store(p, n, regs[r(new)])
-                                .map_err(|e| self.fault(e, AccessKind::Atomic, fidx, at, id))?;
-                        }
-                        regs[r(dst)] = old;
-                        if checked {
-                            self.record(p, n as u64, (true, true, true), (fidx, at), (id, linear));
-                        }
-                    }
-                    Op::AtomicLoad { ty, dst, ptr } => {
-                        let p = regs[r(ptr)];
-                        let n = ty.bytes();
-                        regs[r(dst)] = self.atomic_load(p, n, (fidx, at), id)?;
-                        if checked {
-                            self.record(p, n as u64, (true, false, true), (fidx, at), (id, linear));
-                        }
-                    }
-                    Op::AtomicStore { ty, val, ptr } => {
-                        let p = regs[r(ptr)];
-                        let n = ty.bytes();
-                        self.atomic_load(p, n, (fidx, at), id)?;
-                        self.mem
-                            .store(p, n, regs[r(val)])
-                            .map_err(|e| self.fault(e, AccessKind::Atomic, fidx, at, id))?;
-                        if checked {
-                            self.record(p, n as u64, (false, true, true), (fidx, at), (id, linear));
-                        }
-                    }
-                    Op::Nop => {}
                     Op::Barrier => {
                         if let Some(fr) = it.frames.last_mut() {
                             fr.pc = pc as u32;
                         }
                         return Ok(Stop::Barrier);
                     }
-                    Op::WorkItem { query, dim, dst } => {
-                        regs[r(dst)] = self.query(query, dim, id, linear);
-                    }
-                    Op::Printf { index, dst } => {
-                        let call = &f.printfs[index as usize];
-                        let args: Vec<(u64, Type)> =
-                            call.args.iter().map(|&(a, t)| (regs[r(a)], t)).collect();
-                        let mem = &self.mem;
-                        let result =
-                            crate::printf::format(&call.format, &args, &mut |a| mem.c_string(a));
-                        let status = match result {
-                            Ok(text) => {
-                                self.out.push_str(&text);
-                                0
-                            }
-                            Err(crate::printf::PrintfError::Format(_)) => u32::MAX as u64,
-                            Err(crate::printf::PrintfError::Read(e)) => {
-                                return Err(self.fault(e, AccessKind::Read, fidx, at, id));
-                            }
-                        };
-                        if dst != NO_REG {
-                            regs[r(dst)] = status;
-                        }
-                    }
+                    Op::Nop => {}
                     Op::Jump(ref e) => pc = take_edge(regs, &f.copies, e, &mut it.scratch),
                     Op::Brif {
                         cond,
@@ -1218,9 +1020,258 @@ impl<'p, 'a> Exec<'p, '_, 'a> {
                                 .into(),
                         });
                     }
+                    _ => {
+                        let lane = Lane {
+                            regs: &mut *regs,
+                            slots: &it.slots[slot_base..],
+                            id,
+                            linear,
+                        };
+                        if !self.data_op(op, f, lane, (fidx, at))? {
+                            return Err(InterpError::InvalidIr {
+                                function: f_name(self.module, fidx),
+                                message: "a gang operation outside gang-level IR".into(),
+                            });
+                        }
+                    }
                 }
             }
         }
+    }
+
+    /// Runs `op` for one work-item (or one lane of a gang) if it is a data
+    /// operation: anything but control flow, calls, barriers and gang
+    /// operations. Returns whether it was one.
+    #[inline(always)]
+    fn data_op(
+        &mut self,
+        op: &Op,
+        f: &DecodedFunc,
+        lane: Lane<'_>,
+        (fidx, at): (usize, usize),
+    ) -> Result<bool, InterpError> {
+        let Lane {
+            regs,
+            slots,
+            id,
+            linear,
+        } = lane;
+        let checked = self.check.is_some();
+        let r = |x: Reg| x as usize;
+        match *op {
+            Op::IntUnary { op, bits, dst, a } => {
+                regs[r(dst)] = int_unary(op, bits, regs[r(a)]);
+            }
+            Op::FloatUnary { op, ty, dst, a } => {
+                regs[r(dst)] = float_unary_bits(op, ty, regs[r(a)]);
+            }
+            Op::IntBinary {
+                op,
+                bits,
+                dst,
+                a,
+                b,
+            } => {
+                regs[r(dst)] = int_binary(op, bits, regs[r(a)], regs[r(b)]);
+            }
+            Op::FloatBinary { op, ty, dst, a, b } => {
+                regs[r(dst)] = float_binary_bits(op, ty, regs[r(a)], regs[r(b)]);
+            }
+            Op::IntTernary {
+                op,
+                bits,
+                dst,
+                a,
+                b,
+                c,
+            } => {
+                regs[r(dst)] = int_ternary(op, bits, regs[r(a)], regs[r(b)], regs[r(c)]);
+            }
+            Op::Fma { ty, dst, a, b, c } => {
+                regs[r(dst)] = fma_bits(ty, regs[r(a)], regs[r(b)], regs[r(c)]);
+            }
+            Op::Icmp {
+                cond,
+                bits,
+                dst,
+                a,
+                b,
+            } => {
+                regs[r(dst)] = icmp(cond, bits, regs[r(a)], regs[r(b)]) as u64;
+            }
+            Op::Fcmp {
+                cond,
+                ty,
+                dst,
+                a,
+                b,
+            } => {
+                regs[r(dst)] = fcmp_bits(cond, ty, regs[r(a)], regs[r(b)]) as u64;
+            }
+            Op::Select { dst, c, a, b } => {
+                regs[r(dst)] = if regs[r(c)] & 1 != 0 {
+                    regs[r(a)]
+                } else {
+                    regs[r(b)]
+                };
+            }
+            Op::Convert {
+                op,
+                from,
+                to,
+                rounding,
+                dst,
+                a,
+            } => {
+                regs[r(dst)] = convert(op, from, to, rounding, regs[r(a)]);
+            }
+            Op::PtrAdd { dst, a, b } => {
+                let p = regs[r(a)];
+                regs[r(dst)] = (p & !OFFSET_MASK) | (p.wrapping_add(regs[r(b)]) & OFFSET_MASK);
+            }
+            Op::Load { ty, dst, ptr } => {
+                let p = regs[r(ptr)];
+                let n = ty.bytes();
+                let v = self
+                    .mem
+                    .load(p, n)
+                    .map_err(|e| self.fault(e, AccessKind::Load, fidx, at, id))?;
+                regs[r(dst)] = if ty == Type::I1 { v & 1 } else { v };
+                if checked {
+                    let flags = (true, false, false);
+                    self.record(p, n as u64, flags, (fidx, at), (id, linear));
+                }
+            }
+            Op::Store { ty, val, ptr } => {
+                let p = regs[r(ptr)];
+                let n = ty.bytes();
+                self.mem
+                    .store(p, n, regs[r(val)])
+                    .map_err(|e| self.fault(e, AccessKind::Store, fidx, at, id))?;
+                if checked {
+                    let flags = (false, true, false);
+                    self.record(p, n as u64, flags, (fidx, at), (id, linear));
+                }
+            }
+            Op::StackAddr { dst, slot } => {
+                let region = slots[slot as usize];
+                regs[r(dst)] = addr(region, 0);
+            }
+            Op::MemCopy { dst, src, len } => {
+                let (d, s, n) = (regs[r(dst)], regs[r(src)], regs[r(len)]);
+                if n != 0 {
+                    if let Err(e) = self.mem.bytes(s, n) {
+                        return Err(self.fault(e, AccessKind::Read, fidx, at, id));
+                    }
+                    if let Err(e) = self.mem.bytes_mut(d, n) {
+                        return Err(self.fault(e, AccessKind::Write, fidx, at, id));
+                    }
+                    self.mem
+                        .copy(d, s, n)
+                        .map_err(|e| self.fault(e, AccessKind::Write, fidx, at, id))?;
+                    if checked {
+                        self.record(s, n, (true, false, false), (fidx, at), (id, linear));
+                        self.record(d, n, (false, true, false), (fidx, at), (id, linear));
+                    }
+                }
+            }
+            Op::MemSet { dst, byte, len } => {
+                let (d, b, n) = (regs[r(dst)], regs[r(byte)], regs[r(len)]);
+                if n != 0 {
+                    match self.mem.bytes_mut(d, n) {
+                        Ok(bytes) => bytes.fill(b as u8),
+                        Err(e) => return Err(self.fault(e, AccessKind::Write, fidx, at, id)),
+                    }
+                    if checked {
+                        self.record(d, n, (false, true, false), (fidx, at), (id, linear));
+                    }
+                }
+            }
+            Op::AtomicRmw {
+                op,
+                ty,
+                dst,
+                ptr,
+                val,
+            } => {
+                let p = regs[r(ptr)];
+                let n = ty.bytes();
+                let old = self.atomic_load(p, n, (fidx, at), id)?;
+                let new = atomic_op(op, ty, old, regs[r(val)]);
+                self.mem
+                    .store(p, n, new)
+                    .map_err(|e| self.fault(e, AccessKind::Atomic, fidx, at, id))?;
+                regs[r(dst)] = old;
+                if checked {
+                    self.record(p, n as u64, (true, true, true), (fidx, at), (id, linear));
+                }
+            }
+            Op::AtomicCas {
+                ty,
+                dst,
+                ptr,
+                expected,
+                new,
+            } => {
+                let p = regs[r(ptr)];
+                let n = ty.bytes();
+                let old = self.atomic_load(p, n, (fidx, at), id)?;
+                if old == regs[r(expected)] & ty.int_mask() {
+                    self.mem
+                        .store(p, n, regs[r(new)])
+                        .map_err(|e| self.fault(e, AccessKind::Atomic, fidx, at, id))?;
+                }
+                regs[r(dst)] = old;
+                if checked {
+                    self.record(p, n as u64, (true, true, true), (fidx, at), (id, linear));
+                }
+            }
+            Op::AtomicLoad { ty, dst, ptr } => {
+                let p = regs[r(ptr)];
+                let n = ty.bytes();
+                regs[r(dst)] = self.atomic_load(p, n, (fidx, at), id)?;
+                if checked {
+                    self.record(p, n as u64, (true, false, true), (fidx, at), (id, linear));
+                }
+            }
+            Op::AtomicStore { ty, val, ptr } => {
+                let p = regs[r(ptr)];
+                let n = ty.bytes();
+                self.atomic_load(p, n, (fidx, at), id)?;
+                self.mem
+                    .store(p, n, regs[r(val)])
+                    .map_err(|e| self.fault(e, AccessKind::Atomic, fidx, at, id))?;
+                if checked {
+                    self.record(p, n as u64, (false, true, true), (fidx, at), (id, linear));
+                }
+            }
+            Op::Nop => {}
+            Op::WorkItem { query, dim, dst } => {
+                regs[r(dst)] = self.query(query, dim, id, linear);
+            }
+            Op::Printf { index, dst } => {
+                let call = &f.printfs[index as usize];
+                let args: Vec<(u64, Type)> =
+                    call.args.iter().map(|&(a, t)| (regs[r(a)], t)).collect();
+                let mem = &self.mem;
+                let result = crate::printf::format(&call.format, &args, &mut |a| mem.c_string(a));
+                let status = match result {
+                    Ok(text) => {
+                        self.out.push_str(&text);
+                        0
+                    }
+                    Err(crate::printf::PrintfError::Format(_)) => u32::MAX as u64,
+                    Err(crate::printf::PrintfError::Read(e)) => {
+                        return Err(self.fault(e, AccessKind::Read, fidx, at, id));
+                    }
+                };
+                if dst != NO_REG {
+                    regs[r(dst)] = status;
+                }
+            }
+            _ => return Ok(false),
+        }
+        Ok(true)
     }
 
     /// Loads the old value of an atomic access, checking its alignment.

@@ -36,6 +36,12 @@
 //!   returns, then the next; when all are at the same barrier (same call
 //!   stack) they all continue. Anything else is barrier divergence.
 //!   Calls use a call stack per work-item, so barriers in helpers work.
+//! * **Gang-level IR** (a kernel with `gang W`, the `linearize` pass's
+//!   output): each work-group runs as gangs of W consecutive work-items in
+//!   lockstep, one program counter per gang, gang operations across its
+//!   lanes, predicated operations in the lanes of their mask; a value the
+//!   IR calls uniform must agree in every lane (else an
+//!   [`InterpError::InvalidIr`] names it). See the `exec::gang` module.
 //! * **Values** ([`arith`], [`convert`]): integers wrap, shift amounts are
 //!   taken modulo the width, division by zero and `MIN / -1` give 0; float
 //!   conversions honour every rounding mode exactly; float-to-int always

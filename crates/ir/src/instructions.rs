@@ -461,7 +461,8 @@ named_enum! {
         /// `<i1>`. Side effects of a linearized kernel are predicated on
         /// masks within these.
         ActiveLanes = "active_lanes",
-        /// `broadcast v, k`: lane `k`'s (uniform `i32`) element of `v`; gives `T`.
+        /// `broadcast v, k`: lane `k`'s element of `v` (`k` is a uniform
+        /// `i32`, taken modulo W); gives `T`.
         Broadcast = "broadcast",
         /// `shuffle v, k`: each lane gets lane `k`'s element of `v` (`k` is
         /// `<i32>`, taken modulo W); gives `<T>`.

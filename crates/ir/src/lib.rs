@@ -62,9 +62,14 @@
 //! masks. A memory access, atomic or `printf` may be *predicated*,
 //! `store v1, v2, align 4 if v3`: it takes effect only in the lanes where
 //! the mask `v3` is set (a predicated load gives zero in the others); an
-//! unpredicated one acts in every lane. The gang's state across a barrier
-//! is a suspend point's arguments, as above. The verifier checks these
-//! rules; the interpreter runs work-item IR only.
+//! unpredicated one acts in every lane, those past the end of the
+//! work-group included. A predicated instruction whose operands and
+//! result are all uniform acts once for the gang, if the mask is set in
+//! any lane (a scalar access under a mask test). The gang's state across a
+//! barrier is a suspend point's arguments, as above. The verifier checks
+//! these rules; the interpreter runs gang-level IR too (a work-group as
+//! gangs of W consecutive work-items by local linear id), checking that
+//! uniform values agree in every lane.
 //!
 //! **Phases** ([`Phase`]), in pipeline order: `imported` allows every
 //! construct; `normalized` (what the analyses and the later passes expect)
