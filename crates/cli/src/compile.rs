@@ -111,6 +111,7 @@ fn dump_passes(
     let options = pipeline::Options {
         verify: true,
         observe: Some(&mut observe),
+        stop_after: None,
     };
     pipeline::run(module, &module.functions[id], config, options)?;
     Ok(out)

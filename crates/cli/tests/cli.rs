@@ -173,7 +173,8 @@ fn dump_after_all_prints_each_stage_as_ir_that_parses_back() {
             "remove_unreachable",
             "unify_returns",
             "lower_switch",
-            "split_barriers"
+            "split_barriers",
+            "linearize"
         ],
         "{stdout}"
     );
@@ -185,7 +186,15 @@ fn dump_after_all_prints_each_stage_as_ir_that_parses_back() {
         lockstep_ir::verify_module(&module)
             .unwrap_or_else(|e| panic!("a stage does not verify: {e}\n{stage}"));
     }
+    let split = stages[3];
+    assert!(split.contains("phase split") && split.contains("suspend local, work_group"));
+    assert!(!split.contains("barrier local"), "{split}");
+    // Gang-level IR for gangs of 8: per-lane values, masks tested with
+    // `any`, the suspend points kept.
     let last = stages.last().expect("stages");
-    assert!(last.contains("phase split") && last.contains("suspend local, work_group"));
-    assert!(!last.contains("barrier local"), "{last}");
+    assert!(
+        last.contains("phase linearized") && last.contains("gang 8"),
+        "{last}"
+    );
+    assert!(last.contains("= any ") && last.contains("suspend local, work_group"));
 }

@@ -48,7 +48,9 @@
 //! `linearized`) runs a *gang* of W work-items (4, 8, 16 or 32), one per
 //! SIMD lane, rather than one work-item. Each value is either *uniform*
 //! (one for the gang, written `T`) or *per-lane* (one element per lane,
-//! written `<T>`, kept in [`Function::varying`]). Instructions work lane by
+//! written `<T>`, kept in [`Function::varying`]); private memory stays per
+//! work-item, so a uniform `ptr.private` is the same place in each lane's
+//! own private memory. Instructions work lane by
 //! lane: an operation with a per-lane operand gives a per-lane result (a
 //! uniform operand stands for the same value in every lane), and a uniform
 //! value may be passed where a per-lane one is expected, not the other way.

@@ -179,7 +179,7 @@ pub(crate) fn pipeline(module: &Module) -> Result<String, String> {
     transformed(module, |module, func, config| {
         let options = crate::pipeline::Options {
             verify: true,
-            observe: None,
+            ..Default::default()
         };
         *func = crate::pipeline::run(module, func, config, options).map_err(|e| e.to_string())?;
         Ok(())

@@ -39,6 +39,7 @@ pub fn filetest_checks() -> &'static [(&'static str, FiletestCheck)] {
         ("lower_switch", filetest::transform::<2>),
         ("split_critical_edges", filetest::transform::<3>),
         ("split_barriers", filetest::transform::<4>),
+        ("linearize", filetest::transform::<5>),
         ("pipeline", filetest::pipeline),
     ]
 }

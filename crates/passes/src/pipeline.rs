@@ -14,6 +14,7 @@
 //! | `unify_returns` | imported | one `return` |
 //! | `lower_switch` | normalized | `switch` on varying values → `brif` chains |
 //! | `split_barriers` | split | `barrier` → `suspend` passing the live state |
+//! | `linearize` | linearized | gang-level IR: divergent branches → masks |
 //!
 //! `split_critical_edges` (normalized) is a pass of its own, not run yet
 //! (see [`Pass::PIPELINE`]).
@@ -33,16 +34,18 @@ pub enum Pass {
     LowerSwitch,
     SplitCriticalEdges,
     SplitBarriers,
+    Linearize,
 }
 
 impl Pass {
     /// Every pass, in pipeline order.
-    pub const ALL: [Pass; 5] = [
+    pub const ALL: [Pass; 6] = [
         Pass::RemoveUnreachable,
         Pass::UnifyReturns,
         Pass::LowerSwitch,
         Pass::SplitCriticalEdges,
         Pass::SplitBarriers,
+        Pass::Linearize,
     ];
 
     /// The passes the pipeline runs, in order. `split_critical_edges` is not
@@ -52,11 +55,12 @@ impl Pass {
     /// speedup over pocl in the same run, without -> with the split: AO
     /// 5.4x -> 3.8x, mandelbrot 5.5x -> 4.9x, parser 0.40x -> 0.37x); the
     /// `linearize` pass will need it.
-    pub const PIPELINE: [Pass; 4] = [
+    pub const PIPELINE: [Pass; 5] = [
         Pass::RemoveUnreachable,
         Pass::UnifyReturns,
         Pass::LowerSwitch,
         Pass::SplitBarriers,
+        Pass::Linearize,
     ];
 
     /// The pass's name: its module, and what `--dump-after` takes.
@@ -67,6 +71,7 @@ impl Pass {
             Pass::LowerSwitch => "lower_switch",
             Pass::SplitCriticalEdges => "split_critical_edges",
             Pass::SplitBarriers => "split_barriers",
+            Pass::Linearize => "linearize",
         }
     }
 
@@ -81,6 +86,7 @@ impl Pass {
             Pass::RemoveUnreachable | Pass::UnifyReturns => Phase::Imported,
             Pass::LowerSwitch | Pass::SplitCriticalEdges => Phase::Normalized,
             Pass::SplitBarriers => Phase::Split,
+            Pass::Linearize => Phase::Linearized,
         }
     }
 
@@ -95,6 +101,10 @@ impl Pass {
             }
             Pass::SplitCriticalEdges => transform::split_critical_edges(func),
             Pass::SplitBarriers => transform::split_barriers(func),
+            Pass::Linearize => {
+                let uniformity = Uniformity::for_function(func, config);
+                transform::linearize(func, &uniformity)
+            }
         }
         func.phase = func.phase.max(self.phase_after());
     }
@@ -126,6 +136,8 @@ pub struct Options<'a> {
     pub verify: bool,
     /// Called after each pass with the function as it left it.
     pub observe: Option<Observer<'a>>,
+    /// Stop after this pass (`None`: run them all).
+    pub stop_after: Option<Pass>,
 }
 
 impl Default for Options<'_> {
@@ -133,6 +145,7 @@ impl Default for Options<'_> {
         Options {
             verify: cfg!(debug_assertions),
             observe: None,
+            stop_after: None,
         }
     }
 }
@@ -154,6 +167,9 @@ pub fn run(
         if let Some(observe) = options.observe.as_mut() {
             observe(pass, &func);
         }
+        if options.stop_after == Some(pass) {
+            break;
+        }
     }
     Ok(func)
 }
@@ -168,7 +184,7 @@ pub fn transformed_module(
 ) -> Result<Module, PipelineError> {
     let options = Options {
         verify: true,
-        observe: None,
+        ..Options::default()
     };
     let func = run(module, &module.functions[kernel], config, options)?;
     let mut out = module.clone();

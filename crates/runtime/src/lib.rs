@@ -288,7 +288,15 @@ impl Context {
         };
         let transformed;
         let module = if self.interpret_after_passes {
-            transformed = self.after_passes(kernel, local)?;
+            // One specialization runs every group: a dimension whose last
+            // group is smaller has no one local size.
+            let mut sizes = local;
+            for d in 0..3 {
+                if range.global[d] % local[d].max(1) != 0 {
+                    sizes[d] = 0;
+                }
+            }
+            transformed = self.after_passes(kernel, sizes)?;
             &transformed
         } else {
             &kernel.program.module
@@ -310,7 +318,8 @@ impl Context {
 
 impl Context {
     /// `kernel`'s module with the kernel as the pass pipeline leaves it for
-    /// a work-group of `local` work-items at this context's width.
+    /// a work-group of `local` work-items at this context's width (0 in a
+    /// dimension where groups differ in size).
     fn after_passes(&self, kernel: &Kernel, local: [u64; 3]) -> Result<ir::Module, LaunchError> {
         let config = lockstep_passes::analysis::UniformityConfig {
             local_size: local.map(|n| n as u32),

@@ -30,12 +30,12 @@ mod llvm;
 mod ops;
 mod private;
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 
-use cranelift_entity::{EntityRef, SecondaryMap};
+use cranelift_entity::SecondaryMap;
 use llvm_sys::prelude::LLVMBasicBlockRef;
 use lockstep_ir::{self as ir, Block, FuncId, InstData, Value, ValueDef};
-use lockstep_passes::analysis::{Shape, Uniformity, UniformityConfig};
+use lockstep_passes::analysis::{loop_contiguous_order, Shape, Uniformity, UniformityConfig};
 
 use crate::report::Report;
 use crate::CodegenError;
@@ -264,7 +264,12 @@ pub fn emit_kernel(
         local_size: spec.local_size,
         width: spec.width,
     };
-    let pipeline_options = lockstep_passes::pipeline::Options::default();
+    // The emitter still linearizes by itself: it takes the IR before the
+    // `linearize` pass (translating gang-level IR is the next step).
+    let pipeline_options = lockstep_passes::pipeline::Options {
+        stop_after: Some(lockstep_passes::pipeline::Pass::SplitBarriers),
+        ..Default::default()
+    };
     let transformed = lockstep_passes::pipeline::run(module, func, &config, pipeline_options)
         .map_err(|e| CodegenError::Internal(e.to_string()))?;
     let func = &transformed;
@@ -825,7 +830,7 @@ impl<'a> Emitter<'a> {
 
     fn emit_linearized(&mut self) -> Result<(), CodegenError> {
         let func = self.func;
-        let order = loop_contiguous_order(func, &self.uni);
+        let order = loop_contiguous_order(func, self.uni.cfg(), self.uni.loops());
         let entry = order[0];
         let index: HashMap<Block, usize> = order.iter().enumerate().map(|(i, &b)| (b, i)).collect();
         let mask_ty = self.l.vec(self.l.i1(), self.w);
@@ -1444,99 +1449,4 @@ impl<'a> Emitter<'a> {
         self.l.position_at_end(done);
         self.l.ret_void();
     }
-}
-
-/// A topological order of the reachable blocks (back edges ignored) in
-/// which every loop's blocks are contiguous and start with its header.
-fn loop_contiguous_order(func: &ir::Function, uni: &Uniformity) -> Vec<Block> {
-    let loops = uni.loops();
-    let cfg = uni.cfg();
-    let entry = func.entry_block().expect("entry");
-    // Reverse postorder where, at each step, successors inside the current
-    // innermost loops are visited first: a DFS that finishes a loop's blocks
-    // before leaving it gives a loop-contiguous RPO for reducible CFGs.
-    let mut post = Vec::new();
-    let mut visited: SecondaryMap<Block, bool> = SecondaryMap::new();
-    fn depth_first(
-        b: Block,
-        cfg: &lockstep_passes::analysis::ControlFlowGraph,
-        loops: &lockstep_passes::analysis::LoopForest,
-        visited: &mut SecondaryMap<Block, bool>,
-        post: &mut Vec<Block>,
-    ) {
-        visited[b] = true;
-        let mut succs: Vec<Block> = cfg.succs(b).to_vec();
-        // Visit exits of deeper loops last, so they finish (and come) after the loop body.
-        succs.sort_by_key(|&s| std::cmp::Reverse(loops.loop_depth(s)));
-        for s in succs.into_iter().rev() {
-            if !visited[s] {
-                depth_first(s, cfg, loops, visited, post);
-            }
-        }
-        post.push(b);
-    }
-    depth_first(entry, cfg, loops, &mut visited, &mut post);
-    post.reverse();
-    // Make loops contiguous: stable-sort each loop's blocks together by
-    // (outermost-first) loop membership, preserving RPO within.
-    let mut order = post;
-    let index_of = |order: &Vec<Block>| -> HashMap<Block, usize> {
-        order.iter().enumerate().map(|(i, &b)| (b, i)).collect()
-    };
-    let mut changed = true;
-    while changed {
-        changed = false;
-        let idx = index_of(&order);
-        for lp in loops.loops() {
-            // The loop's range starts at its first block in the order (its
-            // header, for a reducible loop).
-            let Some(start) = loops
-                .blocks(lp)
-                .iter()
-                .filter_map(|b| idx.get(b))
-                .min()
-                .copied()
-            else {
-                continue;
-            };
-            let members: Vec<Block> = order[start..]
-                .iter()
-                .copied()
-                .filter(|&b| loops.contains(lp, b))
-                .collect();
-            let count = members.len();
-            let contiguous = order[start..start + count]
-                .iter()
-                .all(|&b| loops.contains(lp, b));
-            if !contiguous {
-                // Blocks in the way that the loop reaches go after it; the
-                // others lead into it (an irreducible loop's second entry)
-                // and go before it.
-                let mut reached: HashSet<Block> = HashSet::new();
-                let mut work: Vec<Block> = members.clone();
-                while let Some(b) = work.pop() {
-                    for &succ in cfg.succs(b) {
-                        if !loops.contains(lp, succ) && reached.insert(succ) {
-                            work.push(succ);
-                        }
-                    }
-                }
-                let others: Vec<Block> = order[start..]
-                    .iter()
-                    .copied()
-                    .filter(|&b| !loops.contains(lp, b))
-                    .collect();
-                let (after, before): (Vec<Block>, Vec<Block>) =
-                    others.into_iter().partition(|b| reached.contains(b));
-                order.truncate(start);
-                order.extend(before);
-                order.extend(members);
-                order.extend(after);
-                changed = true;
-                break;
-            }
-        }
-    }
-    let _ = EntityRef::index(entry);
-    order
 }

@@ -10,7 +10,9 @@
 //!
 //! * a value the IR calls uniform must be equal in every lane that holds a
 //!   work-item (else the pass that made it uniform was wrong), reported as
-//!   [`InterpError::InvalidIr`];
+//!   [`InterpError::InvalidIr`]; a uniform private address is the same
+//!   offset in each lane's own private memory (stack slots and by-value
+//!   copies are per work-item);
 //! * lanes past the end of the work-group (a partial last gang) run too,
 //!   as the SIMD engine's do: their unpredicated memory accesses are real,
 //!   so a pass that forgets to predicate a side effect on `active_lanes`
@@ -27,6 +29,7 @@ use super::{take_edge, Exec, Item, Lane, Stop};
 use crate::arith::{float_binary_bits, mask, sext};
 use crate::decode::{DecodedFunc, Op, Reg};
 use crate::error::InterpError;
+use crate::memory::{offset_of, region_of, Space};
 
 /// One gang's lanes and where it stands.
 #[derive(Default)]
@@ -236,7 +239,17 @@ impl Exec<'_, '_, '_> {
         }
         let first = gang.lanes[0].regs[dst as usize];
         let lanes = &gang.lanes[..gang.active];
-        if let Some(l) = lanes.iter().position(|it| it.regs[dst as usize] != first) {
+        // A uniform pointer to private memory stands for the same place in
+        // each lane's own private memory.
+        let private = |p: u64| {
+            self.mem
+                .region(region_of(p))
+                .is_some_and(|r| r.space == Space::Private)
+        };
+        let same = |v: u64| {
+            v == first || (private(v) && private(first) && offset_of(v) == offset_of(first))
+        };
+        if let Some(l) = lanes.iter().position(|it| !same(it.regs[dst as usize])) {
             let site = self.site(self.kernel, at, &gang.lanes[l].id);
             return Err(self.invalid(format!(
                 "`{}` is uniform but gives {first:#x} in lane 0 and {:#x} in lane {l}",

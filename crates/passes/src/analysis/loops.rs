@@ -26,7 +26,9 @@
 
 use cranelift_entity::packed_option::PackedOption;
 use cranelift_entity::{entity_impl, PrimaryMap, SecondaryMap};
-use lockstep_ir::Block;
+use std::collections::{HashMap, HashSet};
+
+use lockstep_ir::{Block, Function};
 
 use super::cfg::ControlFlowGraph;
 use super::graph::{self, Graph};
@@ -288,4 +290,102 @@ impl LoopForest {
         }
         out
     }
+}
+
+/// A topological order of the reachable blocks (back edges ignored) in
+/// which every loop's blocks are contiguous and start with its header.
+pub fn loop_contiguous_order(
+    func: &Function,
+    cfg: &ControlFlowGraph,
+    loops: &LoopForest,
+) -> Vec<Block> {
+    let Some(entry) = func.entry_block() else {
+        return Vec::new();
+    };
+    // Reverse postorder where, at each step, successors inside the current
+    // innermost loops are visited first: a DFS that finishes a loop's blocks
+    // before leaving it gives a loop-contiguous RPO for reducible CFGs.
+    let mut post = Vec::new();
+    let mut visited: SecondaryMap<Block, bool> = SecondaryMap::new();
+    fn depth_first(
+        b: Block,
+        cfg: &ControlFlowGraph,
+        loops: &LoopForest,
+        visited: &mut SecondaryMap<Block, bool>,
+        post: &mut Vec<Block>,
+    ) {
+        visited[b] = true;
+        let mut succs: Vec<Block> = cfg.succs(b).to_vec();
+        // Visit exits of deeper loops last, so they finish (and come) after the loop body.
+        succs.sort_by_key(|&s| std::cmp::Reverse(loops.loop_depth(s)));
+        for s in succs.into_iter().rev() {
+            if !visited[s] {
+                depth_first(s, cfg, loops, visited, post);
+            }
+        }
+        post.push(b);
+    }
+    depth_first(entry, cfg, loops, &mut visited, &mut post);
+    post.reverse();
+    // Make loops contiguous: stable-sort each loop's blocks together by
+    // (outermost-first) loop membership, preserving RPO within.
+    let mut order = post;
+    let index_of = |order: &Vec<Block>| -> HashMap<Block, usize> {
+        order.iter().enumerate().map(|(i, &b)| (b, i)).collect()
+    };
+    let mut changed = true;
+    while changed {
+        changed = false;
+        let idx = index_of(&order);
+        for lp in loops.loops() {
+            // The loop's range starts at its first block in the order (its
+            // header, for a reducible loop).
+            let Some(start) = loops
+                .blocks(lp)
+                .iter()
+                .filter_map(|b| idx.get(b))
+                .min()
+                .copied()
+            else {
+                continue;
+            };
+            let members: Vec<Block> = order[start..]
+                .iter()
+                .copied()
+                .filter(|&b| loops.contains(lp, b))
+                .collect();
+            let count = members.len();
+            let contiguous = order[start..start + count]
+                .iter()
+                .all(|&b| loops.contains(lp, b));
+            if !contiguous {
+                // Blocks in the way that the loop reaches go after it; the
+                // others lead into it (an irreducible loop's second entry)
+                // and go before it.
+                let mut reached: HashSet<Block> = HashSet::new();
+                let mut work: Vec<Block> = members.clone();
+                while let Some(b) = work.pop() {
+                    for &succ in cfg.succs(b) {
+                        if !loops.contains(lp, succ) && reached.insert(succ) {
+                            work.push(succ);
+                        }
+                    }
+                }
+                let others: Vec<Block> = order[start..]
+                    .iter()
+                    .copied()
+                    .filter(|&b| !loops.contains(lp, b))
+                    .collect();
+                let (after, before): (Vec<Block>, Vec<Block>) =
+                    others.into_iter().partition(|b| reached.contains(b));
+                order.truncate(start);
+                order.extend(before);
+                order.extend(members);
+                order.extend(after);
+                changed = true;
+                break;
+            }
+        }
+    }
+    order
 }

@@ -19,7 +19,7 @@ pub mod uniformity;
 pub use cfg::ControlFlowGraph;
 pub use domtree::{DominanceFrontiers, DominatorTree};
 pub use liveness::{Liveness, ValueSet};
-pub use loops::{Loop, LoopData, LoopForest};
+pub use loops::{loop_contiguous_order, Loop, LoopData, LoopForest};
 pub use postdom::PostDominatorTree;
 pub use sync::{BranchJoins, SyncDependence};
 pub use uniformity::{local_id_shape, work_item_shape, Shape, Uniformity, UniformityConfig};

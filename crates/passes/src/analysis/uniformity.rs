@@ -123,7 +123,8 @@ use super::sync::SyncDependence;
 /// The launch parameters the analysis is specialized on.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct UniformityConfig {
-    /// The work-group size in each dimension (0 is treated as 1).
+    /// The work-group size in each dimension; 0 where it is not known
+    /// (work-groups of a launch whose last group is smaller differ).
     pub local_size: [u32; 3],
     /// The SIMD width W: work-items per gang (0 is treated as 1).
     pub width: u32,
@@ -210,16 +211,19 @@ impl fmt::Display for Shape {
 /// The shape of `local_id(dim)` (and `global_id(dim)`) under `config`; see
 /// the module docs.
 pub fn local_id_shape(config: &UniformityConfig, dim: usize) -> Shape {
-    let size = config.local_size.map(|s| u64::from(s.max(1)));
+    // 0: not known, so neither 1 nor a multiple of anything.
+    let size = config.local_size.map(u64::from);
     let width = u64::from(config.width.max(1));
     if dim > 2 || size[dim] == 1 {
         return Shape::Uniform;
     }
+    let known_below = size[..dim].iter().all(|&s| s != 0);
     let below: u64 = size[..dim].iter().product();
-    if below.is_multiple_of(width) {
+    if known_below && below.is_multiple_of(width) {
         return Shape::Uniform;
     }
-    if below == 1 && (size[dim] % width == 0 || size[dim + 1..].iter().all(|&s| s == 1)) {
+    let multiple = size[dim] != 0 && size[dim].is_multiple_of(width);
+    if below == 1 && known_below && (multiple || size[dim + 1..].iter().all(|&s| s == 1)) {
         return Shape::consecutive(1);
     }
     Shape::Varying

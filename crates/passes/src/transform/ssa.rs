@@ -106,3 +106,92 @@ pub(crate) fn redefine(
         }
     }
 }
+
+/// Removes the block parameters that receive only one value (or only
+/// themselves and one value) on every incoming edge, replacing their uses
+/// by that value, until none is left (the trivial phis of Braun et al.).
+/// The parameters of the entry block, of blocks no branch reaches and of
+/// resume blocks (a suspend point's arguments are the state it keeps) stay.
+pub(crate) fn remove_redundant_params(func: &mut Function) {
+    // The edges into each block: (terminator, index among its dests).
+    let mut incoming: SecondaryMap<Block, Vec<(Inst, usize)>> = SecondaryMap::new();
+    let mut resumes: SecondaryMap<Block, bool> = SecondaryMap::new();
+    for &block in &func.layout {
+        if let Some(term) = func.terminator(block) {
+            for (k, dest) in func.insts[term].branch_dests().into_iter().enumerate() {
+                incoming[dest.block].push((term, k));
+            }
+            if let InstData::Suspend { dest, .. } = &func.insts[term] {
+                resumes[dest.block] = true;
+            }
+        }
+    }
+    let mut replaced: SecondaryMap<Value, Option<Value>> = SecondaryMap::new();
+    let resolve = |replaced: &SecondaryMap<Value, Option<Value>>, mut v: Value| {
+        while let Some(r) = replaced[v] {
+            v = r;
+        }
+        v
+    };
+    let mut removed: SecondaryMap<Value, bool> = SecondaryMap::new();
+    let mut changed = true;
+    while changed {
+        changed = false;
+        for &block in &func.layout {
+            if incoming[block].is_empty() || resumes[block] {
+                continue;
+            }
+            for (n, &p) in func.blocks[block].params.iter().enumerate() {
+                if removed[p] {
+                    continue;
+                }
+                let mut only = None;
+                let mut trivial = true;
+                for &(term, k) in &incoming[block] {
+                    let a = resolve(&replaced, func.insts[term].branch_dests()[k].args[n]);
+                    if a == p || Some(a) == only {
+                        continue;
+                    }
+                    if only.is_some() {
+                        trivial = false;
+                        break;
+                    }
+                    only = Some(a);
+                }
+                if let (true, Some(v)) = (trivial, only) {
+                    replaced[p] = Some(v);
+                    removed[p] = true;
+                    changed = true;
+                }
+            }
+        }
+    }
+    // Drop the removed parameters and their arguments, then rename uses.
+    for &block in &func.layout.clone() {
+        let keep: Vec<bool> = func.blocks[block]
+            .params
+            .iter()
+            .map(|&p| !removed[p])
+            .collect();
+        if keep.iter().all(|&k| k) {
+            continue;
+        }
+        for &(term, k) in &incoming[block] {
+            let dest = &mut func.insts[term].branch_dests_mut()[k];
+            let mut i = 0;
+            dest.args.retain(|_| {
+                i += 1;
+                keep[i - 1]
+            });
+        }
+        func.blocks[block].params.retain(|&p| !removed[p]);
+        for (n, &p) in func.blocks[block].params.clone().iter().enumerate() {
+            func.values[p].def = ValueDef::Param(block, n as u32);
+        }
+    }
+    for &block in &func.layout {
+        for &inst in &func.blocks[block].insts {
+            func.insts[inst].map_args(|v| resolve(&replaced, v));
+        }
+    }
+}

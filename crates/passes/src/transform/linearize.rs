@@ -1,0 +1,1055 @@
+//! `linearize`: divergent control flow becomes masks; the kernel becomes
+//! gang-level IR (`gang W`, phase `linearized`) that runs W work-items per
+//! gang, one per lane, with every branch uniform.
+//!
+//! Needs the uniformity analysis for the specialization (width, local
+//! size) and a function in the `split` phase (one `return`, switches only on
+//! uniform values, suspend points instead of barriers). Values take the
+//! analysis's shapes: uniform ones stay scalar (`T`), the others become
+//! per-lane (`<T>`).
+//!
+//! **Without a divergent branch** the CFG stays as it is: every lane that
+//! holds a work-item runs every block, so only the side effects of per-lane
+//! values (memory accesses, atomics, `printf`) are predicated, on
+//! `active_lanes`.
+//!
+//! **With one** (per-block masks, the scheme the code generator used): the
+//! blocks run in a loop-contiguous topological order, each behind a *guard*
+//! that tests its mask, the lanes waiting for it (`any`); its body runs with
+//! its side effects predicated on that mask, then *routes* its lanes: they
+//! leave the block's mask and join its successors' (`band` with the branch
+//! condition), and the successors' parameters take the branch arguments in
+//! those lanes (`select`). After a loop's last block, the gang goes back to
+//! the loop's first block while lanes wait at its entries (any of its
+//! blocks, for an irreducible loop). Each lane keeps the value of a
+//! variable from its own last definition where that matters: a value
+//! defined in a divergent loop and used outside it is blended into a
+//! per-lane copy (`select` on the defining block's mask) at its definition.
+//!
+//! A suspend point stops the whole gang with every lane that has not
+//! returned waiting at it (OpenCL requires all work-items to reach the same
+//! barrier); it passes its arguments and its mask to a new resume block,
+//! where the gang restarts with only those lanes waiting.
+//!
+//! Masks, block parameters and values crossing blocks are variables, put
+//! into SSA form as the blocks are filled (Braun et al., "Simple and
+//! Efficient Construction of Static Single Assignment Form", CC 2013);
+//! parameters that receive only one value are removed afterwards.
+
+use std::collections::HashMap;
+
+use cranelift_entity::SecondaryMap;
+use lockstep_ir::{
+    BinaryOp, Block, BlockCall, Function, GangOp, Inst, InstData, IntCC, Phase, Type, UnaryOp,
+    Value, ValueDef,
+};
+
+use crate::analysis::{loop_contiguous_order, Loop, Uniformity};
+
+/// Rewrites `func` (phase `split`) as gang-level IR for the width and
+/// local size `uni` was computed for.
+pub fn linearize(func: &mut Function, uni: &Uniformity) {
+    let divergent = func.layout.iter().any(|&b| uni.is_divergent(b));
+    let mut out = if divergent {
+        Linearizer::new(func, uni).run()
+    } else {
+        uniform_gang(func, uni)
+    };
+    out.phase = Phase::Linearized;
+    out.gang = Some(uni.config().width);
+    *func = out;
+}
+
+/// True if `data` acts on memory (or prints) in each lane separately.
+fn is_effect(data: &InstData) -> bool {
+    matches!(
+        data,
+        InstData::Load { .. }
+            | InstData::Store { .. }
+            | InstData::MemCopy { .. }
+            | InstData::MemSet { .. }
+            | InstData::AtomicRmw { .. }
+            | InstData::AtomicCas { .. }
+            | InstData::AtomicLoad { .. }
+            | InstData::AtomicStore { .. }
+            | InstData::Printf { .. }
+    )
+}
+
+/// True if `data` must act in each lane on its own even with uniform
+/// operands (an atomic, or `printf`).
+fn is_per_lane_effect(data: &InstData) -> bool {
+    matches!(
+        data,
+        InstData::AtomicRmw { .. }
+            | InstData::AtomicCas { .. }
+            | InstData::AtomicLoad { .. }
+            | InstData::AtomicStore { .. }
+            | InstData::Printf { .. }
+    )
+}
+
+/// Marks per-lane values and predicates per-lane side effects on
+/// `active_lanes`: the whole linearization of a kernel whose branches are
+/// all uniform.
+fn uniform_gang(func: &Function, uni: &Uniformity) -> Function {
+    let mut out = func.clone();
+    for (v, _) in func.values.iter() {
+        out.varying[v] = !uni.shape(v).is_uniform();
+    }
+    for &block in &func.layout {
+        let mut active = None;
+        let insts = out.blocks[block].insts.clone();
+        for (position, inst) in insts.into_iter().enumerate() {
+            let data = &out.insts[inst];
+            let result = out.results[inst];
+            if is_per_lane_effect(data) {
+                if let Some(r) = result {
+                    out.varying[r] = true;
+                }
+            }
+            let per_lane = is_per_lane_effect(data)
+                || data.args().into_iter().any(|a| out.varying[a])
+                || result.is_some_and(|r| out.varying[r]);
+            if !is_effect(data) || !per_lane {
+                continue;
+            }
+            let mask = *active.get_or_insert_with(|| {
+                let i = out.create_inst(
+                    InstData::Gang {
+                        op: GangOp::ActiveLanes,
+                        args: vec![],
+                    },
+                    Some(Type::I1),
+                );
+                out.insert_inst(block, position, i);
+                let m = out.results[i].expect("active_lanes has a result");
+                out.varying[m] = true;
+                m
+            });
+            let data = std::mem::replace(&mut out.insts[inst], InstData::Unreachable);
+            out.insts[inst] = InstData::Predicated {
+                mask,
+                inst: Box::new(data),
+            };
+        }
+    }
+    out
+}
+
+/// Removes the pure instructions whose results nothing uses (the empty
+/// masks a block leaves behind when no edge leads back to it, say).
+fn remove_dead_values(func: &mut Function) {
+    loop {
+        let mut used: SecondaryMap<Value, bool> = SecondaryMap::new();
+        for (_, inst) in func.insts_in_layout() {
+            func.insts[inst].visit_args(|a| used[a] = true);
+        }
+        let dead: Vec<Inst> = func
+            .insts_in_layout()
+            .map(|(_, inst)| inst)
+            .filter(|&inst| {
+                func.results[inst].is_some_and(|r| !used[r])
+                    && matches!(
+                        func.insts[inst],
+                        InstData::Iconst { .. }
+                            | InstData::Fconst { .. }
+                            | InstData::Unary { .. }
+                            | InstData::Binary { .. }
+                            | InstData::Icmp { .. }
+                            | InstData::Select { .. }
+                            | InstData::Gang { .. }
+                    )
+            })
+            .collect();
+        if dead.is_empty() {
+            return;
+        }
+        for inst in dead {
+            func.remove_inst(inst);
+        }
+    }
+}
+
+/// A variable of the linearization: put into SSA form as blocks are filled.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+enum Var {
+    /// The lanes waiting at an (original) block.
+    Mask(Block),
+    /// Parameter `n` of an (original) block, in the lanes that reach it.
+    Param(Block, usize),
+    /// A value defined in one block and used in others.
+    Plain(Value),
+    /// A value defined in a divergent loop, as each lane last defined it
+    /// (for uses outside that loop).
+    Blend(Value),
+}
+
+/// When an edge is taken, for the uniform parameters of its target.
+#[derive(Copy, Clone, Debug)]
+enum Taken {
+    /// Whenever the block runs (a `jump`).
+    Always,
+    /// When this uniform condition holds.
+    When(Value),
+    /// When some lane takes it (a per-lane condition).
+    InSomeLanes,
+}
+
+/// How a variable is typed in the output.
+#[derive(Copy, Clone, Debug)]
+struct VarType {
+    ty: Type,
+    varying: bool,
+}
+
+struct Linearizer<'a> {
+    src: &'a Function,
+    uni: &'a Uniformity,
+    out: Function,
+    /// The original blocks in linearization order.
+    order: Vec<Block>,
+    position: SecondaryMap<Block, usize>,
+    /// Original blocks that are the target of a suspend point.
+    resumes: SecondaryMap<Block, bool>,
+    /// Per original block: its guard (none for the entry and resume
+    /// blocks), its body, and the resume entry of a resume block.
+    guard: SecondaryMap<Block, Option<Block>>,
+    body: SecondaryMap<Block, Option<Block>>,
+    resume_entry: SecondaryMap<Block, Option<Block>>,
+    /// Per position in the order: the loop ends after that block
+    /// (innermost first), each `(loop, its block)`.
+    loop_ends: Vec<Vec<(Loop, Block)>>,
+    /// The final block: every lane is done.
+    end: Block,
+    /// Output blocks without predecessors (entry, resume entries): where
+    /// variables start as zero.
+    roots: SecondaryMap<Block, bool>,
+    preds: SecondaryMap<Block, Vec<Block>>,
+    unfilled_preds: SecondaryMap<Block, usize>,
+    sealed: SecondaryMap<Block, bool>,
+    incomplete: SecondaryMap<Block, Vec<(Var, Value)>>,
+    defs: HashMap<(Var, Block), Value>,
+    zeros: HashMap<(Block, Type), Value>,
+    /// Original values mapped to output values, for uses in the same block.
+    local: SecondaryMap<Value, Option<Value>>,
+    /// The block (original) each original value is defined in.
+    def_block: SecondaryMap<Value, Option<Block>>,
+    /// Values used outside their block, and whether they need a blend.
+    crosses: SecondaryMap<Value, bool>,
+    blends: SecondaryMap<Value, bool>,
+}
+
+impl<'a> Linearizer<'a> {
+    fn new(src: &'a Function, uni: &'a Uniformity) -> Linearizer<'a> {
+        let mut order = loop_contiguous_order(src, uni.cfg(), uni.loops());
+        // The exit goes last: when the gang gets there, every lane has
+        // returned or will never return.
+        if let Some(i) = order.iter().position(|&b| {
+            src.terminator(b)
+                .is_some_and(|t| matches!(src.insts[t], InstData::Return { .. }))
+        }) {
+            let exit = order.remove(i);
+            order.push(exit);
+        }
+        let mut out = Function {
+            name: src.name.clone(),
+            signature: src.signature.clone(),
+            kernel: src.kernel.clone(),
+            stack_slots: src.stack_slots.clone(),
+            ..Function::default()
+        };
+        let end = out.create_block();
+        let mut lin = Linearizer {
+            src,
+            uni,
+            out,
+            order,
+            position: SecondaryMap::new(),
+            resumes: SecondaryMap::new(),
+            guard: SecondaryMap::new(),
+            body: SecondaryMap::new(),
+            resume_entry: SecondaryMap::new(),
+            loop_ends: Vec::new(),
+            end,
+            roots: SecondaryMap::new(),
+            preds: SecondaryMap::new(),
+            unfilled_preds: SecondaryMap::new(),
+            sealed: SecondaryMap::new(),
+            incomplete: SecondaryMap::new(),
+            defs: HashMap::new(),
+            zeros: HashMap::new(),
+            local: SecondaryMap::new(),
+            def_block: SecondaryMap::new(),
+            crosses: SecondaryMap::new(),
+            blends: SecondaryMap::new(),
+        };
+        lin.plan();
+        lin
+    }
+
+    /// Creates the output blocks and records their predecessors.
+    fn plan(&mut self) {
+        let src = self.src;
+        for (i, &b) in self.order.iter().enumerate() {
+            self.position[b] = i;
+        }
+        for &b in &self.order {
+            if let Some(t) = src.terminator(b) {
+                if let InstData::Suspend { dest, .. } = &src.insts[t] {
+                    self.resumes[dest.block] = true;
+                }
+            }
+        }
+        // Loop ends: after the last block of each loop in the order.
+        let loops = self.uni.loops();
+        self.loop_ends = vec![Vec::new(); self.order.len()];
+        let mut ending: Vec<(Loop, usize, usize)> = loops
+            .loops()
+            .filter_map(|lp| {
+                let positions = loops
+                    .blocks(lp)
+                    .iter()
+                    .filter(|&&b| self.uni.is_reachable(b))
+                    .map(|&b| self.position[b]);
+                let last = positions.clone().max()?;
+                let first = positions.min()?;
+                Some((lp, first, last))
+            })
+            .collect();
+        // Innermost (latest start) first among loops ending at one block.
+        ending.sort_by_key(|&(lp, first, last)| (last, std::cmp::Reverse(first), lp));
+        for (lp, _, last) in ending {
+            let block = self.out.create_block();
+            self.loop_ends[last].push((lp, block));
+        }
+        let entry = self.order[0];
+        for &b in &self.order {
+            if b != entry && !self.resumes[b] {
+                self.guard[b] = Some(self.out.create_block());
+            }
+            if self.resumes[b] {
+                let r = self.out.create_block();
+                self.resume_entry[b] = Some(r);
+                self.roots[r] = true;
+            }
+            self.body[b] = Some(self.out.create_block());
+        }
+        let body_entry = self.body[entry].expect("entry body");
+        self.roots[body_entry] = true;
+        // Layout: the entry body first, then in order.
+        let mut layout = vec![body_entry];
+        for (i, &b) in self.order.iter().enumerate() {
+            if let Some(r) = self.resume_entry[b] {
+                layout.push(r);
+            }
+            if let Some(g) = self.guard[b] {
+                layout.push(g);
+            }
+            if b != entry {
+                layout.push(self.body[b].expect("body"));
+            }
+            layout.extend(self.loop_ends[i].iter().map(|&(_, e)| e));
+        }
+        layout.push(self.end);
+        self.out.layout = layout;
+        // Predecessors, as the terminators will have them.
+        for (i, b) in self.order.clone().into_iter().enumerate() {
+            let body = self.body[b].expect("body");
+            let after = self.after(i);
+            if let Some(g) = self.guard[b] {
+                self.add_pred(body, g);
+                self.add_pred(after, g);
+            }
+            if let Some(r) = self.resume_entry[b] {
+                self.add_pred(body, r);
+            }
+            match src.terminator(b).map(|t| &src.insts[t]) {
+                Some(InstData::Suspend { dest, .. }) => {
+                    let r = self.resume_entry[dest.block].expect("resume entry");
+                    self.add_pred(r, body);
+                }
+                Some(InstData::Unreachable) | Some(InstData::Return { .. }) | None => {}
+                Some(_) => self.add_pred(after, body),
+            }
+            if matches!(
+                src.terminator(b).map(|t| &src.insts[t]),
+                Some(InstData::Return { .. })
+            ) {
+                self.add_pred(self.end, body);
+            }
+            let ends = self.loop_ends[i].clone();
+            for (k, &(lp, e)) in ends.iter().enumerate() {
+                let exit = match ends.get(k + 1) {
+                    Some(&(_, next)) => next,
+                    None => self.chain_entry(i + 1),
+                };
+                let back = self.loop_start(lp);
+                self.add_pred(back, e);
+                self.add_pred(exit, e);
+            }
+        }
+        // Values used outside their block; blends.
+        for &b in &self.order.clone() {
+            if b != self.order[0] {
+                for &p in &src.blocks[b].params {
+                    self.def_block[p] = Some(b);
+                }
+            }
+            for &inst in &src.blocks[b].insts {
+                if let Some(r) = src.results[inst] {
+                    self.def_block[r] = Some(b);
+                }
+            }
+        }
+        for b in self.order.clone() {
+            for &inst in &src.blocks[b].insts {
+                for a in src.insts[inst].args() {
+                    let Some(d) = self.def_block[a] else { continue };
+                    if d != b {
+                        self.crosses[a] = true;
+                        if self.divergent_loop_between(d, b) {
+                            self.blends[a] = true;
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    fn add_pred(&mut self, block: Block, pred: Block) {
+        self.preds[block].push(pred);
+        self.unfilled_preds[block] += 1;
+    }
+
+    /// Where the gang goes after the block at position `i` of the order
+    /// (and the loops ending there).
+    fn after(&self, i: usize) -> Block {
+        match self.loop_ends[i].first() {
+            Some(&(_, e)) => e,
+            None => self.chain_entry(i + 1),
+        }
+    }
+
+    /// Where the gang enters the block at position `i` coming from the one
+    /// before: its guard, past it if it is a resume block (lanes only get
+    /// there by resuming), or the end.
+    fn chain_entry(&self, i: usize) -> Block {
+        match self.order.get(i) {
+            None => self.end,
+            Some(&b) => match self.guard[b] {
+                Some(g) => g,
+                None => self.after(i),
+            },
+        }
+    }
+
+    /// Where a loop's back edge goes: the chain entry of its first block.
+    fn loop_start(&self, lp: Loop) -> Block {
+        let first = self
+            .uni
+            .loops()
+            .blocks(lp)
+            .iter()
+            .filter(|&&b| self.uni.is_reachable(b))
+            .map(|&b| self.position[b])
+            .min()
+            .expect("a loop has blocks");
+        self.chain_entry(first)
+    }
+
+    /// True if a divergent loop contains `def` but not `use_block`: lanes
+    /// may have left it in different iterations.
+    fn divergent_loop_between(&self, def: Block, use_block: Block) -> bool {
+        let loops = self.uni.loops();
+        let mut cur = loops.innermost_loop(def);
+        while let Some(lp) = cur {
+            if !loops.contains(lp, use_block) && self.uni.is_divergent_loop(lp) {
+                return true;
+            }
+            cur = loops.data(lp).parent.expand();
+        }
+        false
+    }
+
+    fn var_type(&self, var: Var) -> VarType {
+        let src = self.src;
+        match var {
+            Var::Mask(_) => VarType {
+                ty: Type::I1,
+                varying: true,
+            },
+            Var::Param(b, n) => {
+                let p = src.blocks[b].params[n];
+                VarType {
+                    ty: src.value_type(p),
+                    varying: self.is_varying_src(p),
+                }
+            }
+            Var::Plain(v) => VarType {
+                ty: src.value_type(v),
+                varying: self.is_varying_src(v),
+            },
+            Var::Blend(v) => VarType {
+                ty: src.value_type(v),
+                varying: true,
+            },
+        }
+    }
+
+    fn is_varying_src(&self, v: Value) -> bool {
+        if !self.uni.shape(v).is_uniform() {
+            return true;
+        }
+        match self.src.values[v].def {
+            ValueDef::Result(inst) => is_per_lane_effect(&self.src.insts[inst]),
+            _ => false,
+        }
+    }
+
+    fn run(mut self) -> Function {
+        let src = self.src;
+        let entry = self.order[0];
+        // The entry body keeps the kernel's parameters.
+        let body_entry = self.body[entry].expect("entry body");
+        for &p in src.params() {
+            let np = self.out.append_block_param(body_entry, src.value_type(p));
+            self.local[p] = Some(np);
+        }
+        for i in 0..self.order.len() {
+            let b = self.order[i];
+            let mask = if b == entry {
+                let m = self.gang(body_entry, GangOp::ActiveLanes, vec![], Type::I1, true);
+                self.fill_done(body_entry);
+                m
+            } else if let Some(r) = self.resume_entry[b] {
+                self.fill_resume_entry(b, r)
+            } else {
+                let g = self.guard[b].expect("guard");
+                let m = self.read(Var::Mask(b), g);
+                let any = self.gang(g, GangOp::Any, vec![m], Type::I1, false);
+                let body = self.body[b].expect("body");
+                let after = self.after(i);
+                self.brif(g, any, body, after);
+                self.fill_done(g);
+                m
+            };
+            self.fill_body(i, b, mask);
+            let ends = self.loop_ends[i].clone();
+            for (k, &(lp, e)) in ends.iter().enumerate() {
+                self.fill_loop_end(i, k, lp, e, &ends);
+            }
+        }
+        let ret = self.out.create_inst(InstData::Return { arg: None }, None);
+        self.out.append_inst(self.end, ret);
+        self.fill_done(self.end);
+        debug_assert!(self.incomplete.values().all(|v| v.is_empty()));
+        crate::transform::ssa::remove_redundant_params(&mut self.out);
+        remove_dead_values(&mut self.out);
+        self.out
+    }
+
+    /// The resume entry of resume block `b`: parameters for the suspend's
+    /// arguments and its mask; every other variable starts empty.
+    fn fill_resume_entry(&mut self, b: Block, r: Block) -> Value {
+        let src = self.src;
+        for n in 0..src.blocks[b].params.len() {
+            let t = self.var_type(Var::Param(b, n));
+            let p = self.out.append_block_param(r, t.ty);
+            self.out.varying[p] = t.varying;
+            self.write(Var::Param(b, n), r, p);
+        }
+        let m = self.out.append_block_param(r, Type::I1);
+        self.out.varying[m] = true;
+        self.write(Var::Mask(b), r, m);
+        let body = self.body[b].expect("body");
+        self.jump(r, body, vec![]);
+        self.fill_done(r);
+        m
+    }
+
+    fn fill_body(&mut self, i: usize, b: Block, mask: Value) {
+        let src = self.src;
+        let body = self.body[b].expect("body");
+        self.seal_if_ready(body);
+        // The block's parameters, as the lanes waiting here received them.
+        if i != 0 {
+            for (n, &p) in src.blocks[b].params.iter().enumerate() {
+                let v = self.read(Var::Param(b, n), body);
+                self.define(p, body, v, mask);
+            }
+        }
+        // The lanes leave the block (routing adds them where they go).
+        let zero = self.zero(body, Type::I1);
+        let term = src.terminator(b);
+        for &inst in &src.blocks[b].insts {
+            if Some(inst) == term {
+                break;
+            }
+            self.copy_inst(inst, b, body, mask);
+        }
+        self.write(Var::Mask(b), body, zero);
+        let Some(term) = term else {
+            let u = self.out.create_inst(InstData::Unreachable, None);
+            self.out.append_inst(body, u);
+            self.fill_done(body);
+            return;
+        };
+        let after = self.after(i);
+        let loc = src.srclocs[term];
+        match &src.insts[term] {
+            InstData::Jump { dest } => {
+                self.route(b, body, dest, mask, Taken::Always);
+                self.jump(body, after, vec![]);
+            }
+            InstData::Brif {
+                cond,
+                then_dest,
+                else_dest,
+            } => {
+                let c = self.operand(*cond, b, body);
+                let not_c = self.value(
+                    body,
+                    InstData::Unary {
+                        op: UnaryOp::Bnot,
+                        arg: c,
+                    },
+                    Type::I1,
+                );
+                self.branch_routes(b, body, mask, &[(c, then_dest), (not_c, else_dest)]);
+                self.jump(body, after, vec![]);
+            }
+            InstData::Switch {
+                arg,
+                default,
+                cases,
+            } => {
+                let a = self.operand(*arg, b, body);
+                let ty = src.value_type(*arg);
+                let mut routes = Vec::new();
+                let mut none = None;
+                for (k, dest) in cases {
+                    let kv = self.value(body, InstData::Iconst { imm: *k }, ty);
+                    let c = self.value(
+                        body,
+                        InstData::Icmp {
+                            cond: IntCC::Eq,
+                            args: [a, kv],
+                        },
+                        Type::I1,
+                    );
+                    let not_c = self.value(
+                        body,
+                        InstData::Unary {
+                            op: UnaryOp::Bnot,
+                            arg: c,
+                        },
+                        Type::I1,
+                    );
+                    none = Some(match none {
+                        None => not_c,
+                        Some(n) => self.binary(body, BinaryOp::Band, n, not_c),
+                    });
+                    routes.push((c, dest));
+                }
+                let d =
+                    none.unwrap_or_else(|| self.value(body, InstData::Iconst { imm: 1 }, Type::I1));
+                routes.push((d, default));
+                self.branch_routes(b, body, mask, &routes);
+                self.jump(body, after, vec![]);
+            }
+            InstData::Return { .. } => {
+                self.jump(body, self.end, vec![]);
+            }
+            InstData::Suspend { flags, scope, dest } => {
+                let mut args: Vec<Value> = dest
+                    .args
+                    .iter()
+                    .map(|&a| self.operand(a, b, body))
+                    .collect();
+                args.push(mask);
+                let r = self.resume_entry[dest.block].expect("resume entry");
+                let s = self.out.create_inst(
+                    InstData::Suspend {
+                        flags: *flags,
+                        scope: *scope,
+                        dest: BlockCall { block: r, args },
+                    },
+                    None,
+                );
+                self.out.append_inst(body, s);
+                self.out.srclocs[s] = loc;
+            }
+            InstData::Unreachable => {
+                let u = self.out.create_inst(InstData::Unreachable, None);
+                self.out.append_inst(body, u);
+            }
+            other => unreachable!("not a terminator: {}", other.mnemonic()),
+        }
+        if let Some(&last) = self.out.blocks[body].insts.last() {
+            self.out.srclocs[last] = self.out.srclocs[last].or(loc);
+        }
+        self.fill_done(body);
+    }
+
+    /// Routes the lanes of `mask` along the edges of a `brif` or `switch`
+    /// leaving original block `from`, each taken in the lanes where its
+    /// condition holds.
+    fn branch_routes(
+        &mut self,
+        from: Block,
+        body: Block,
+        mask: Value,
+        routes: &[(Value, &BlockCall)],
+    ) {
+        for &(c, dest) in routes {
+            let lanes = self.binary(body, BinaryOp::Band, mask, c);
+            let taken = if self.out.varying[c] {
+                Taken::InSomeLanes
+            } else {
+                Taken::When(c)
+            };
+            self.route(from, body, dest, lanes, taken);
+        }
+    }
+
+    /// Adds `lanes` to the mask of `dest`'s block and gives its parameters
+    /// the arguments in those lanes (a uniform parameter takes them if the
+    /// edge is taken at all).
+    fn route(&mut self, from: Block, body: Block, dest: &BlockCall, lanes: Value, taken: Taken) {
+        let target = dest.block;
+        let old = self.read(Var::Mask(target), body);
+        let joined = self.binary(body, BinaryOp::Bor, old, lanes);
+        self.write(Var::Mask(target), body, joined);
+        let mut taken = taken;
+        for (n, &a) in dest.args.iter().enumerate() {
+            let var = Var::Param(target, n);
+            let arg = self.operand(a, from, body);
+            let new = if self.var_type(var).varying {
+                let old = self.read(var, body);
+                self.select(body, lanes, arg, old)
+            } else {
+                let cond = match taken {
+                    Taken::Always => None,
+                    Taken::When(c) => Some(c),
+                    Taken::InSomeLanes => {
+                        let any = self.gang(body, GangOp::Any, vec![lanes], Type::I1, false);
+                        taken = Taken::When(any);
+                        Some(any)
+                    }
+                };
+                match cond {
+                    None => arg,
+                    Some(c) => {
+                        let old = self.read(var, body);
+                        self.select(body, c, arg, old)
+                    }
+                }
+            };
+            self.write(var, body, new);
+        }
+    }
+
+    fn fill_loop_end(&mut self, i: usize, k: usize, lp: Loop, e: Block, ends: &[(Loop, Block)]) {
+        self.seal_if_ready(e);
+        let loops = self.uni.loops();
+        let waiting: Vec<Block> = if loops.is_reducible(lp) {
+            loops.entries(lp).to_vec()
+        } else {
+            loops.blocks(lp).to_vec()
+        };
+        let mut any_mask: Option<Value> = None;
+        for b in waiting {
+            if !self.uni.is_reachable(b) {
+                continue;
+            }
+            let m = self.read(Var::Mask(b), e);
+            any_mask = Some(match any_mask {
+                None => m,
+                Some(x) => self.binary(e, BinaryOp::Bor, x, m),
+            });
+        }
+        let m = any_mask.unwrap_or_else(|| self.zero(e, Type::I1));
+        let again = self.gang(e, GangOp::Any, vec![m], Type::I1, false);
+        let exit = match ends.get(k + 1) {
+            Some(&(_, next)) => next,
+            None => self.chain_entry(i + 1),
+        };
+        let back = self.loop_start(lp);
+        self.brif(e, again, back, exit);
+        self.fill_done(e);
+    }
+
+    // ---- instructions ----
+
+    /// The output value for the use of `v` in original block `at` (filling
+    /// output block `block`).
+    fn operand(&mut self, v: Value, at: Block, block: Block) -> Value {
+        if let Some(d) = self.def_block[v] {
+            if d != at {
+                let var = if self.blends[v] && self.divergent_loop_between(d, at) {
+                    Var::Blend(v)
+                } else {
+                    Var::Plain(v)
+                };
+                return self.read(var, block);
+            }
+        }
+        self.local[v].expect("defined before its use")
+    }
+
+    /// Records the output value `new` of original `v` (defined in original
+    /// block `b`, output block `block`, lanes `mask`).
+    fn define(&mut self, v: Value, block: Block, new: Value, mask: Value) {
+        self.local[v] = Some(new);
+        if self.crosses[v] {
+            self.write(Var::Plain(v), block, new);
+        }
+        if self.blends[v] {
+            let old = self.read(Var::Blend(v), block);
+            let blended = self.select(block, mask, new, old);
+            self.write(Var::Blend(v), block, blended);
+        }
+    }
+
+    fn copy_inst(&mut self, inst: Inst, b: Block, block: Block, mask: Value) {
+        let src = self.src;
+        let mut data = src.insts[inst].clone();
+        let mut any_varying = false;
+        let mut args = Vec::new();
+        data.visit_args(|a| args.push(a));
+        let mapped: Vec<Value> = args.iter().map(|&a| self.operand(a, b, block)).collect();
+        let mut it = mapped.iter();
+        data.map_args(|_| *it.next().expect("one per argument"));
+        for &a in &mapped {
+            any_varying |= self.out.varying[a];
+        }
+        let result = src.results[inst];
+        let result_varying = result.is_some_and(|r| self.is_varying_src(r)) || any_varying;
+        if is_effect(&data) && (result_varying || is_per_lane_effect(&data) || any_varying) {
+            data = InstData::Predicated {
+                mask,
+                inst: Box::new(data),
+            };
+        }
+        let new = self
+            .out
+            .create_inst(data, result.map(|r| src.value_type(r)));
+        self.out.append_inst(block, new);
+        self.out.srclocs[new] = src.srclocs[inst];
+        if let (Some(r), Some(nr)) = (result, self.out.results[new]) {
+            self.out.varying[nr] = result_varying;
+            self.define(r, block, nr, mask);
+        }
+    }
+
+    fn value(&mut self, block: Block, data: InstData, ty: Type) -> Value {
+        let varying = data.args().into_iter().any(|a| self.out.varying[a]);
+        let inst = self.out.create_inst(data, Some(ty));
+        self.out.append_inst(block, inst);
+        let v = self.out.results[inst].expect("has a result");
+        self.out.varying[v] = varying;
+        v
+    }
+
+    fn binary(&mut self, block: Block, op: lockstep_ir::BinaryOp, a: Value, b: Value) -> Value {
+        let ty = self.out.value_type(a);
+        self.value(block, InstData::Binary { op, args: [a, b] }, ty)
+    }
+
+    fn select(&mut self, block: Block, c: Value, a: Value, b: Value) -> Value {
+        let ty = self.out.value_type(a);
+        self.value(block, InstData::Select { args: [c, a, b] }, ty)
+    }
+
+    fn gang(
+        &mut self,
+        block: Block,
+        op: GangOp,
+        args: Vec<Value>,
+        ty: Type,
+        varying: bool,
+    ) -> Value {
+        let inst = self.out.create_inst(InstData::Gang { op, args }, Some(ty));
+        self.out.append_inst(block, inst);
+        let v = self.out.results[inst].expect("has a result");
+        self.out.varying[v] = varying;
+        v
+    }
+
+    fn jump(&mut self, block: Block, to: Block, args: Vec<Value>) {
+        let j = self.out.create_inst(
+            InstData::Jump {
+                dest: BlockCall { block: to, args },
+            },
+            None,
+        );
+        self.out.append_inst(block, j);
+    }
+
+    fn brif(&mut self, block: Block, c: Value, then: Block, otherwise: Block) {
+        let j = self.out.create_inst(
+            InstData::Brif {
+                cond: c,
+                then_dest: BlockCall {
+                    block: then,
+                    args: vec![],
+                },
+                else_dest: BlockCall {
+                    block: otherwise,
+                    args: vec![],
+                },
+            },
+            None,
+        );
+        self.out.append_inst(block, j);
+    }
+
+    fn is_zero(&self, v: Value) -> bool {
+        self.zeros.values().any(|&z| z == v)
+    }
+
+    /// A uniform zero of `ty` at the start of root `block`.
+    fn zero(&mut self, block: Block, ty: Type) -> Value {
+        let root = self.root_of(block);
+        if let Some(&z) = self.zeros.get(&(root, ty)) {
+            return z;
+        }
+        let data = if ty.is_float() {
+            InstData::Fconst { bits: 0 }
+        } else {
+            InstData::Iconst { imm: 0 }
+        };
+        let inst = self.out.create_inst(data, Some(ty));
+        self.out.insert_inst(root, 0, inst);
+        let z = self.out.results[inst].expect("has a result");
+        self.zeros.insert((root, ty), z);
+        z
+    }
+
+    /// The root whose constants reach `block`: `block` itself if it is one,
+    /// else its block's zero is made where the variable is read (a root
+    /// found by walking up single predecessors, or the block itself).
+    fn root_of(&self, block: Block) -> Block {
+        let mut b = block;
+        loop {
+            if self.roots[b] {
+                return b;
+            }
+            match self.preds[b].as_slice() {
+                [p] => b = *p,
+                _ => return block,
+            }
+        }
+    }
+
+    // ---- SSA construction (Braun et al.) ----
+
+    fn write(&mut self, var: Var, block: Block, v: Value) {
+        self.defs.insert((var, block), v);
+    }
+
+    fn read(&mut self, var: Var, block: Block) -> Value {
+        if let Some(&v) = self.defs.get(&(var, block)) {
+            return v;
+        }
+        stacker::maybe_grow(64 * 1024, 1024 * 1024, || self.read_recursive(var, block))
+    }
+
+    fn read_recursive(&mut self, var: Var, block: Block) -> Value {
+        let v = if self.roots[block] {
+            let t = self.var_type(var);
+            self.zero(block, t.ty)
+        } else if !self.sealed[block] {
+            let p = self.new_param(var, block);
+            self.incomplete[block].push((var, p));
+            p
+        } else if self.preds[block].len() == 1 {
+            let pred = self.preds[block][0];
+            self.read(var, pred)
+        } else {
+            let p = self.new_param(var, block);
+            self.write(var, block, p);
+            self.add_param_args(var, block);
+            p
+        };
+        self.write(var, block, v);
+        v
+    }
+
+    fn new_param(&mut self, var: Var, block: Block) -> Value {
+        let t = self.var_type(var);
+        let p = self.out.append_block_param(block, t.ty);
+        self.out.varying[p] = t.varying;
+        p
+    }
+
+    /// Passes the value of `var` at the end of each predecessor of `block`
+    /// to `block`'s newest parameter.
+    fn add_param_args(&mut self, var: Var, block: Block) {
+        let preds = self.preds[block].clone();
+        let mut done: Vec<Block> = Vec::new();
+        for pred in preds {
+            if done.contains(&pred) {
+                continue;
+            }
+            done.push(pred);
+            let v = self.read(var, pred);
+            let term = self.out.terminator(pred).expect("a filled predecessor");
+            for dest in self.out.insts[term].branch_dests_mut() {
+                if dest.block == block {
+                    dest.args.push(v);
+                }
+            }
+        }
+    }
+
+    /// `block` has its terminator: seal the successors whose predecessors
+    /// are all filled.
+    fn fill_done(&mut self, block: Block) {
+        let succs = self.out.successors(block);
+        let mut seen = Vec::new();
+        for s in succs {
+            if seen.contains(&s) {
+                continue;
+            }
+            seen.push(s);
+            let n = self.preds[s].iter().filter(|&&p| p == block).count();
+            self.unfilled_preds[s] -= n;
+            self.seal_if_ready(s);
+        }
+    }
+
+    fn seal_if_ready(&mut self, block: Block) {
+        if self.sealed[block] || self.unfilled_preds[block] != 0 {
+            return;
+        }
+        self.sealed[block] = true;
+        let pending = std::mem::take(&mut self.incomplete[block]);
+        for (var, p) in pending {
+            // The parameter was appended when first read; its arguments
+            // go in the same position on every edge.
+            let index = self.out.blocks[block]
+                .params
+                .iter()
+                .position(|&x| x == p)
+                .expect("a parameter of the block");
+            let preds = self.preds[block].clone();
+            let mut done: Vec<Block> = Vec::new();
+            for pred in preds {
+                if done.contains(&pred) {
+                    continue;
+                }
+                done.push(pred);
+                let v = self.read(var, pred);
+                let term = self.out.terminator(pred).expect("a filled predecessor");
+                for dest in self.out.insts[term].branch_dests_mut() {
+                    if dest.block == block {
+                        debug_assert_eq!(dest.args.len(), index);
+                        dest.args.push(v);
+                    }
+                }
+            }
+        }
+    }
+}
