@@ -1,5 +1,6 @@
 //! The random-kernel fuzzer (`lockstep_runtime::fuzz`): each generated
-//! kernel runs on the interpreter and on the SIMD engine (widths 4 and 8
+//! kernel runs on the interpreter, on the interpreter after the pass
+//! pipeline (gang-level IR, widths 4 and 16), and on the SIMD engine (widths 4 and 8
 //! with per-block masks, 8 and 16 with block-IP), and every output must
 //! agree. 300 kernels from a fixed seed run in
 //! `make test`; `make fuzz` runs many more (`LOCKSTEP_FUZZ_COUNT`,
@@ -54,6 +55,19 @@ fn run(ctx: &Context, program: &Program, k: &FuzzKernel) -> Result<Outputs, Stri
 /// The first SIMD configuration whose outputs differ from `expected` (the
 /// interpreter's), with how.
 fn disagreement(program: &Program, k: &FuzzKernel, expected: &Outputs) -> Option<String> {
+    // The pass pipeline's gang-level IR on the interpreter: the passes
+    // checked without code generation.
+    for width in [4u32, 16] {
+        let mut gang = Context::with_engine(Engine::Interpreter);
+        gang.set_width(width);
+        gang.set_interpret_after_passes(true);
+        let config = format!("interpreter after the passes, width {width}");
+        match run(&gang, program, k) {
+            Ok(actual) if actual == *expected => {}
+            Ok(_) => return Some(format!("{config}: outputs differ")),
+            Err(e) => return Some(format!("{config}: {e}")),
+        }
+    }
     for (width, linearization) in [
         (4u32, Linearization::Masks),
         (8, Linearization::Masks),

@@ -852,7 +852,15 @@ impl<'a> Linearizer<'a> {
         v
     }
 
-    fn binary(&mut self, block: Block, op: lockstep_ir::BinaryOp, a: Value, b: Value) -> Value {
+    fn binary(&mut self, block: Block, op: BinaryOp, a: Value, b: Value) -> Value {
+        // Masks start empty: or-ing into or and-ing with an empty one is
+        // common enough to fold here.
+        match (op, self.is_zero(a), self.is_zero(b)) {
+            (BinaryOp::Bor, true, _) => return b,
+            (BinaryOp::Bor, _, true) | (BinaryOp::Band, true, _) => return a,
+            (BinaryOp::Band, _, true) => return b,
+            _ => {}
+        }
         let ty = self.out.value_type(a);
         self.value(block, InstData::Binary { op, args: [a, b] }, ty)
     }
