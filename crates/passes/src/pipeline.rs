@@ -174,6 +174,22 @@ pub fn run(
     Ok(func)
 }
 
+/// Runs one pass on `func` (a function of `module`), verified after it:
+/// for a caller that chooses whether a pass runs (code generation decides
+/// after `split_barriers` whether to `linearize`).
+pub fn run_pass(
+    module: &Module,
+    func: &mut Function,
+    pass: Pass,
+    config: &UniformityConfig,
+) -> Result<(), PipelineError> {
+    pass.run(func, config);
+    if cfg!(debug_assertions) {
+        verify(module, func, pass)?;
+    }
+    Ok(())
+}
+
 /// `module` with its kernel `kernel` as the whole pipeline (verified after
 /// each pass) leaves it for `config`: what the interpreter runs to check
 /// the passes against the imported IR.

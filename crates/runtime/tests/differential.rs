@@ -120,7 +120,11 @@ fn check(path: &Path, name: &str) -> Result<(), Failed> {
                     break;
                 }
             };
-            for linearization in [Linearization::Masks, Linearization::BlockIp] {
+            for linearization in [
+                Linearization::Masks,
+                Linearization::BlockIp,
+                Linearization::GangIr,
+            ] {
                 simd.set_linearization(linearization);
                 let lin = linearization.name();
                 match output(&simd, &sim) {

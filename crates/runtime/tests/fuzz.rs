@@ -1,7 +1,8 @@
 //! The random-kernel fuzzer (`lockstep_runtime::fuzz`): each generated
 //! kernel runs on the interpreter, on the interpreter after the pass
 //! pipeline (gang-level IR, widths 4 and 16), and on the SIMD engine (widths 4 and 8
-//! with per-block masks, 8 and 16 with block-IP), and every output must
+//! with per-block masks, 8 and 16 with block-IP and with the linearize
+//! pass's gang-level IR), and every output must
 //! agree. 300 kernels from a fixed seed run in
 //! `make test`; `make fuzz` runs many more (`LOCKSTEP_FUZZ_COUNT`,
 //! `LOCKSTEP_FUZZ_SEED`). A mismatch is minimized (statements deleted and
@@ -73,6 +74,8 @@ fn disagreement(program: &Program, k: &FuzzKernel, expected: &Outputs) -> Option
         (8, Linearization::Masks),
         (8, Linearization::BlockIp),
         (16, Linearization::BlockIp),
+        (8, Linearization::GangIr),
+        (16, Linearization::GangIr),
     ] {
         let mut simd = Context::with_engine(Engine::Simd);
         simd.set_width(width);

@@ -36,6 +36,7 @@ use cranelift_entity::SecondaryMap;
 use llvm_sys::prelude::LLVMBasicBlockRef;
 use lockstep_ir::{self as ir, Block, FuncId, InstData, Value, ValueDef};
 use lockstep_passes::analysis::{loop_contiguous_order, Shape, Uniformity, UniformityConfig};
+use lockstep_passes::pipeline::Pass;
 
 use crate::report::Report;
 use crate::CodegenError;
@@ -82,6 +83,9 @@ pub enum Linearization {
     /// the smallest number any lane waits for, in one step: forward past
     /// every block no lane needs, or back to a loop's block.
     BlockIp,
+    /// Per-block masks as the `linearize` pass writes them in gang-level
+    /// IR (masks are SSA values), translated instruction by instruction.
+    GangIr,
 }
 
 impl Linearization {
@@ -106,6 +110,7 @@ impl Linearization {
             Linearization::Auto => "auto",
             Linearization::Masks => "masks",
             Linearization::BlockIp => "block-ip",
+            Linearization::GangIr => "gang-ir",
         }
     }
 }
@@ -117,8 +122,9 @@ impl std::str::FromStr for Linearization {
             "auto" => Ok(Linearization::Auto),
             "masks" => Ok(Linearization::Masks),
             "block-ip" => Ok(Linearization::BlockIp),
+            "gang-ir" => Ok(Linearization::GangIr),
             other => Err(format!(
-                "unknown linearization '{other}' (use auto, masks or block-ip)"
+                "unknown linearization '{other}' (use auto, masks, block-ip or gang-ir)"
             )),
         }
     }
@@ -194,6 +200,8 @@ pub(crate) struct Emitter<'a> {
     pub lin: V,
     /// The lanes active at this point.
     pub mask: V,
+    /// The lanes that hold a work-item (the gang function's mask).
+    pub gang_mask: V,
     /// Values available everywhere (uniform control flow; entry block values).
     direct: SecondaryMap<Value, Option<Repr>>,
     /// Values available in the block being emitted.
@@ -264,18 +272,27 @@ pub fn emit_kernel(
         local_size: spec.local_size,
         width: spec.width,
     };
-    // The emitter still linearizes by itself: it takes the IR before the
-    // `linearize` pass (translating gang-level IR is the next step).
+    // Up to `split_barriers`; then the `linearize` pass makes gang-level IR,
+    // which is translated as it is, unless the kernel has divergent
+    // branches and the emitter's own linearization was asked for (the
+    // default until the pass's code is as fast: see `Linearization`).
+    let ice = |e: lockstep_passes::pipeline::PipelineError| CodegenError::Internal(e.to_string());
     let pipeline_options = lockstep_passes::pipeline::Options {
-        stop_after: Some(lockstep_passes::pipeline::Pass::SplitBarriers),
+        stop_after: Some(Pass::SplitBarriers),
         ..Default::default()
     };
-    let transformed = lockstep_passes::pipeline::run(module, func, &config, pipeline_options)
-        .map_err(|e| CodegenError::Internal(e.to_string()))?;
+    let mut transformed =
+        lockstep_passes::pipeline::run(module, func, &config, pipeline_options).map_err(ice)?;
+    let mut uni = Uniformity::for_function(&transformed, &config);
+    let divergent_source = transformed.layout.iter().any(|&b| uni.is_divergent(b));
+    if !divergent_source || spec.linearization.resolve() == Linearization::GangIr {
+        lockstep_passes::pipeline::run_pass(module, &mut transformed, Pass::Linearize, &config)
+            .map_err(ice)?;
+        uni = Uniformity::for_function(&transformed, &config);
+    }
     let func = &transformed;
     let resume_blocks = suspend_targets(func);
     let has_barriers = !resume_blocks.is_empty();
-    let uni = Uniformity::for_function(func, &config);
     let divergent = func.layout.iter().any(|&b| uni.is_divergent(b));
     let l = Llvm::new(llvm_ctx, llvm_module);
     let w = spec.width;
@@ -304,6 +321,7 @@ pub fn emit_kernel(
         gang: l.param(f, 1),
         lin: l.param(f, 2),
         mask: l.param(f, 3),
+        gang_mask: l.param(f, 3),
         direct: SecondaryMap::new(),
         local: HashMap::new(),
         slots: SecondaryMap::new(),

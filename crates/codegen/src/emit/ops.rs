@@ -7,8 +7,8 @@ use llvm_sys::LLVMIntPredicate::*;
 use llvm_sys::LLVMOpcode;
 use llvm_sys::LLVMRealPredicate::*;
 use lockstep_ir::{
-    self as ir, AtomicRmwOp, BinaryOp, ConvertOp, FloatCC, InstData, IntCC, Rounding, TernaryOp,
-    Type, UnaryOp, Value, WorkItemQuery,
+    self as ir, AtomicRmwOp, BinaryOp, ConvertOp, FloatCC, GangOp, InstData, IntCC, Rounding,
+    TernaryOp, Type, UnaryOp, Value, WorkItemQuery,
 };
 use lockstep_passes::analysis::Shape;
 
@@ -19,13 +19,28 @@ use crate::report::Access;
 use crate::CodegenError;
 
 impl<'a> Emitter<'a> {
-    /// Emits one non-terminator instruction of the current block.
+    /// Emits one non-terminator instruction of the current block. A
+    /// predicated instruction runs with its mask as the current mask.
     pub(super) fn emit_inst(&mut self, inst: ir::Inst) -> Result<(), CodegenError> {
-        if self.private_inst(inst) {
+        let func = self.func;
+        match &func.insts[inst] {
+            InstData::Predicated { mask, inst: core } => {
+                let m = self.vector(*mask);
+                let outer = std::mem::replace(&mut self.mask, m);
+                let r = self.emit_core(inst, core);
+                self.mask = outer;
+                r
+            }
+            data => self.emit_core(inst, data),
+        }
+    }
+
+    /// Emits `data`, the operation of `inst` (its predicate taken off).
+    fn emit_core(&mut self, inst: ir::Inst, data: &InstData) -> Result<(), CodegenError> {
+        if self.private_inst(inst, data) {
             return Ok(());
         }
         let func = self.func;
-        let data = &func.insts[inst];
         let result = func.results[inst];
         let uniform = result.is_some_and(|r| self.shape(r).is_uniform());
         let rty = result.map(|r| func.value_type(r));
@@ -134,7 +149,7 @@ impl<'a> Emitter<'a> {
             InstData::AtomicRmw { .. }
             | InstData::AtomicCas { .. }
             | InstData::AtomicLoad { .. }
-            | InstData::AtomicStore { .. } => self.atomic(inst),
+            | InstData::AtomicStore { .. } => self.atomic(inst, data),
             InstData::Fence { .. } => {
                 unsafe {
                     llvm_sys::core::LLVMBuildFence(
@@ -159,9 +174,10 @@ impl<'a> Emitter<'a> {
                     "a barrier reached code generation (split_barriers did not run)".into(),
                 ));
             }
-            InstData::Gang { .. } | InstData::Predicated { .. } => {
-                return Err(self.unsupported(
-                    "gang-level IR (gang operations, predicated instructions) as input",
+            InstData::Gang { op, args } => Some(self.gang_op(*op, args)?),
+            InstData::Predicated { .. } => {
+                return Err(CodegenError::Internal(
+                    "a predicated instruction inside a predicated instruction".into(),
                 ));
             }
             _ => None,
@@ -181,12 +197,44 @@ impl<'a> Emitter<'a> {
         Ok(())
     }
 
+    /// A gang operation: the lanes of the gang meet.
+    fn gang_op(&mut self, op: GangOp, args: &[Value]) -> Result<Repr, CodegenError> {
+        let w = self.w;
+        Ok(match op {
+            GangOp::ActiveLanes => Repr::Vector(self.gang_mask),
+            GangOp::LaneId => {
+                let lanes: Vec<V> = (0..w as u64)
+                    .map(|i| self.l.const_int(self.l.i32(), i))
+                    .collect();
+                Repr::Vector(self.l.const_vector(&lanes))
+            }
+            GangOp::Any => {
+                let m = self.vector(args[0]);
+                Repr::Scalar(self.any(m))
+            }
+            GangOp::All => {
+                let m = self.vector(args[0]);
+                let bits = self.mask_bits(m);
+                let all = self.l.const_int(self.l.int(w), u64::MAX >> (64 - w));
+                Repr::Scalar(
+                    self.l
+                        .icmp(llvm_sys::LLVMIntPredicate::LLVMIntEQ, bits, all),
+                )
+            }
+            other => {
+                return Err(self.unsupported(format!(
+                    "the gang operation '{other}' (not produced by the pass pipeline yet)"
+                )))
+            }
+        })
+    }
+
     /// Instructions on interleaved private arrays (see `private.rs`):
     /// pointers are kept as byte offsets, accesses compute lane addresses.
-    fn private_inst(&mut self, inst: ir::Inst) -> bool {
+    fn private_inst(&mut self, inst: ir::Inst, data: &InstData) -> bool {
         let func = self.func;
         let result = func.results[inst];
-        match &func.insts[inst] {
+        match data {
             InstData::StackAddr { slot } if self.private.elem[*slot].is_some() => {
                 let zero = self.l.const_int(self.l.i64(), 0);
                 self.private_ptrs.insert(
@@ -1217,10 +1265,10 @@ impl<'a> Emitter<'a> {
         slot.map(|(ptr, vt)| self.l.load(vt, ptr, 1))
     }
 
-    fn atomic(&mut self, inst: ir::Inst) -> Option<Repr> {
+    fn atomic(&mut self, inst: ir::Inst, data: &InstData) -> Option<Repr> {
         use llvm_sys::LLVMAtomicOrdering::LLVMAtomicOrderingSequentiallyConsistent as SEQ;
         let func = self.func;
-        let data = func.insts[inst].clone();
+        let data = data.clone();
         let result_ty = func.results[inst].map(|r| func.value_type(r));
         let args = data.args();
         self.report
