@@ -30,7 +30,7 @@ pub struct CompileArgs {
     #[arg(long)]
     width: Option<u32>,
     /// How divergent control flow is linearized: auto, masks (per-block
-    /// masks) or block-ip.
+    /// masks), block-ip, or gang-ir (the linearize pass's masks, translated).
     #[arg(long, default_value = "auto")]
     linearize: lockstep_codegen::Linearization,
     /// Print each kernel's IR after this pass of the pipeline instead

@@ -31,7 +31,7 @@ pub struct RunArgs {
     #[arg(long)]
     threads: Option<usize>,
     /// How divergent control flow is linearized: auto, masks (per-block
-    /// masks) or block-ip.
+    /// masks), block-ip, or gang-ir (the linearize pass's masks, translated).
     #[arg(long, default_value = "auto")]
     linearize: lockstep_runtime::Linearization,
     /// With --engine interp: run the kernel as the pass pipeline leaves it
