@@ -10,6 +10,7 @@
 mod builtins;
 mod driver;
 mod error;
+pub mod features;
 mod import;
 mod llvm;
 mod optimize;
@@ -17,9 +18,7 @@ mod optimize;
 use inkwell::context::Context;
 use lockstep_ir as ir;
 
-pub use driver::{
-    find_clang, parse_diagnostics, BuildOptions, Source, DEFAULT_CL_STD, SUPPORTED_FEATURES,
-};
+pub use driver::{find_clang, parse_diagnostics, BuildOptions, Source, DEFAULT_CL_STD};
 pub use error::{CompileError, CompileResult, Diagnostic, Location, Severity};
 
 /// A compiled program: the IR module and clang's build log (warnings).

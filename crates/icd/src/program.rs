@@ -473,17 +473,13 @@ fn preprocess(source: &str, options: &str, header_dir: &Path) -> Result<String, 
     let dir = tempfile::tempdir().map_err(|_| (CL_OUT_OF_HOST_MEMORY, String::new()))?;
     let file = dir.path().join("program.cl");
     std::fs::write(&file, source).map_err(|_| (CL_OUT_OF_HOST_MEMORY, String::new()))?;
-    let run = |extra: &[&str]| {
+    let prelude = dir.path().join("lockstep-prelude.h");
+    std::fs::write(&prelude, lockstep_frontend::features::prelude())
+        .map_err(|_| (CL_OUT_OF_HOST_MEMORY, String::new()))?;
+    let run = |extra: &[String]| {
         Command::new(&clang)
             .current_dir(dir.path())
             .args(["-x", "cl", "-target", "spir64"])
-            .args([
-                "-Xclang".to_string(),
-                format!(
-                    "-cl-ext={}",
-                    lockstep_frontend::SUPPORTED_FEATURES.join(",")
-                ),
-            ])
             .arg("-fno-color-diagnostics")
             .args(extra)
             .arg(format!("-I{}", header_dir.display()))
@@ -492,14 +488,22 @@ fn preprocess(source: &str, options: &str, header_dir: &Path) -> Result<String, 
             .stdin(Stdio::null())
             .output()
     };
-    // Errors first (with the default header), then the preprocessed text.
-    let check = run(&["-fsyntax-only", "-Xclang", "-finclude-default-header"])
-        .map_err(|e| (CL_COMPILER_NOT_AVAILABLE, e.to_string()))?;
+    // Errors first (with the default header and the device's features),
+    // then the preprocessed text (without the header, which the build adds).
+    let mut check_args = vec!["-fsyntax-only".to_string()];
+    check_args.extend(lockstep_frontend::features::clang_args(&prelude));
+    let check = run(&check_args).map_err(|e| (CL_COMPILER_NOT_AVAILABLE, e.to_string()))?;
     let log = String::from_utf8_lossy(&check.stderr).into_owned();
     if !check.status.success() {
         return Err((CL_COMPILE_PROGRAM_FAILURE, log));
     }
-    let out = run(&["-E"]).map_err(|e| (CL_COMPILER_NOT_AVAILABLE, e.to_string()))?;
+    let out = run(&[
+        "-E".to_string(),
+        "-Xclang".to_string(),
+        lockstep_frontend::features::cl_ext(),
+        "-U__IMAGE_SUPPORT__".to_string(),
+    ])
+    .map_err(|e| (CL_COMPILER_NOT_AVAILABLE, e.to_string()))?;
     if !out.status.success() {
         return Err((
             CL_COMPILE_PROGRAM_FAILURE,

@@ -34,6 +34,23 @@ pub fn now_ns() -> u64 {
     EPOCH.get_or_init(Instant::now).elapsed().as_nanos() as u64 + 1
 }
 
+/// The resolution of [`now_ns`]'s clock in ns (`Instant` reads
+/// `CLOCK_MONOTONIC`), at least 1: what `CL_PLATFORM_HOST_TIMER_RESOLUTION`
+/// and `CL_DEVICE_PROFILING_TIMER_RESOLUTION` report, the device and host
+/// timers being the same clock.
+pub fn clock_resolution_ns() -> u64 {
+    let mut res = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: `res` is a valid timespec to write.
+    let ok = unsafe { libc::clock_getres(libc::CLOCK_MONOTONIC, &mut res) } == 0;
+    if !ok {
+        return 1;
+    }
+    (res.tv_sec as u64 * 1_000_000_000 + res.tv_nsec as u64).max(1)
+}
+
 pub struct Queue {
     pub context: Retained<Context>,
     pub properties: cl_command_queue_properties,

@@ -1,0 +1,256 @@
+/* What the Khronos OpenCL CTS checks and Lockstep once got wrong, one case
+ * per command-line argument (`conformance host_timer`, ...), run by
+ * conformance.rs on the Lockstep platform without the CTS. Each case names
+ * the CTS subtests it stands for. Prints "OK" and exits 0 when the case
+ * passes; a hang is turned into a failure by an alarm. */
+
+#define CL_TARGET_OPENCL_VERSION 300
+#include <CL/cl.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "check.h"
+
+static cl_platform_id platform;
+static cl_device_id dev;
+static cl_context ctx;
+static cl_command_queue queue;
+
+static void setup(void) {
+    platform = find_lockstep();
+    OK(clGetDeviceIDs(platform, CL_DEVICE_TYPE_CPU, 1, &dev, NULL));
+    cl_int err;
+    ctx = clCreateContext(NULL, 1, &dev, NULL, NULL, &err);
+    OK(err);
+    queue = clCreateCommandQueueWithProperties(ctx, dev, NULL, &err);
+    OK(err);
+}
+
+static cl_mem new_buffer(size_t size) {
+    cl_int err;
+    cl_mem m = clCreateBuffer(ctx, CL_MEM_READ_WRITE, size, NULL, &err);
+    OK(err);
+    return m;
+}
+
+static void print_log(cl_program p) {
+    char log[16384] = "";
+    clGetProgramBuildInfo(p, dev, CL_PROGRAM_BUILD_LOG, sizeof log, log, NULL);
+    fprintf(stderr, "build log:\n%s\n", log);
+}
+
+/* Builds `src` with `opts`, exiting on failure (with the build log). */
+static cl_program build(const char *src, const char *opts) {
+    cl_int err;
+    cl_program p = clCreateProgramWithSource(ctx, 1, &src, NULL, &err);
+    OK(err);
+    err = clBuildProgram(p, 1, &dev, opts, NULL, NULL);
+    if (err != CL_SUCCESS) {
+        fprintf(stderr, "FAIL: build with \"%s\" failed (%d)\n", opts ? opts : "", err);
+        print_log(p);
+        exit(1);
+    }
+    return p;
+}
+
+static cl_kernel kernel(cl_program p, const char *name) {
+    cl_int err;
+    cl_kernel k = clCreateKernel(p, name, &err);
+    OK(err);
+    return k;
+}
+
+/* Runs a 1-D kernel on `n` work-items and waits. */
+static void run(cl_kernel k, size_t n) {
+    OK(clEnqueueNDRangeKernel(queue, k, 1, NULL, &n, NULL, 0, NULL, NULL));
+    OK(clFinish(queue));
+}
+
+static void read_buffer(cl_mem m, size_t size, void *dst) {
+    OK(clEnqueueReadBuffer(queue, m, CL_TRUE, 0, size, dst, 0, NULL, NULL));
+}
+
+/* --- Host timer (api/consistency_device_and_host_timer,
+ * api/negative_get_host_timer, api/negative_get_device_and_host_timer). */
+static void host_timer(void) {
+    cl_ulong resolution = 0;
+    OK(clGetPlatformInfo(platform, CL_PLATFORM_HOST_TIMER_RESOLUTION, sizeof resolution,
+                         &resolution, NULL));
+    /* The timers work, so the resolution may not be 0 (0 means "no timer
+     * synchronization", and then the calls must fail). */
+    CHECK(resolution > 0 && resolution <= 1000000, "resolution %llu ns",
+          (unsigned long long)resolution);
+
+    cl_ulong host0 = 0, host1 = 0, device_ts = 0;
+    OK(clGetHostTimer(dev, &host0));
+    OK(clGetDeviceAndHostTimer(dev, &device_ts, &host1));
+    CHECK(host0 > 0 && host1 >= host0, "host timer %llu then %llu",
+          (unsigned long long)host0, (unsigned long long)host1);
+    CHECK(device_ts > 0, "device timer %llu", (unsigned long long)device_ts);
+
+    /* NULL pointers: CL_INVALID_VALUE. */
+    cl_ulong t;
+    EXPECT_ERR(clGetHostTimer(dev, NULL), CL_INVALID_VALUE);
+    EXPECT_ERR(clGetDeviceAndHostTimer(dev, NULL, &t), CL_INVALID_VALUE);
+    EXPECT_ERR(clGetDeviceAndHostTimer(dev, &t, NULL), CL_INVALID_VALUE);
+    /* A bad device (NULL, or a valid object of another type), checked
+     * before the pointers: CL_INVALID_DEVICE. */
+    cl_device_id not_devices[] = {NULL, (cl_device_id)platform, (cl_device_id)ctx};
+    for (size_t i = 0; i < sizeof not_devices / sizeof *not_devices; i++) {
+        EXPECT_ERR(clGetHostTimer(not_devices[i], &t), CL_INVALID_DEVICE);
+        EXPECT_ERR(clGetHostTimer(not_devices[i], NULL), CL_INVALID_DEVICE);
+        EXPECT_ERR(clGetDeviceAndHostTimer(not_devices[i], &t, &t), CL_INVALID_DEVICE);
+        EXPECT_ERR(clGetDeviceAndHostTimer(not_devices[i], NULL, NULL), CL_INVALID_DEVICE);
+    }
+}
+
+/* --- Feature macros (basic/kernel_preprocessor_macros,
+ * basic/kernel_numeric_constants, compiler/features_macro): a kernel sees
+ * a feature's macro exactly when the device reports the feature. */
+
+/* Feature and extension macros a kernel may test, each with whether the
+ * device reports it: __IMAGE_SUPPORT__ against CL_DEVICE_IMAGE_SUPPORT,
+ * __opencl_c_* against CL_DEVICE_OPENCL_C_FEATURES, cl_khr_* against
+ * CL_DEVICE_EXTENSIONS. */
+static const char *const MACROS[] = {
+    "__IMAGE_SUPPORT__",
+    "__opencl_c_images",
+    "__opencl_c_3d_image_writes",
+    "__opencl_c_read_write_images",
+    "__opencl_c_pipes",
+    "__opencl_c_device_enqueue",
+    "__opencl_c_subgroups",
+    "__opencl_c_generic_address_space",
+    "__opencl_c_program_scope_global_variables",
+    "__opencl_c_atomic_order_acq_rel",
+    "__opencl_c_atomic_order_seq_cst",
+    "__opencl_c_atomic_scope_device",
+    "__opencl_c_atomic_scope_all_devices",
+    "__opencl_c_work_group_collective_functions",
+    "__opencl_c_fp64",
+    "__opencl_c_int64",
+    "__opencl_c_fp16",
+    "__opencl_c_integer_dot_product_input_4x8bit",
+    "__opencl_c_integer_dot_product_input_4x8bit_packed",
+    "__opencl_c_ext_fp32_global_atomic_add",
+    "__opencl_c_kernel_clock_scope_device",
+    "cl_khr_fp64",
+    "cl_khr_fp16",
+    "cl_khr_int64_base_atomics",
+    "cl_khr_global_int32_base_atomics",
+    "cl_khr_byte_addressable_store",
+    "cl_khr_3d_image_writes",
+    "cl_khr_depth_images",
+    "cl_khr_subgroups",
+    "cl_khr_subgroup_ballot",
+    "cl_khr_subgroup_shuffle",
+    "cl_khr_integer_dot_product",
+    "cl_khr_extended_bit_ops",
+    "cl_khr_kernel_clock",
+    "cl_khr_mipmap_image",
+};
+#define NUM_MACROS (sizeof MACROS / sizeof *MACROS)
+
+/* Whether the device reports `name`. */
+static int device_reports(const char *name) {
+    if (!strcmp(name, "__IMAGE_SUPPORT__")) {
+        cl_bool images = CL_FALSE;
+        OK(clGetDeviceInfo(dev, CL_DEVICE_IMAGE_SUPPORT, sizeof images, &images, NULL));
+        return images;
+    }
+    if (!strncmp(name, "__opencl_c_", 11)) {
+        size_t size = 0;
+        OK(clGetDeviceInfo(dev, CL_DEVICE_OPENCL_C_FEATURES, 0, NULL, &size));
+        cl_name_version *fs = malloc(size + 1);
+        OK(clGetDeviceInfo(dev, CL_DEVICE_OPENCL_C_FEATURES, size, fs, NULL));
+        int found = 0;
+        for (size_t i = 0; i < size / sizeof *fs; i++) found |= !strcmp(fs[i].name, name);
+        free(fs);
+        return found;
+    }
+    char exts[8192];
+    OK(clGetDeviceInfo(dev, CL_DEVICE_EXTENSIONS, sizeof exts, exts, NULL));
+    size_t n = strlen(name);
+    for (char *at = exts; (at = strstr(at, name)) != NULL; at += n)
+        if ((at == exts || at[-1] == ' ') && (at[n] == ' ' || at[n] == '\0')) return 1;
+    return 0;
+}
+
+/* One kernel whose `#ifdef` of each macro writes a flag, built with
+ * `opts`; checked against what the device reports. */
+static void check_macros(const char *opts) {
+    static char src[16384];
+    size_t len = 0;
+    len += snprintf(src + len, sizeof src - len, "kernel void macros(global int *out) {\n");
+    for (size_t i = 0; i < NUM_MACROS; i++)
+        len += snprintf(src + len, sizeof src - len,
+                        "#ifdef %s\n  out[%zu] = 1;\n#else\n  out[%zu] = 0;\n#endif\n",
+                        MACROS[i], i, i);
+    snprintf(src + len, sizeof src - len, "}\n");
+    cl_program p = build(src, opts);
+    cl_kernel k = kernel(p, "macros");
+    cl_mem out = new_buffer(NUM_MACROS * sizeof(cl_int));
+    OK(clSetKernelArg(k, 0, sizeof out, &out));
+    run(k, 1);
+    cl_int flags[NUM_MACROS];
+    read_buffer(out, sizeof flags, flags);
+    for (size_t i = 0; i < NUM_MACROS; i++) {
+        int reported = device_reports(MACROS[i]);
+        /* Before OpenCL C 3.0 there are no optional features: a 1.2 or
+         * 2.0 kernel may lack their macros, but may not have one the
+         * device does not report. */
+        int optional = (!opts || !strstr(opts, "CL3.0")) && !strncmp(MACROS[i], "__opencl_c_", 11);
+        if (optional && !reported)
+            CHECK(!flags[i], "%s: %s defined but not reported", opts, MACROS[i]);
+        else if (!optional)
+            CHECK(flags[i] == reported, "%s: %s is %sdefined but %sreported", opts ? opts : "(none)",
+                  MACROS[i], flags[i] ? "" : "not ", reported ? "" : "not ");
+    }
+    clReleaseMemObject(out);
+    clReleaseKernel(k);
+    clReleaseProgram(p);
+}
+
+static void feature_macros(void) {
+    check_macros(NULL);
+    check_macros("-cl-std=CL1.2");
+    check_macros("-cl-std=CL2.0");
+    check_macros("-cl-std=CL3.0");
+    /* The device offers none of these, and says so. */
+    const char *absent[] = {"__IMAGE_SUPPORT__", "__opencl_c_images", "__opencl_c_pipes",
+                            "__opencl_c_device_enqueue", "__opencl_c_subgroups",
+                            "__opencl_c_3d_image_writes", "__opencl_c_read_write_images"};
+    for (size_t i = 0; i < sizeof absent / sizeof *absent; i++)
+        CHECK(!device_reports(absent[i]), "the device reports %s", absent[i]);
+    CHECK(device_reports("__opencl_c_fp64") && device_reports("cl_khr_fp64"),
+          "fp64 not reported");
+}
+
+int main(int argc, char **argv) {
+    if (argc != 2) {
+        fprintf(stderr, "usage: conformance CASE\n");
+        return 2;
+    }
+    alarm(120);
+    setup();
+    const char *c = argv[1];
+    if (!strcmp(c, "host_timer"))
+        host_timer();
+    else if (!strcmp(c, "feature_macros"))
+        feature_macros();
+    else {
+        fprintf(stderr, "unknown case %s\n", c);
+        return 2;
+    }
+    clReleaseCommandQueue(queue);
+    clReleaseContext(ctx);
+    if (failures) {
+        fprintf(stderr, "%d failures\n", failures);
+        return 1;
+    }
+    printf("OK\n");
+    return 0;
+}

@@ -1,0 +1,46 @@
+//! What the Khronos OpenCL CTS checks and Lockstep once got wrong
+//! (`conformance.c`, one process per case, through the ICD loader), so
+//! that `make test` keeps it fixed without the CTS.
+
+mod common;
+
+use std::path::PathBuf;
+use std::sync::OnceLock;
+
+/// The compiled `conformance` program (compiled once per test process).
+fn conformance() -> &'static PathBuf {
+    static EXE: OnceLock<(tempfile::TempDir, PathBuf)> = OnceLock::new();
+    &EXE.get_or_init(|| {
+        let dir = tempfile::tempdir().expect("temporary directory");
+        let exe = common::compile_c("conformance", dir.path());
+        (dir, exe)
+    })
+    .1
+}
+
+/// Runs one case of `conformance.c`; its stdout.
+fn run_case(case: &str) -> String {
+    let vendors = common::vendors_dir();
+    let out = common::command(conformance(), vendors.path())
+        .arg(case)
+        .output()
+        .expect("running conformance");
+    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        out.status.success() && stdout.lines().any(|l| l == "OK"),
+        "case {case} failed ({}):\n{stdout}\n{stderr}",
+        out.status
+    );
+    stdout
+}
+
+#[test]
+fn host_timer_has_a_resolution_and_checks_its_arguments() {
+    run_case("host_timer");
+}
+
+#[test]
+fn kernels_see_exactly_the_features_the_device_reports() {
+    run_case("feature_macros");
+}
