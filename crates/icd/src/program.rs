@@ -796,8 +796,11 @@ pub unsafe extern "C" fn clSetProgramSpecializationConstant(
 ) -> cl_int {
     status(|| {
         get(program)?;
-        // Only programs from IL have specialization constants.
-        Err(CL_INVALID_PROGRAM)
+        // Only programs from IL have specialization constants, and no
+        // device supports IL (CL_DEVICE_IL_VERSION is empty): the spec's
+        // CL_INVALID_OPERATION, which comes before CL_INVALID_PROGRAM for a
+        // program not from IL (the CTS's consistency_il_programs).
+        Err(CL_INVALID_OPERATION)
     })
 }
 

@@ -5,6 +5,7 @@
  * passes; a hang is turned into a failure by an alarm. */
 
 #define CL_TARGET_OPENCL_VERSION 300
+#define CL_USE_DEPRECATED_OPENCL_1_2_APIS /* clCreateCommandQueue */
 #include <CL/cl.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -229,6 +230,207 @@ static void feature_macros(void) {
           "fp64 not reported");
 }
 
+/* --- API details. */
+
+/* compiler/options_build_optimizations: every optimization option of the
+ * spec builds, -cl-no-subgroup-ifp included. */
+static void build_options(void) {
+    const char *src = "kernel void k(global int *p) { p[get_global_id(0)] = 1; }";
+    const char *opts[] = {"-cl-no-subgroup-ifp", "-cl-std=CL3.0 -cl-no-subgroup-ifp",
+                          "-cl-opt-disable", "-cl-mad-enable", "-cl-fast-relaxed-math",
+                          "-cl-uniform-work-group-size"};
+    for (size_t i = 0; i < sizeof opts / sizeof *opts; i++) clReleaseProgram(build(src, opts[i]));
+    cl_int err;
+    cl_program p = clCreateProgramWithSource(ctx, 1, &src, NULL, &err);
+    OK(err);
+    OK(clCompileProgram(p, 1, &dev, "-cl-no-subgroup-ifp", 0, NULL, NULL, NULL, NULL));
+    clReleaseProgram(p);
+}
+
+/* Whether `attrs` (spaces removed, as the CTS compares) contains `want`. */
+static int has_attribute(const char *attrs, const char *want) {
+    char squeezed[1024];
+    size_t n = 0;
+    for (const char *c = attrs; *c && n + 1 < sizeof squeezed; c++)
+        if (*c != ' ') squeezed[n++] = *c;
+    squeezed[n] = 0;
+    return strstr(squeezed, want) != NULL;
+}
+
+/* api/kernel_attributes: CL_KERNEL_ATTRIBUTES lists each attribute as
+ * written in OpenCL C. */
+static void kernel_attributes(void) {
+    const char *cases[][3] = {
+        {"vec_type_hint(uint4)", NULL, NULL},
+        {"vec_type_hint(float8)", "work_group_size_hint(1,1,1)", NULL},
+        {"reqd_work_group_size(1,1,1)", "vec_type_hint(ulong16)", "work_group_size_hint(1,1,1)"},
+        {"work_group_size_hint(4,2,1)", "reqd_work_group_size(8,4,2)", "vec_type_hint(double2)"},
+        {"vec_type_hint(uchar3)", NULL, NULL},
+        {"vec_type_hint(int)", NULL, NULL},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        char src[512] = "";
+        for (int a = 0; a < 3 && cases[i][a]; a++)
+            snprintf(src + strlen(src), sizeof src - strlen(src), "__attribute__((%s))\n",
+                     cases[i][a]);
+        strcat(src, "kernel void test_kernel() {}\n");
+        cl_program p = build(src, NULL);
+        cl_kernel k = kernel(p, "test_kernel");
+        char attrs[1024] = "";
+        size_t size = 0;
+        OK(clGetKernelInfo(k, CL_KERNEL_ATTRIBUTES, 0, NULL, &size));
+        CHECK(size > 0 && size <= sizeof attrs, "size %zu", size);
+        OK(clGetKernelInfo(k, CL_KERNEL_ATTRIBUTES, sizeof attrs, attrs, NULL));
+        for (int a = 0; a < 3 && cases[i][a]; a++)
+            CHECK(has_attribute(attrs, cases[i][a]), "CL_KERNEL_ATTRIBUTES \"%s\" lacks %s", attrs,
+                  cases[i][a]);
+        clReleaseKernel(k);
+        clReleaseProgram(p);
+    }
+    /* No attributes: an empty string. */
+    cl_program p = build("kernel void plain() {}", NULL);
+    cl_kernel k = kernel(p, "plain");
+    char attrs[64] = "x";
+    OK(clGetKernelInfo(k, CL_KERNEL_ATTRIBUTES, sizeof attrs, attrs, NULL));
+    CHECK(attrs[0] == 0, "\"%s\"", attrs);
+    clReleaseKernel(k);
+    clReleaseProgram(p);
+}
+
+/* api/zero_sized_enqueue: since OpenCL 2.1 a NULL or zero global size is a
+ * command that does nothing, waits for its wait list and completes its
+ * event. */
+static void zero_sized_enqueue(void) {
+    cl_program p = build("kernel void foo_kernel(global int *dst) { dst[get_global_id(0)] = 1; }",
+                         NULL);
+    cl_kernel k = kernel(p, "foo_kernel");
+    cl_mem out = new_buffer(128 * sizeof(cl_int));
+    cl_int zero = 0;
+    OK(clEnqueueFillBuffer(queue, out, &zero, sizeof zero, 0, 128 * sizeof(cl_int), 0, NULL, NULL));
+    OK(clSetKernelArg(k, 0, sizeof out, &out));
+    size_t sizes[][3] = {{0, 0, 0}, {1, 0, 0}, {0, 1, 0}, {0, 0, 1}, {1, 1, 0}, {0, 1, 1}};
+    for (cl_uint dims = 1; dims <= 3; dims++) {
+        OK(clEnqueueNDRangeKernel(queue, k, dims, NULL, NULL, NULL, 0, NULL, NULL));
+        for (size_t i = 0; i < sizeof sizes / sizeof *sizes; i++) {
+            int empty = 0;
+            for (cl_uint d = 0; d < dims; d++) empty |= sizes[i][d] == 0;
+            if (!empty) continue;
+            cl_int err = clEnqueueNDRangeKernel(queue, k, dims, NULL, sizes[i], NULL, 0, NULL, NULL);
+            CHECK(err == CL_SUCCESS, "%uD {%zu,%zu,%zu}: %d", dims, sizes[i][0], sizes[i][1],
+                  sizes[i][2], err);
+            /* With a local size too (uniform work-groups need not divide 0). */
+            size_t local[3] = {4, 1, 1};
+            err = clEnqueueNDRangeKernel(queue, k, dims, NULL, sizes[i], local, 0, NULL, NULL);
+            CHECK(err == CL_SUCCESS, "%uD {%zu,%zu,%zu} local 4: %d", dims, sizes[i][0],
+                  sizes[i][1], sizes[i][2], err);
+        }
+    }
+    OK(clFinish(queue));
+    cl_int host[128];
+    read_buffer(out, sizeof host, host);
+    int changed = 0;
+    for (int i = 0; i < 128; i++) changed |= host[i] != 0;
+    CHECK(!changed, "a zero-sized kernel wrote to the buffer");
+
+    /* Behind a user event: queued until the event completes, then complete. */
+    cl_int err;
+    cl_event user = clCreateUserEvent(ctx, &err);
+    OK(err);
+    cl_event ev = NULL;
+    size_t none[3] = {0, 0, 0};
+    OK(clEnqueueNDRangeKernel(queue, k, 3, NULL, none, NULL, 1, &user, &ev));
+    CHECK(ev != NULL, "no event");
+    cl_command_type type = 0;
+    OK(clGetEventInfo(ev, CL_EVENT_COMMAND_TYPE, sizeof type, &type, NULL));
+    CHECK(type == CL_COMMAND_NDRANGE_KERNEL, "command type 0x%x", type);
+    cl_int st = -1;
+    OK(clGetEventInfo(ev, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof st, &st, NULL));
+    CHECK(st == CL_QUEUED || st == CL_SUBMITTED, "status %d before the user event", st);
+    OK(clSetUserEventStatus(user, CL_COMPLETE));
+    OK(clFinish(queue));
+    OK(clGetEventInfo(ev, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof st, &st, NULL));
+    CHECK(st == CL_COMPLETE, "status %d after", st);
+    clReleaseEvent(ev);
+    clReleaseEvent(user);
+    clReleaseMemObject(out);
+    clReleaseKernel(k);
+    clReleaseProgram(p);
+}
+
+/* Error codes: api/consistency_pipes, api/consistency_il_programs,
+ * api/negative_create_command_queue(_with_properties),
+ * api/negative_create_context(_from_type). */
+static void error_codes(void) {
+    cl_int err;
+    /* No pipes: clCreatePipe is CL_INVALID_OPERATION, and no memory object
+     * is a pipe. */
+    cl_mem pipe = clCreatePipe(ctx, CL_MEM_HOST_NO_ACCESS, 4, 4, NULL, &err);
+    CHECK(pipe == NULL && err == CL_INVALID_OPERATION, "clCreatePipe: %d", err);
+    cl_mem buf = new_buffer(4);
+    cl_uint u = 0;
+    EXPECT_ERR(clGetPipeInfo(buf, CL_PIPE_PACKET_SIZE, sizeof u, &u, NULL), CL_INVALID_MEM_OBJECT);
+    EXPECT_ERR(clGetPipeInfo(NULL, CL_PIPE_PACKET_SIZE, sizeof u, &u, NULL), CL_INVALID_MEM_OBJECT);
+    clReleaseMemObject(buf);
+
+    /* No IL: specialization constants are CL_INVALID_OPERATION for a valid
+     * program, CL_INVALID_PROGRAM for an invalid one. */
+    cl_program p = build("kernel void test(global int *p) { p[0] = 1; }", NULL);
+    cl_uint spec = 42;
+    EXPECT_ERR(clSetProgramSpecializationConstant(p, 0, sizeof spec, &spec), CL_INVALID_OPERATION);
+    EXPECT_ERR(clSetProgramSpecializationConstant(NULL, 0, sizeof spec, &spec), CL_INVALID_PROGRAM);
+    size_t il_size = 1;
+    OK(clGetProgramInfo(p, CL_PROGRAM_IL, 0, NULL, &il_size));
+    CHECK(il_size == 0, "CL_PROGRAM_IL size %zu", il_size);
+    cl_uint bogus = 0xDEADBEEF;
+    cl_program il = clCreateProgramWithIL(ctx, &bogus, sizeof bogus, &err);
+    CHECK(il == NULL && err == CL_INVALID_OPERATION, "clCreateProgramWithIL: %d", err);
+    clReleaseProgram(p);
+
+    /* Queue properties: bits no version defines are CL_INVALID_VALUE; valid
+     * ones the device lacks (on-device queues) CL_INVALID_QUEUE_PROPERTIES. */
+    cl_command_queue q = clCreateCommandQueue(ctx, dev, (cl_command_queue_properties)-1, &err);
+    CHECK(q == NULL && err == CL_INVALID_VALUE, "clCreateCommandQueue(-1): %d", err);
+    q = clCreateCommandQueue(ctx, dev, CL_QUEUE_ON_DEVICE | CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE,
+                             &err);
+    CHECK(q == NULL && err == CL_INVALID_QUEUE_PROPERTIES, "on-device queue: %d", err);
+    cl_queue_properties invalid[] = {(cl_queue_properties)-1, (cl_queue_properties)-1, 0, 0, 0};
+    q = clCreateCommandQueueWithProperties(ctx, dev, invalid, &err);
+    CHECK(q == NULL && err == CL_INVALID_VALUE, "property name -1: %d", err);
+    cl_queue_properties all_bits[] = {CL_QUEUE_PROPERTIES, (cl_queue_properties)-1, 0};
+    q = clCreateCommandQueueWithProperties(ctx, dev, all_bits, &err);
+    CHECK(q == NULL && err == CL_INVALID_VALUE, "CL_QUEUE_PROPERTIES -1: %d", err);
+    cl_queue_properties on_device[] = {
+        CL_QUEUE_PROPERTIES, CL_QUEUE_ON_DEVICE | CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE, 0};
+    q = clCreateCommandQueueWithProperties(ctx, dev, on_device, &err);
+    CHECK(q == NULL && err == CL_INVALID_QUEUE_PROPERTIES, "on-device queue: %d", err);
+    cl_queue_properties fine[] = {CL_QUEUE_PROPERTIES,
+                                  CL_QUEUE_PROFILING_ENABLE | CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE, 0};
+    q = clCreateCommandQueueWithProperties(ctx, dev, fine, &err);
+    OK(err);
+    clReleaseCommandQueue(q);
+
+    /* CL_CONTEXT_INTEROP_USER_SYNC takes a cl_bool. */
+    cl_context_properties sync_bad[] = {CL_CONTEXT_INTEROP_USER_SYNC, -1, 0};
+    cl_context c = clCreateContext(sync_bad, 1, &dev, NULL, NULL, &err);
+    CHECK(c == NULL && err == CL_INVALID_PROPERTY, "clCreateContext sync -1: %d", err);
+    cl_context_properties sync_twice[] = {CL_CONTEXT_INTEROP_USER_SYNC, CL_FALSE,
+                                          CL_CONTEXT_INTEROP_USER_SYNC, CL_FALSE, 0};
+    c = clCreateContext(sync_twice, 1, &dev, NULL, NULL, &err);
+    CHECK(c == NULL && err == CL_INVALID_PROPERTY, "clCreateContext sync twice: %d", err);
+    cl_context_properties not_a_name[] = {(cl_context_properties) "INVALID_PROPERTY", 0, 0};
+    c = clCreateContext(not_a_name, 1, &dev, NULL, NULL, &err);
+    CHECK(c == NULL && err == CL_INVALID_PROPERTY, "clCreateContext bad name: %d", err);
+    cl_context_properties from_type_bad[] = {CL_CONTEXT_PLATFORM, (cl_context_properties)platform,
+                                             CL_CONTEXT_INTEROP_USER_SYNC, -1, 0};
+    c = clCreateContextFromType(from_type_bad, CL_DEVICE_TYPE_DEFAULT, NULL, NULL, &err);
+    CHECK(c == NULL && err == CL_INVALID_PROPERTY, "clCreateContextFromType sync -1: %d", err);
+    cl_context_properties sync_ok[] = {CL_CONTEXT_PLATFORM, (cl_context_properties)platform,
+                                       CL_CONTEXT_INTEROP_USER_SYNC, CL_TRUE, 0};
+    c = clCreateContextFromType(sync_ok, CL_DEVICE_TYPE_DEFAULT, NULL, NULL, &err);
+    OK(err);
+    clReleaseContext(c);
+}
+
 int main(int argc, char **argv) {
     if (argc != 2) {
         fprintf(stderr, "usage: conformance CASE\n");
@@ -241,6 +443,14 @@ int main(int argc, char **argv) {
         host_timer();
     else if (!strcmp(c, "feature_macros"))
         feature_macros();
+    else if (!strcmp(c, "build_options"))
+        build_options();
+    else if (!strcmp(c, "kernel_attributes"))
+        kernel_attributes();
+    else if (!strcmp(c, "zero_sized_enqueue"))
+        zero_sized_enqueue();
+    else if (!strcmp(c, "error_codes"))
+        error_codes();
     else {
         fprintf(stderr, "unknown case %s\n", c);
         return 2;

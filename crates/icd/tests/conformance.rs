@@ -44,3 +44,23 @@ fn host_timer_has_a_resolution_and_checks_its_arguments() {
 fn kernels_see_exactly_the_features_the_device_reports() {
     run_case("feature_macros");
 }
+
+#[test]
+fn every_optimization_option_builds() {
+    run_case("build_options");
+}
+
+#[test]
+fn kernel_attributes_list_vec_type_hint_and_work_group_sizes() {
+    run_case("kernel_attributes");
+}
+
+#[test]
+fn a_zero_sized_ndrange_is_a_command_that_does_nothing() {
+    run_case("zero_sized_enqueue");
+}
+
+#[test]
+fn pipes_il_queue_and_context_properties_give_the_spec_error_codes() {
+    run_case("error_codes");
+}
