@@ -431,6 +431,179 @@ static void error_codes(void) {
     clReleaseContext(c);
 }
 
+/* --- Alignment (basic/parameter_types, basic/vector_swizzle,
+ * basic/progvar_prog_scope_uninit, basic/kernel_memory_alignment_*,
+ * api/min_data_type_align_size_alignment): 16-element vectors by value,
+ * and every kind of memory aligned for long16 (128 bytes). */
+
+static const char *ALIGN_SRC =
+    "global long16 uninit_longs[3];\n"
+    "global char uninit_char;\n"
+    "global int16 uninit_ints[2];\n"
+    "constant long16 const_longs[3] = {(long16)(0)};\n"
+    "constant char const_char[3] = {1, 2, 3};\n"
+    "constant long16 const_more[2] = {(long16)(5)};\n"
+    "kernel void by_value(global long *out, int16 a, float16 b, long16 c, short16 d,\n"
+    "                     char x, long16 e) {\n"
+    "    int16 a2 = a * 2;\n"
+    "    float16 b2 = b + 0.5f;\n"
+    "    long16 c2 = c + e;\n"
+    "    short16 d2 = d.sFEDCBA9876543210;\n"
+    "    for (int i = 0; i < 16; i++) {\n"
+    "        out[i] = a2[i];\n"
+    "        out[16 + i] = (long)(b2[i] * 2.0f);\n"
+    "        out[32 + i] = c2[i];\n"
+    "        out[48 + i] = d2[i];\n"
+    "    }\n"
+    "    out[64] = x;\n"
+    "}\n"
+    "kernel void uninit(global long *out) {\n"
+    "    size_t i = get_global_id(0);\n"
+    "    uninit_longs[i] = (long16)(i) * (long16)(1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16);\n"
+    "    uninit_ints[i % 2] = (int16)(7);\n"
+    "    uninit_char = 1;\n"
+    "    barrier(CLK_GLOBAL_MEM_FENCE);\n"
+    "    long16 v = uninit_longs[i];\n"
+    "    out[i] = v.s0 + v.sF + uninit_ints[i % 2].s3;\n"
+    "}\n"
+    "kernel void addresses(global ulong *out, global long16 *g, local long16 *l, constant long16 *c,\n"
+    "                      local char *lc, global char *gc, local long16 *l2) {\n"
+    "    local long16 lm[3];\n"
+    "    local char lchar[3];\n"
+    "    local long16 lm2[2];\n"
+    "    lm[0] = (long16)(0); lchar[0] = 0; lm2[0] = (long16)(0); lc[0] = 0;\n"
+    "    out[0] = (ulong)g % 128;\n"
+    "    out[1] = (ulong)l % 128;\n"
+    "    out[2] = (ulong)c % 128;\n"
+    "    out[3] = (ulong)lc % 128;\n"
+    "    out[4] = (ulong)gc % 128;\n"
+    "    out[5] = (ulong)l2 % 128;\n"
+    "    out[6] = (ulong)&lm[0] % 128;\n"
+    "    out[7] = (ulong)&lm2[0] % 128;\n"
+    "    out[8] = (ulong)&uninit_longs[0] % 128;\n"
+    "    out[9] = (ulong)&uninit_ints[0] % 64;\n"
+    "    out[10] = (ulong)&const_longs[0] % 128;\n"
+    "    out[11] = (ulong)&const_more[0] % 128;\n"
+    "    out[12] = (ulong)&uninit_char % 1 + lchar[0] + const_char[get_global_id(0)];\n"
+    "}\n";
+
+static void alignment(void) {
+    cl_uint base_align = 0, min_type_align = 0;
+    OK(clGetDeviceInfo(dev, CL_DEVICE_MEM_BASE_ADDR_ALIGN, sizeof base_align, &base_align, NULL));
+    OK(clGetDeviceInfo(dev, CL_DEVICE_MIN_DATA_TYPE_ALIGN_SIZE, sizeof min_type_align,
+                       &min_type_align, NULL));
+    CHECK(base_align >= 1024 && (base_align & (base_align - 1)) == 0,
+          "CL_DEVICE_MEM_BASE_ADDR_ALIGN %u bits", base_align);
+    CHECK(min_type_align >= 128, "CL_DEVICE_MIN_DATA_TYPE_ALIGN_SIZE %u", min_type_align);
+
+    cl_program p = build(ALIGN_SRC, "-cl-std=CL2.0");
+
+    /* 16-element vectors by value (with a char between them). */
+    cl_kernel k = kernel(p, "by_value");
+    cl_mem out = new_buffer(65 * sizeof(cl_long));
+    cl_int a[16];
+    cl_float b[16];
+    cl_long c[16], e[16];
+    cl_short d[16];
+    for (int i = 0; i < 16; i++) {
+        a[i] = i - 5;
+        b[i] = (cl_float)i * 1.5f;
+        c[i] = (cl_long)i << 40;
+        e[i] = 1000 + i;
+        d[i] = (cl_short)(100 * i);
+    }
+    cl_char x = -7;
+    OK(clSetKernelArg(k, 0, sizeof out, &out));
+    OK(clSetKernelArg(k, 1, sizeof a, a));
+    OK(clSetKernelArg(k, 2, sizeof b, b));
+    OK(clSetKernelArg(k, 3, sizeof c, c));
+    OK(clSetKernelArg(k, 4, sizeof d, d));
+    OK(clSetKernelArg(k, 5, sizeof x, &x));
+    OK(clSetKernelArg(k, 6, sizeof e, e));
+    run(k, 1);
+    cl_long got[65];
+    read_buffer(out, sizeof got, got);
+    for (int i = 0; i < 16; i++) {
+        CHECK(got[i] == 2 * a[i], "int16 [%d] %lld", i, (long long)got[i]);
+        CHECK(got[16 + i] == (cl_long)((b[i] + 0.5f) * 2.0f), "float16 [%d] %lld", i,
+              (long long)got[16 + i]);
+        CHECK(got[32 + i] == c[i] + e[i], "long16 [%d] %lld", i, (long long)got[32 + i]);
+        CHECK(got[48 + i] == d[15 - i], "short16 [%d] %lld", i, (long long)got[48 + i]);
+    }
+    CHECK(got[64] == -7, "char %lld", (long long)got[64]);
+    clReleaseMemObject(out);
+    clReleaseKernel(k);
+
+    /* Uninitialized program-scope long16s, written and read back. */
+    k = kernel(p, "uninit");
+    out = new_buffer(3 * sizeof(cl_long));
+    OK(clSetKernelArg(k, 0, sizeof out, &out));
+    run(k, 3);
+    cl_long sums[3];
+    read_buffer(out, sizeof sums, sums);
+    for (int i = 0; i < 3; i++)
+        CHECK(sums[i] == (cl_long)i * 17 + 7, "uninit [%d] %lld", i, (long long)sums[i]);
+    clReleaseMemObject(out);
+    clReleaseKernel(k);
+
+    /* Addresses of every kind of memory, modulo 128 (or the type's size). */
+    k = kernel(p, "addresses");
+    out = new_buffer(13 * sizeof(cl_ulong));
+    cl_mem g = new_buffer(3 * 128);
+    cl_mem odd = new_buffer(5); /* an odd size */
+    cl_int err;
+    cl_mem cbuf = clCreateBuffer(ctx, CL_MEM_READ_ONLY, 200, NULL, &err);
+    OK(err);
+    OK(clSetKernelArg(k, 0, sizeof out, &out));
+    OK(clSetKernelArg(k, 1, sizeof g, &g));
+    OK(clSetKernelArg(k, 2, 3 * 128, NULL));
+    OK(clSetKernelArg(k, 3, sizeof cbuf, &cbuf));
+    OK(clSetKernelArg(k, 4, 3, NULL)); /* 3 bytes: the next local argument must be realigned */
+    OK(clSetKernelArg(k, 5, sizeof odd, &odd));
+    OK(clSetKernelArg(k, 6, 128, NULL));
+    run(k, 1);
+    cl_ulong addr[13];
+    read_buffer(out, sizeof addr, addr);
+    const char *what[] = {"global arg",    "local arg",      "constant arg",  "local char arg",
+                          "global odd arg", "2nd local arg", "local array",   "2nd local array",
+                          "global var",     "global int16 var", "constant var", "2nd constant var"};
+    for (int i = 0; i < 12; i++) CHECK(addr[i] == 0, "%s: address %% 128 = %llu", what[i],
+                                      (unsigned long long)addr[i]);
+    CHECK(addr[12] == 1, "constant char %llu", (unsigned long long)addr[12]);
+    clReleaseMemObject(g);
+    clReleaseMemObject(odd);
+    clReleaseMemObject(cbuf);
+    clReleaseKernel(k);
+
+    /* Sub-buffers: origins must be multiples of CL_DEVICE_MEM_BASE_ADDR_ALIGN. */
+    cl_mem parent = new_buffer(4096);
+    cl_buffer_region region = {64, 256};
+    cl_mem sub = clCreateSubBuffer(parent, 0, CL_BUFFER_CREATE_TYPE_REGION, &region, &err);
+    CHECK(sub == NULL && err == CL_MISALIGNED_SUB_BUFFER_OFFSET, "origin 64: %d", err);
+    region.origin = base_align / 8;
+    sub = clCreateSubBuffer(parent, 0, CL_BUFFER_CREATE_TYPE_REGION, &region, &err);
+    OK(err);
+    k = kernel(p, "addresses");
+    cl_mem lc = new_buffer(128);
+    OK(clSetKernelArg(k, 0, sizeof out, &out));
+    OK(clSetKernelArg(k, 1, sizeof sub, &sub));
+    OK(clSetKernelArg(k, 2, 128, NULL));
+    OK(clSetKernelArg(k, 3, sizeof sub, &sub));
+    OK(clSetKernelArg(k, 4, 1, NULL));
+    OK(clSetKernelArg(k, 5, sizeof lc, &lc));
+    OK(clSetKernelArg(k, 6, 128, NULL));
+    run(k, 1);
+    read_buffer(out, sizeof addr, addr);
+    CHECK(addr[0] == 0 && addr[2] == 0, "sub-buffer address %% 128 = %llu, %llu",
+          (unsigned long long)addr[0], (unsigned long long)addr[2]);
+    clReleaseMemObject(lc);
+    clReleaseMemObject(sub);
+    clReleaseMemObject(parent);
+    clReleaseMemObject(out);
+    clReleaseKernel(k);
+    clReleaseProgram(p);
+}
+
 int main(int argc, char **argv) {
     if (argc != 2) {
         fprintf(stderr, "usage: conformance CASE\n");
@@ -451,6 +624,8 @@ int main(int argc, char **argv) {
         zero_sized_enqueue();
     else if (!strcmp(c, "error_codes"))
         error_codes();
+    else if (!strcmp(c, "alignment"))
+        alignment();
     else {
         fprintf(stderr, "unknown case %s\n", c);
         return 2;

@@ -64,3 +64,8 @@ fn a_zero_sized_ndrange_is_a_command_that_does_nothing() {
 fn pipes_il_queue_and_context_properties_give_the_spec_error_codes() {
     run_case("error_codes");
 }
+
+#[test]
+fn wide_vectors_by_value_and_every_kind_of_memory_are_aligned_for_long16() {
+    run_case("alignment");
+}
