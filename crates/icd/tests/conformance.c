@@ -457,6 +457,16 @@ static const char *ALIGN_SRC =
     "    }\n"
     "    out[64] = x;\n"
     "}\n"
+    "kernel void param_types(char16 c, uchar16 uc, short16 s, ushort16 us, int16 i,\n"
+    "                        uint16 ui, float16 f, global float16 *result) {\n"
+    "    result[0] = convert_float16(c);\n"
+    "    result[1] = convert_float16(uc);\n"
+    "    result[2] = convert_float16(s);\n"
+    "    result[3] = convert_float16(us);\n"
+    "    result[4] = convert_float16(i);\n"
+    "    result[5] = convert_float16(ui);\n"
+    "    result[6] = f;\n"
+    "}\n"
     "kernel void uninit(global long *out) {\n"
     "    size_t i = get_global_id(0);\n"
     "    uninit_longs[i] = (long16)(i) * (long16)(1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16);\n"
@@ -531,6 +541,45 @@ static void alignment(void) {
         CHECK(got[48 + i] == d[15 - i], "short16 [%d] %lld", i, (long long)got[48 + i]);
     }
     CHECK(got[64] == -7, "char %lld", (long long)got[64]);
+    clReleaseMemObject(out);
+    clReleaseKernel(k);
+
+    /* basic/parameter_types with 16-element vectors. */
+    k = kernel(p, "param_types");
+    out = new_buffer(7 * 16 * sizeof(cl_float));
+    cl_char pc[16];
+    cl_uchar puc[16];
+    cl_short ps[16];
+    cl_ushort pus[16];
+    cl_int pi[16];
+    cl_uint pui[16];
+    cl_float pf[16];
+    for (int i = 0; i < 16; i++) {
+        pc[i] = (cl_char)(-i);
+        puc[i] = (cl_uchar)(2 * i);
+        ps[i] = (cl_short)(-3 * i);
+        pus[i] = (cl_ushort)(4 * i);
+        pi[i] = -5 * i;
+        pui[i] = 6 * i;
+        pf[i] = 0.5f * i;
+    }
+    OK(clSetKernelArg(k, 0, sizeof pc, pc));
+    OK(clSetKernelArg(k, 1, sizeof puc, puc));
+    OK(clSetKernelArg(k, 2, sizeof ps, ps));
+    OK(clSetKernelArg(k, 3, sizeof pus, pus));
+    OK(clSetKernelArg(k, 4, sizeof pi, pi));
+    OK(clSetKernelArg(k, 5, sizeof pui, pui));
+    OK(clSetKernelArg(k, 6, sizeof pf, pf));
+    OK(clSetKernelArg(k, 7, sizeof out, &out));
+    run(k, 1);
+    cl_float floats[7][16];
+    read_buffer(out, sizeof floats, floats);
+    for (int i = 0; i < 16; i++) {
+        cl_float want[7] = {(cl_float)pc[i], (cl_float)puc[i], (cl_float)ps[i], (cl_float)pus[i],
+                            (cl_float)pi[i], (cl_float)pui[i], pf[i]};
+        for (int t = 0; t < 7; t++)
+            CHECK(floats[t][i] == want[t], "param_types [%d][%d] %g", t, i, floats[t][i]);
+    }
     clReleaseMemObject(out);
     clReleaseKernel(k);
 
