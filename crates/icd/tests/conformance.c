@@ -653,6 +653,159 @@ static void alignment(void) {
     clReleaseProgram(p);
 }
 
+/* --- Separate compilation (basic/progvar_prog_scope_misc,
+ * compiler/two_file_regular_struct_access and friends): objects compiled
+ * apart, each with its own declarations, linked into one program. */
+
+/* A program from `src` compiled with `opts`, exiting on failure. */
+static cl_program compile(const char *src, const char *opts) {
+    cl_int err;
+    cl_program p = clCreateProgramWithSource(ctx, 1, &src, NULL, &err);
+    OK(err);
+    err = clCompileProgram(p, 1, &dev, opts, 0, NULL, NULL, NULL, NULL);
+    if (err != CL_SUCCESS) {
+        fprintf(stderr, "FAIL: compile with \"%s\" failed (%d)\n", opts ? opts : "", err);
+        print_log(p);
+        exit(1);
+    }
+    return p;
+}
+
+/* Links `n` programs with `opts`: the program, its error in *err. */
+static cl_program link_programs(cl_uint n, cl_program *ps, const char *opts, cl_int *err) {
+    return clLinkProgram(ctx, 1, &dev, opts, n, ps, NULL, NULL, err);
+}
+
+static const char *LINK_MAIN =
+    "struct bar { int a; float b; };\n"
+    "extern constant struct bar bart;\n"
+    "extern global int counter;\n"
+    "int helper(struct bar x);\n"
+    "static int twice(int x) { return 2 * x; }\n"
+    "kernel void link_main(global int *out) {\n"
+    "    struct bar v = {3, 2.5f};\n"
+    "    out[0] = helper(v);\n"
+    "    out[1] = bart.a;\n"
+    "    counter += 1;\n"
+    "    out[2] = counter;\n"
+    "    out[3] = twice(5);\n"
+    "}\n";
+
+static const char *LINK_OTHER =
+    "struct bar { int a; float b; };\n"
+    "constant struct bar bart = {7, 1.0f};\n"
+    "global int counter = 40;\n"
+    "static int twice(int x) { return 3 * x; }\n"
+    "int helper(struct bar x) { return x.a * 10 + (int)x.b + twice(0); }\n"
+    "kernel void link_other(global int *out) { out[4] = twice(5); }\n";
+
+/* Runs link_main and link_other of a linked program; checks the results. */
+static void check_linked(cl_program linked, const char *what) {
+    cl_int out_host[5] = {0};
+    cl_mem out = new_buffer(sizeof out_host);
+    OK(clEnqueueWriteBuffer(queue, out, CL_TRUE, 0, sizeof out_host, out_host, 0, NULL, NULL));
+    cl_kernel k = kernel(linked, "link_main");
+    OK(clSetKernelArg(k, 0, sizeof out, &out));
+    run(k, 1);
+    clReleaseKernel(k);
+    k = kernel(linked, "link_other");
+    OK(clSetKernelArg(k, 0, sizeof out, &out));
+    run(k, 1);
+    clReleaseKernel(k);
+    read_buffer(out, sizeof out_host, out_host);
+    CHECK(out_host[0] == 32, "%s: helper across objects gave %d", what, out_host[0]);
+    CHECK(out_host[1] == 7, "%s: extern constant struct gave %d", what, out_host[1]);
+    CHECK(out_host[2] == 41, "%s: extern global counter gave %d", what, out_host[2]);
+    CHECK(out_host[3] == 10 && out_host[4] == 15, "%s: static functions gave %d, %d", what,
+          out_host[3], out_host[4]);
+    clReleaseMemObject(out);
+}
+
+static void separate_compilation(void) {
+    /* OpenCL C 2.0 objects (program-scope variables), each with the
+     * default header and its own `struct bar`. */
+    const char *opts[] = {"-cl-std=CL2.0", "-cl-std=CL3.0"};
+    for (size_t o = 0; o < 2; o++) {
+        cl_program objs[2] = {compile(LINK_MAIN, opts[o]), compile(LINK_OTHER, opts[o])};
+        cl_uint type = 0;
+        OK(clGetProgramBuildInfo(objs[0], dev, CL_PROGRAM_BINARY_TYPE, sizeof type, &type, NULL));
+        CHECK(type == CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT, "binary type %u", type);
+        cl_int err;
+        cl_program linked = link_programs(2, objs, NULL, &err);
+        if (err != CL_SUCCESS) {
+            fprintf(stderr, "FAIL: link (%s) failed (%d)\n", opts[o], err);
+            print_log(linked);
+            exit(1);
+        }
+        check_linked(linked, opts[o]);
+        clReleaseProgram(linked);
+
+        /* Through a library, and through an object's binary. */
+        cl_program lib = link_programs(1, &objs[1], "-create-library", &err);
+        OK(err);
+        OK(clGetProgramBuildInfo(lib, dev, CL_PROGRAM_BINARY_TYPE, sizeof type, &type, NULL));
+        CHECK(type == CL_PROGRAM_BINARY_TYPE_LIBRARY, "library binary type %u", type);
+        size_t size = 0;
+        OK(clGetProgramInfo(objs[0], CL_PROGRAM_BINARY_SIZES, sizeof size, &size, NULL));
+        unsigned char *bin = malloc(size);
+        OK(clGetProgramInfo(objs[0], CL_PROGRAM_BINARIES, sizeof bin, &bin, NULL));
+        cl_int bin_status;
+        cl_program from_bin = clCreateProgramWithBinary(ctx, 1, &dev, &size,
+                                                        (const unsigned char **)&bin, &bin_status, &err);
+        OK(err);
+        free(bin);
+        cl_program inputs[2] = {from_bin, lib};
+        linked = link_programs(2, inputs, NULL, &err);
+        if (err != CL_SUCCESS) {
+            fprintf(stderr, "FAIL: link with a library (%s) failed (%d)\n", opts[o], err);
+            print_log(linked);
+            exit(1);
+        }
+        check_linked(linked, "binary + library");
+        clReleaseProgram(linked);
+        clReleaseProgram(from_bin);
+        clReleaseProgram(lib);
+
+        /* The same kernel in two objects: a link error, with a program and
+         * a log. */
+        cl_program twice[2] = {objs[1], objs[1]};
+        linked = link_programs(2, twice, NULL, &err);
+        CHECK(err == CL_LINK_PROGRAM_FAILURE && linked != NULL, "duplicate kernels: %d", err);
+        if (linked) {
+            char log[4096] = "";
+            OK(clGetProgramBuildInfo(linked, dev, CL_PROGRAM_BUILD_LOG, sizeof log, log, NULL));
+            CHECK(strlen(log) > 0, "empty link log");
+            clReleaseProgram(linked);
+        }
+        clReleaseProgram(objs[0]);
+        clReleaseProgram(objs[1]);
+    }
+
+    /* A call to a kernel no object defines (compiler/link_error_returns_program),
+     * and a variable no object defines. */
+    const char *undefined[] = {
+        "extern kernel void CopyBuffer(global float *src, global float *dst);\n"
+        "kernel void AnotherCopyBuffer(global float *src, global float *dst) {\n"
+        "    CopyBuffer(src, dst);\n"
+        "}\n",
+        "extern global int nowhere;\n"
+        "kernel void reads(global int *out) { out[0] = nowhere; }\n",
+    };
+    for (size_t i = 0; i < 2; i++) {
+        cl_program obj = compile(undefined[i], "-cl-std=CL2.0");
+        cl_int err;
+        cl_program linked = link_programs(1, &obj, NULL, &err);
+        CHECK(err == CL_LINK_PROGRAM_FAILURE && linked != NULL, "undefined symbol %zu: %d", i, err);
+        if (linked) {
+            char log[4096] = "";
+            OK(clGetProgramBuildInfo(linked, dev, CL_PROGRAM_BUILD_LOG, sizeof log, log, NULL));
+            CHECK(strlen(log) > 0, "empty link log");
+            clReleaseProgram(linked);
+        }
+        clReleaseProgram(obj);
+    }
+}
+
 int main(int argc, char **argv) {
     if (argc != 2) {
         fprintf(stderr, "usage: conformance CASE\n");
@@ -675,6 +828,8 @@ int main(int argc, char **argv) {
         error_codes();
     else if (!strcmp(c, "alignment"))
         alignment();
+    else if (!strcmp(c, "separate_compilation"))
+        separate_compilation();
     else {
         fprintf(stderr, "unknown case %s\n", c);
         return 2;

@@ -69,3 +69,8 @@ fn pipes_il_queue_and_context_properties_give_the_spec_error_codes() {
 fn wide_vectors_by_value_and_every_kind_of_memory_are_aligned_for_long16() {
     run_case("alignment");
 }
+
+#[test]
+fn separately_compiled_objects_link_as_modules() {
+    run_case("separate_compilation");
+}
