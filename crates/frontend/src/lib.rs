@@ -40,19 +40,29 @@ pub fn compile(source: &Source, options: &BuildOptions) -> CompileResult<Compile
     let clang = driver::run_clang(source, options)?;
     let context = Context::create();
     let module = optimize::parse_bitcode(&context, &clang.bitcode, &source.name)?;
-    let library = builtin_library(&context)?;
-    optimize::prepare(&module, library, options.opt_level)?;
-    let ir_module = import::import_module(module.as_mut_ptr(), &source.name)?;
+    Ok(Compiled {
+        module: prepare_and_import(&context, &module, options, &source.name)?,
+        log: clang.log,
+        warnings: clang.diagnostics,
+    })
+}
+
+/// What [`compile`] and [`link`] do with clang's (or the linked) module:
+/// link the builtin library, optimize, import and verify.
+fn prepare_and_import<'c>(
+    context: &'c Context,
+    module: &inkwell::module::Module<'c>,
+    options: &BuildOptions,
+    name: &str,
+) -> CompileResult<ir::Module> {
+    optimize::prepare(module, builtin_library(context)?, options.opt_level)?;
+    let ir_module = import::import_module(module.as_mut_ptr(), name)?;
     if let Err(errors) = ir::verify_module(&ir_module) {
         return Err(CompileError::Internal(format!(
             "the imported IR does not verify:\n{errors}"
         )));
     }
-    Ok(Compiled {
-        module: ir_module,
-        log: clang.log,
-        warnings: clang.diagnostics,
-    })
+    Ok(ir_module)
 }
 
 /// A separately compiled OpenCL C source: clang's module (before the
@@ -159,16 +169,8 @@ pub fn link(objects: &[&str], options: &BuildOptions, name: &str) -> CompileResu
             undefined.join(", ")
         )));
     }
-    let library = builtin_library(&context)?;
-    optimize::prepare(&module, library, options.opt_level)?;
-    let ir_module = import::import_module(module.as_mut_ptr(), name)?;
-    if let Err(errors) = ir::verify_module(&ir_module) {
-        return Err(CompileError::Internal(format!(
-            "the imported IR does not verify:\n{errors}"
-        )));
-    }
     Ok(Compiled {
-        module: ir_module,
+        module: prepare_and_import(&context, &module, options, name)?,
         log: String::new(),
         warnings: Vec::new(),
     })

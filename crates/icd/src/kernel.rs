@@ -492,7 +492,7 @@ unsafe fn ndrange(
     };
     if local.iter().product::<u64>() > MAX_WORK_GROUP_SIZE
         || required.is_some_and(|r| r != local)
-        || (k.uniform_groups && !empty && (0..dims).any(|d| global[d] % local[d] != 0))
+        || (k.uniform_groups && !empty && (0..dims).any(|d| !global[d].is_multiple_of(local[d])))
     {
         return Err(CL_INVALID_WORK_GROUP_SIZE);
     }
