@@ -94,29 +94,6 @@ fn search_path(name: &str) -> Option<PathBuf> {
 /// optional features Lockstep supports.
 pub const DEFAULT_CL_STD: &str = "-cl-std=CL3.0";
 
-/// OpenCL C 3.0 optional features and extensions Lockstep implements; clang
-/// is told so they are declared (`-cl-ext=`).
-pub const SUPPORTED_FEATURES: &[&str] = &[
-    "+cl_khr_fp64",
-    "+cl_khr_fp16",
-    "+cl_khr_int64_base_atomics",
-    "+cl_khr_int64_extended_atomics",
-    "+cl_khr_global_int32_base_atomics",
-    "+cl_khr_global_int32_extended_atomics",
-    "+cl_khr_local_int32_base_atomics",
-    "+cl_khr_local_int32_extended_atomics",
-    "+cl_khr_byte_addressable_store",
-    "+__opencl_c_fp64",
-    "+__opencl_c_generic_address_space",
-    "+__opencl_c_program_scope_global_variables",
-    "+__opencl_c_atomic_order_acq_rel",
-    "+__opencl_c_atomic_order_seq_cst",
-    "+__opencl_c_atomic_scope_device",
-    "+__opencl_c_atomic_scope_all_devices",
-    "+__opencl_c_int64",
-    "+__opencl_c_work_group_collective_functions",
-];
-
 /// Build options understood by Lockstep itself (the rest go to clang).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct BuildOptions {
@@ -178,8 +155,11 @@ impl BuildOptions {
                 | "-cl-single-precision-constant"
                 | "-cl-denorms-are-zero"
                 | "-cl-fp32-correctly-rounded-divide-sqrt"
-                | "-cl-uniform-work-group-size"
-                | "-cl-no-subgroup-ifp" => out.clang_args.push(word),
+                | "-cl-uniform-work-group-size" => out.clang_args.push(word),
+                // Subgroups need no independent forward progress: nothing
+                // to do on a device without subgroups (and clang 19 does
+                // not know the option).
+                "-cl-no-subgroup-ifp" => {}
                 other => {
                     return Err(CompileError::BadOption(format!(
                         "unknown build option '{other}' (Lockstep accepts -D, -U, -I, -cl-std=, -w, -Werror, -W<warning>, -Wno-<warning>, -g, -O0…-O3 and the -cl-* options of the OpenCL spec)"
@@ -280,15 +260,19 @@ pub fn run_clang(source: &Source, options: &BuildOptions) -> Result<ClangOutput,
         message: e.to_string(),
     })?;
     let out_path = dir.path().join("out.bc");
+    // In a directory of its own, so that no source name can clash with it.
+    let prelude_dir = dir.path().join("lockstep");
+    let prelude_path = prelude_dir.join("prelude.h");
+    std::fs::create_dir(&prelude_dir)
+        .and_then(|()| std::fs::write(&prelude_path, crate::features::prelude()))
+        .map_err(|e| CompileError::Io {
+            what: format!("writing {}", prelude_path.display()),
+            message: e.to_string(),
+        })?;
     let mut cmd = Command::new(&clang);
     cmd.current_dir(dir.path())
         .args(["-x", "cl", "-target", "spir64", "-emit-llvm", "-c", "-O0"])
-        .args([
-            "-Xclang",
-            "-disable-O0-optnone",
-            "-Xclang",
-            "-finclude-default-header",
-        ])
+        .args(["-Xclang", "-disable-O0-optnone"])
         .args([
             "-cl-kernel-arg-info",
             "-gline-tables-only",
@@ -298,10 +282,8 @@ pub fn run_clang(source: &Source, options: &BuildOptions) -> Result<ClangOutput,
         // PyOpenCL's complex header) gets a real definition; at -O0 clang
         // would otherwise emit just a declaration and a call to it.
         .arg("-fgnu89-inline")
-        .args([
-            "-Xclang",
-            &format!("-cl-ext={}", SUPPORTED_FEATURES.join(",")),
-        ])
+        // The default header and exactly the device's extensions and features.
+        .args(crate::features::clang_args(&prelude_path))
         .arg("-fno-color-diagnostics");
     if !options.has_cl_std() {
         cmd.arg(DEFAULT_CL_STD);
@@ -404,6 +386,7 @@ mod tests {
             "-DN=4 -D M -UX -I /tmp -I. -w -Werror -Wall -Wno-unused-variable -Werror=format",
             "-cl-std=CL1.2 -cl-mad-enable -cl-fast-relaxed-math -g -O0 -cl-kernel-arg-info",
             "-cl-std=CL3.0",
+            "-cl-no-subgroup-ifp",
         ] {
             assert!(BuildOptions::parse(ok).is_ok(), "{ok}");
         }

@@ -68,6 +68,10 @@ pub enum CompileError {
     ClangNotFound,
     #[error("bad build options: {0}")]
     BadOption(String),
+    /// Separately compiled objects that do not link (a symbol defined
+    /// twice, two kernels of one name): the user's error, the link log.
+    #[error("link error: {0}")]
+    Link(String),
     #[error("{what}: {message}")]
     Io { what: String, message: String },
     /// LLVM rejected something Lockstep produced: a compiler bug.

@@ -6,10 +6,18 @@
 //! `builtins/`) is linked in; every helper function is inlined into its
 //! kernels and LLVM's `-O2` pipeline runs without its vectorizers; the
 //! importer turns the result into a verified Lockstep IR [`Module`](ir::Module).
+//!
+//! Separate compilation (OpenCL's `clCompileProgram` and `clLinkProgram`)
+//! splits that job: [`compile_object`] stops after clang, keeping its
+//! module as LLVM IR text (an [`Object`]); [`link`] links objects with
+//! LLVM's linker, which merges what each declared (types of the same name,
+//! `extern` program-scope variables and functions defined in another
+//! object), then goes on as [`compile`] does.
 
 mod builtins;
 mod driver;
 mod error;
+pub mod features;
 mod import;
 mod llvm;
 mod optimize;
@@ -17,9 +25,7 @@ mod optimize;
 use inkwell::context::Context;
 use lockstep_ir as ir;
 
-pub use driver::{
-    find_clang, parse_diagnostics, BuildOptions, Source, DEFAULT_CL_STD, SUPPORTED_FEATURES,
-};
+pub use driver::{find_clang, parse_diagnostics, BuildOptions, Source, DEFAULT_CL_STD};
 pub use error::{CompileError, CompileResult, Diagnostic, Location, Severity};
 
 /// A compiled program: the IR module and clang's build log (warnings).
@@ -34,18 +40,139 @@ pub fn compile(source: &Source, options: &BuildOptions) -> CompileResult<Compile
     let clang = driver::run_clang(source, options)?;
     let context = Context::create();
     let module = optimize::parse_bitcode(&context, &clang.bitcode, &source.name)?;
-    let library = builtin_library(&context)?;
-    optimize::prepare(&module, library, options.opt_level)?;
-    let ir_module = import::import_module(module.as_mut_ptr(), &source.name)?;
+    Ok(Compiled {
+        module: prepare_and_import(&context, &module, options, &source.name)?,
+        log: clang.log,
+        warnings: clang.diagnostics,
+    })
+}
+
+/// What [`compile`] and [`link`] do with clang's (or the linked) module:
+/// link the builtin library, optimize, import and verify.
+fn prepare_and_import<'c>(
+    context: &'c Context,
+    module: &inkwell::module::Module<'c>,
+    options: &BuildOptions,
+    name: &str,
+) -> CompileResult<ir::Module> {
+    optimize::prepare(module, builtin_library(context)?, options.opt_level)?;
+    let ir_module = import::import_module(module.as_mut_ptr(), name)?;
     if let Err(errors) = ir::verify_module(&ir_module) {
         return Err(CompileError::Internal(format!(
             "the imported IR does not verify:\n{errors}"
         )));
     }
-    Ok(Compiled {
-        module: ir_module,
+    Ok(ir_module)
+}
+
+/// A separately compiled OpenCL C source: clang's module (before the
+/// builtin library and optimization) as LLVM IR text, and clang's log.
+#[derive(Clone, Debug)]
+pub struct Object {
+    pub llvm_ir: String,
+    pub log: String,
+    pub warnings: Vec<Diagnostic>,
+}
+
+/// Compiles OpenCL C source into an object for [`link`].
+pub fn compile_object(source: &Source, options: &BuildOptions) -> CompileResult<Object> {
+    let clang = driver::run_clang(source, options)?;
+    let context = Context::create();
+    let module = optimize::parse_bitcode(&context, &clang.bitcode, &source.name)?;
+    Ok(Object {
+        llvm_ir: module.print_to_string().to_string(),
         log: clang.log,
         warnings: clang.diagnostics,
+    })
+}
+
+/// Links objects' LLVM IR (from [`compile_object`], or earlier
+/// [`link_objects`]) into one module of `context`.
+fn link_modules<'c>(
+    context: &'c Context,
+    objects: &[&str],
+) -> CompileResult<inkwell::module::Module<'c>> {
+    let mut linked: Option<inkwell::module::Module<'c>> = None;
+    for (i, text) in objects.iter().enumerate() {
+        let name = format!("object{i}");
+        let buffer = inkwell::memory_buffer::MemoryBuffer::create_from_memory_range_copy(
+            text.as_bytes(),
+            &name,
+        );
+        let module = context
+            .create_module_from_ir(buffer)
+            .map_err(|e| CompileError::Internal(format!("reading {name}'s LLVM IR: {e}")))?;
+        match &linked {
+            None => linked = Some(module),
+            Some(first) => first
+                .link_in_module(module)
+                .map_err(|e| CompileError::Link(e.to_string()))?,
+        }
+    }
+    linked.ok_or_else(|| CompileError::Link("no objects to link".into()))
+}
+
+/// Names the linked objects use but none defines: program-scope
+/// variables, and functions that are kernels or are not builtins (the
+/// builtins, which the library defines, have mangled names, or are
+/// `printf` and LLVM intrinsics).
+fn undefined_symbols(module: &inkwell::module::Module<'_>) -> Vec<String> {
+    use llvm_sys::core::*;
+    let mut out = Vec::new();
+    let raw = module.as_mut_ptr();
+    // SAFETY: walking a valid module's globals and functions.
+    unsafe {
+        let name = |v| {
+            let mut len = 0;
+            let p = LLVMGetValueName2(v, &mut len);
+            String::from_utf8_lossy(std::slice::from_raw_parts(p as *const u8, len)).into_owned()
+        };
+        let mut g = LLVMGetFirstGlobal(raw);
+        while !g.is_null() {
+            if LLVMIsDeclaration(g) != 0 && !LLVMGetFirstUse(g).is_null() {
+                out.push(name(g));
+            }
+            g = LLVMGetNextGlobal(g);
+        }
+        let mut f = LLVMGetFirstFunction(raw);
+        while !f.is_null() {
+            let n = name(f);
+            let builtin = n.starts_with("_Z") || n.starts_with("llvm.") || n == "printf";
+            let kernel = LLVMGetFunctionCallConv(f) == optimize::SPIR_KERNEL_CC;
+            if LLVMIsDeclaration(f) != 0 && !LLVMGetFirstUse(f).is_null() && (kernel || !builtin) {
+                out.push(n);
+            }
+            f = LLVMGetNextFunction(f);
+        }
+    }
+    out
+}
+
+/// Links objects into one (a library, `clLinkProgram -create-library`),
+/// still unoptimized and without the builtin library.
+pub fn link_objects(objects: &[&str]) -> CompileResult<String> {
+    let context = Context::create();
+    let module = link_modules(&context, objects)?;
+    Ok(module.print_to_string().to_string())
+}
+
+/// Links objects and builds the result into a verified Lockstep IR module,
+/// as [`compile`] does with one source (`name` names the program in
+/// messages).
+pub fn link(objects: &[&str], options: &BuildOptions, name: &str) -> CompileResult<Compiled> {
+    let context = Context::create();
+    let module = link_modules(&context, objects)?;
+    let undefined = undefined_symbols(&module);
+    if !undefined.is_empty() {
+        return Err(CompileError::Link(format!(
+            "undefined symbols (declared but defined in no object): {}",
+            undefined.join(", ")
+        )));
+    }
+    Ok(Compiled {
+        module: prepare_and_import(&context, &module, options, name)?,
+        log: String::new(),
+        warnings: Vec::new(),
     })
 }
 

@@ -14,7 +14,7 @@ use inkwell::module::{Linkage, Module};
 use crate::error::{CompileError, CompileResult};
 
 /// LLVM's calling convention number for `spir_kernel`.
-const SPIR_KERNEL_CC: u32 = 76;
+pub const SPIR_KERNEL_CC: u32 = 76;
 
 /// Parses bitcode into a module of `context`.
 pub fn parse_bitcode<'c>(

@@ -70,14 +70,21 @@ unsafe fn read_properties(
             return Err(CL_INVALID_PROPERTY);
         }
         seen.push(name);
-        match name as cl_uint {
-            CL_CONTEXT_PLATFORM => {
-                if value as cl_platform_id != platform::platform_handle() {
-                    return Err(CL_INVALID_PLATFORM);
-                }
+        // Compared whole: a name that only truncates to a property is none.
+        let is = |property: cl_uint| name == property as cl_context_properties;
+        if is(CL_CONTEXT_PLATFORM) {
+            if value as cl_platform_id != platform::platform_handle() {
+                return Err(CL_INVALID_PLATFORM);
             }
-            CL_CONTEXT_INTEROP_USER_SYNC => {}
-            _ => return Err(CL_INVALID_PROPERTY),
+        } else if is(CL_CONTEXT_INTEROP_USER_SYNC) {
+            // A cl_bool.
+            if value != CL_TRUE as cl_context_properties
+                && value != CL_FALSE as cl_context_properties
+            {
+                return Err(CL_INVALID_PROPERTY);
+            }
+        } else {
+            return Err(CL_INVALID_PROPERTY);
         }
         out.push(name);
         out.push(value);

@@ -157,7 +157,7 @@ fn build() -> Dispatch {
         stubs::null as *const c_void,        // clCreateEventFromEGLSyncKHR
         queue::clCreateCommandQueueWithProperties as *const c_void, // clCreateCommandQueueWithProperties
         stubs::clCreatePipe as *const c_void,                       // clCreatePipe
-        stubs::unsupported as *const c_void,                        // clGetPipeInfo
+        stubs::clGetPipeInfo as *const c_void,                      // clGetPipeInfo
         stubs::null as *const c_void,                               // clSVMAlloc
         stubs::null as *const c_void,                               // clSVMFree
         stubs::unsupported as *const c_void,                        // clEnqueueSVMFree

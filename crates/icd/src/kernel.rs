@@ -75,10 +75,6 @@ impl Kernel {
     fn lock(&self) -> std::sync::MutexGuard<'_, KernelState> {
         self.state.lock().unwrap_or_else(|e| e.into_inner())
     }
-
-    fn required_size(&self) -> Option<[u64; 3]> {
-        self.lock().runtime.required_work_group_size()
-    }
 }
 
 pub unsafe extern "C" fn clCreateKernel(
@@ -247,10 +243,7 @@ pub unsafe extern "C" fn clGetKernelInfo(
             CL_KERNEL_REFERENCE_COUNT => Info::from(k.ref_count()),
             CL_KERNEL_CONTEXT => Info::ptr(handle::handle(program::context_of(&k.program))),
             CL_KERNEL_PROGRAM => Info::ptr(handle::handle(&k.program)),
-            CL_KERNEL_ATTRIBUTES => Info::string(&match k.required_size() {
-                Some([x, y, z]) => format!("reqd_work_group_size({x},{y},{z})"),
-                None => String::new(),
-            }),
+            CL_KERNEL_ATTRIBUTES => Info::string(&k.lock().runtime.attributes()),
             _ => return Err(CL_INVALID_VALUE),
         };
         match info.write(size, value, size_ret) {
@@ -457,7 +450,10 @@ unsafe fn ndrange(
         return Err(CL_INVALID_WORK_DIMENSION);
     }
     let dims = work_dim as usize;
-    let global = read3(global_size, dims, 1).ok_or(CL_INVALID_GLOBAL_WORK_SIZE)?;
+    // Since OpenCL 2.1 a NULL or zero global size is a command that does
+    // nothing once its wait list is complete.
+    let global = read3(global_size, dims, 1).unwrap_or([0; 3]);
+    let empty = (0..dims).any(|d| global[d] == 0);
     let offset = read3(global_offset, dims, 0).unwrap_or([0; 3]);
     if (0..dims).any(|d| global[d].checked_add(offset[d]).is_none()) {
         return Err(CL_INVALID_GLOBAL_OFFSET);
@@ -496,7 +492,7 @@ unsafe fn ndrange(
     };
     if local.iter().product::<u64>() > MAX_WORK_GROUP_SIZE
         || required.is_some_and(|r| r != local)
-        || (k.uniform_groups && (0..dims).any(|d| global[d] % local[d] != 0))
+        || (k.uniform_groups && !empty && (0..dims).any(|d| !global[d].is_multiple_of(local[d])))
     {
         return Err(CL_INVALID_WORK_GROUP_SIZE);
     }
@@ -509,7 +505,6 @@ unsafe fn ndrange(
     if local_bytes > lockstep_runtime::MAX_LOCAL_MEM_SIZE {
         return Err(CL_OUT_OF_RESOURCES);
     }
-    let empty = (0..dims).any(|d| global[d] == 0);
     let range = NDRange::new(work_dim, global).local(local).offset(offset);
     let runtime_ctx = q.context.runtime.clone();
     let runtime_kernel = state.runtime;

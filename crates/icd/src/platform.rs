@@ -40,36 +40,26 @@ const DEVICE_VERSION: &str = "OpenCL 3.0 Lockstep";
 const DRIVER_VERSION: &str = env!("CARGO_PKG_VERSION");
 const OPENCL_C_VERSION: &str = "OpenCL C 1.2 Lockstep";
 
-/// Extensions Lockstep implements, with their versions.
-const EXTENSIONS: &[(&str, cl_version)] = &[
-    ("cl_khr_icd", make_version(1, 0, 0)),
-    ("cl_khr_fp64", make_version(1, 0, 0)),
-    ("cl_khr_int64_base_atomics", make_version(1, 0, 0)),
-    ("cl_khr_int64_extended_atomics", make_version(1, 0, 0)),
-    ("cl_khr_global_int32_base_atomics", make_version(1, 0, 0)),
-    (
-        "cl_khr_global_int32_extended_atomics",
-        make_version(1, 0, 0),
-    ),
-    ("cl_khr_local_int32_base_atomics", make_version(1, 0, 0)),
-    ("cl_khr_local_int32_extended_atomics", make_version(1, 0, 0)),
-    ("cl_khr_byte_addressable_store", make_version(1, 0, 0)),
-];
-
 /// Platform extensions (the ones not about the device's compiler).
 const PLATFORM_EXTENSIONS: &str = "cl_khr_icd";
 
-/// The OpenCL C optional features the front end enables (`__opencl_c_*`).
-fn opencl_c_features() -> Vec<&'static str> {
-    lockstep_frontend::SUPPORTED_FEATURES
-        .iter()
-        .filter_map(|f| f.strip_prefix('+'))
-        .filter(|f| f.starts_with("__opencl_c_"))
+/// The device's extensions with their versions: the platform's, then those
+/// the front end offers OpenCL C (`lockstep_frontend::features`, the list
+/// clang's macros come from too).
+fn extensions() -> Vec<(&'static str, cl_version)> {
+    std::iter::once(PLATFORM_EXTENSIONS)
+        .chain(lockstep_frontend::features::EXTENSIONS.iter().copied())
+        .map(|name| (name, make_version(1, 0, 0)))
         .collect()
 }
 
+/// The OpenCL C optional features the front end offers (`__opencl_c_*`).
+fn opencl_c_features() -> &'static [&'static str] {
+    lockstep_frontend::features::FEATURES
+}
+
 fn extension_string() -> String {
-    EXTENSIONS
+    extensions()
         .iter()
         .map(|(n, _)| *n)
         .collect::<Vec<_>>()
@@ -187,7 +177,7 @@ pub unsafe extern "C" fn get_platform_info(
             CL_PLATFORM_EXTENSIONS_WITH_VERSION => {
                 Info::list(&[name_version("cl_khr_icd", make_version(1, 0, 0))])
             }
-            CL_PLATFORM_HOST_TIMER_RESOLUTION => Info::from(0u64),
+            CL_PLATFORM_HOST_TIMER_RESOLUTION => Info::from(crate::queue::clock_resolution_ns()),
             CL_PLATFORM_ICD_SUFFIX_KHR => Info::string(ICD_SUFFIX),
             _ => return Err(CL_INVALID_VALUE),
         };
@@ -334,7 +324,7 @@ fn device_info(param: cl_device_info) -> Result<Info, cl_int> {
         | CL_DEVICE_IMAGE3D_MAX_DEPTH
         | CL_DEVICE_IMAGE_MAX_BUFFER_SIZE
         | CL_DEVICE_IMAGE_MAX_ARRAY_SIZE => Info::from(0usize),
-        CL_DEVICE_IMAGE_SUPPORT => Info::bool(false),
+        CL_DEVICE_IMAGE_SUPPORT => Info::bool(lockstep_frontend::features::IMAGE_SUPPORT),
         CL_DEVICE_MAX_PARAMETER_SIZE => Info::from(1024usize),
         CL_DEVICE_MEM_BASE_ADDR_ALIGN => Info::from(lockstep_runtime::BUFFER_ALIGN as u32 * 8),
         CL_DEVICE_MIN_DATA_TYPE_ALIGN_SIZE => Info::from(128u32),
@@ -353,7 +343,9 @@ fn device_info(param: cl_device_info) -> Result<Info, cl_int> {
         CL_DEVICE_LOCAL_MEM_SIZE => Info::from(MAX_LOCAL_MEM_SIZE),
         CL_DEVICE_ERROR_CORRECTION_SUPPORT => Info::bool(false),
         CL_DEVICE_HOST_UNIFIED_MEMORY => Info::bool(true),
-        CL_DEVICE_PROFILING_TIMER_RESOLUTION => Info::from(1usize),
+        CL_DEVICE_PROFILING_TIMER_RESOLUTION => {
+            Info::from(crate::queue::clock_resolution_ns() as usize)
+        }
         CL_DEVICE_ENDIAN_LITTLE => Info::bool(cfg!(target_endian = "little")),
         CL_DEVICE_AVAILABLE | CL_DEVICE_COMPILER_AVAILABLE | CL_DEVICE_LINKER_AVAILABLE => {
             Info::bool(true)
@@ -399,7 +391,7 @@ fn device_info(param: cl_device_info) -> Result<Info, cl_int> {
         ),
         CL_DEVICE_EXTENSIONS => Info::string(&extension_string()),
         CL_DEVICE_EXTENSIONS_WITH_VERSION => Info::list(
-            &EXTENSIONS
+            &extensions()
                 .iter()
                 .map(|(n, v)| name_version(n, *v))
                 .collect::<Vec<_>>(),

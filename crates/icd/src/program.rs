@@ -5,21 +5,22 @@
 //! (executable, compiled object or library), the build options, the build
 //! log and a body. An executable's body is the program's Lockstep IR as the
 //! IR printer writes it (the parser reads it back, so a binary loads without
-//! the source or clang). A compiled object's or library's body is OpenCL C
-//! preprocessed by clang (`-E`, with the compile options and the input
-//! headers applied), so it stands alone.
+//! the source or clang). A compiled object's or library's body is the
+//! LLVM IR clang made of it (`lockstep_frontend::compile_object`: the
+//! compile options and input headers applied, not yet optimized).
 //!
-//! Linking concatenates the objects' preprocessed sources and builds the
-//! result: honest for OpenCL C (each object's macros and headers were
-//! applied when it was compiled), with the limit that two objects may not
-//! both define a `static` function of the same name. Duplicate kernel (or
-//! other external) names are a link error, as with any linker.
+//! Linking links the objects' LLVM modules with LLVM's linker
+//! (`lockstep_frontend::link`) and builds the result: each object keeps
+//! its own declarations (two may both declare `struct bar`, or both carry
+//! the default header), `extern` program-scope variables and functions
+//! resolve to another object's definitions, `static` names stay private to
+//! their object, and a name two objects both define (two kernels `k`) is a
+//! link error, as with any linker.
 
 #![allow(non_snake_case)]
 
 use std::ffi::{c_char, c_void, CStr};
 use std::path::Path;
-use std::process::{Command, Stdio};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
@@ -65,9 +66,10 @@ enum Content {
         options: String,
         log: String,
     },
-    /// A compiled object or library: preprocessed OpenCL C.
+    /// A compiled object or library: LLVM IR, and the `-cl-std=` it was
+    /// compiled with.
     Object {
-        source: String,
+        llvm_ir: String,
         options: String,
     },
 }
@@ -171,7 +173,7 @@ impl Program {
                 log: log.clone(),
                 body: ir.clone(),
             },
-            Content::Object { source, options } => Binary {
+            Content::Object { llvm_ir, options } => Binary {
                 kind: if state.binary_type == CL_PROGRAM_BINARY_TYPE_LIBRARY {
                     "library".into()
                 } else {
@@ -179,7 +181,7 @@ impl Program {
                 },
                 options: options.clone(),
                 log: state.log.clone(),
-                body: source.clone(),
+                body: llvm_ir.clone(),
             },
         };
         b.to_bytes()
@@ -295,7 +297,7 @@ pub unsafe extern "C" fn clCreateProgramWithBinary(
                     CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT
                 };
                 state.content = Content::Object {
-                    source: binary.body,
+                    llvm_ir: binary.body,
                     options: binary.options,
                 };
             }
@@ -421,9 +423,9 @@ pub unsafe extern "C" fn clBuildProgram(
                         .map_err(|e| (CL_INVALID_BINARY, e.to_string()))
                 }
                 (Some(source), _) => build_source(source, &effective_options(&user_options)),
-                (None, Content::Object { source, options }) => {
+                (None, Content::Object { llvm_ir, options }) => {
                     let options = format!("{} {}", cl_std_of(options), user_options);
-                    build_source(source, options.trim())
+                    link_objects(&[llvm_ir.as_str()], options.trim())
                 }
                 (None, Content::Executable(prog)) => Ok((prog.clone(), state.log.clone())),
                 (None, Content::None) => Err((CL_INVALID_PROGRAM, String::new())),
@@ -463,50 +465,45 @@ fn cl_std_of(options: &str) -> &str {
         .unwrap_or("")
 }
 
-/// Runs clang's preprocessor on a compile unit with its options and the
-/// directory of its input headers: the preprocessed text, or the log.
-fn preprocess(source: &str, options: &str, header_dir: &Path) -> Result<String, (cl_int, String)> {
+/// Compiles a compile unit with its options and the directory of its
+/// input headers: the object's LLVM IR and clang's log, or (error, log).
+fn compile_object(
+    source: &str,
+    options: &str,
+    header_dir: &Path,
+) -> Result<(String, String), (cl_int, String)> {
     let parsed = lockstep_frontend::BuildOptions::parse(options)
         .map_err(|e| (CL_INVALID_COMPILER_OPTIONS, e.to_string()))?;
-    let clang =
-        lockstep_frontend::find_clang().map_err(|e| (CL_COMPILER_NOT_AVAILABLE, e.to_string()))?;
-    let dir = tempfile::tempdir().map_err(|_| (CL_OUT_OF_HOST_MEMORY, String::new()))?;
-    let file = dir.path().join("program.cl");
-    std::fs::write(&file, source).map_err(|_| (CL_OUT_OF_HOST_MEMORY, String::new()))?;
-    let run = |extra: &[&str]| {
-        Command::new(&clang)
-            .current_dir(dir.path())
-            .args(["-x", "cl", "-target", "spir64"])
-            .args([
-                "-Xclang".to_string(),
-                format!(
-                    "-cl-ext={}",
-                    lockstep_frontend::SUPPORTED_FEATURES.join(",")
-                ),
-            ])
-            .arg("-fno-color-diagnostics")
-            .args(extra)
-            .arg(format!("-I{}", header_dir.display()))
-            .args(&parsed.clang_args)
-            .arg("program.cl")
-            .stdin(Stdio::null())
-            .output()
+    let src = lockstep_frontend::Source {
+        name: "program.cl".to_string(),
+        text: source.to_string(),
+        include_dir: Some(header_dir.to_path_buf()),
     };
-    // Errors first (with the default header), then the preprocessed text.
-    let check = run(&["-fsyntax-only", "-Xclang", "-finclude-default-header"])
-        .map_err(|e| (CL_COMPILER_NOT_AVAILABLE, e.to_string()))?;
-    let log = String::from_utf8_lossy(&check.stderr).into_owned();
-    if !check.status.success() {
-        return Err((CL_COMPILE_PROGRAM_FAILURE, log));
+    match lockstep_frontend::compile_object(&src, &parsed) {
+        Ok(object) => Ok((object.llvm_ir, object.log)),
+        Err(e @ lockstep_frontend::CompileError::ClangNotFound) => {
+            Err((CL_COMPILER_NOT_AVAILABLE, e.to_string()))
+        }
+        Err(e) => Err((CL_COMPILE_PROGRAM_FAILURE, e.build_log())),
     }
-    let out = run(&["-E"]).map_err(|e| (CL_COMPILER_NOT_AVAILABLE, e.to_string()))?;
-    if !out.status.success() {
-        return Err((
-            CL_COMPILE_PROGRAM_FAILURE,
-            String::from_utf8_lossy(&out.stderr).into_owned(),
-        ));
+}
+
+/// Links objects' LLVM IR into an executable: the program and its log, or
+/// (error, log).
+fn link_objects(
+    objects: &[&str],
+    options: &str,
+) -> Result<(lockstep_runtime::Program, String), (cl_int, String)> {
+    match lockstep_runtime::Program::link(objects, options) {
+        Ok(p) => {
+            let log = p.build_log().to_string();
+            Ok((p, log))
+        }
+        Err(lockstep_runtime::BuildError::Compile(lockstep_frontend::CompileError::BadOption(
+            m,
+        ))) => Err((CL_INVALID_LINKER_OPTIONS, m)),
+        Err(e) => Err((CL_LINK_PROGRAM_FAILURE, e.build_log())),
     }
-    Ok(String::from_utf8_lossy(&out.stdout).into_owned())
 }
 
 pub unsafe extern "C" fn clCompileProgram(
@@ -555,17 +552,17 @@ pub unsafe extern "C" fn clCompileProgram(
         }
         let user_options = options_string(options);
         let options = effective_options(&user_options);
-        let outcome = preprocess(&source, &options, header_dir.path());
+        let outcome = compile_object(&source, &options, header_dir.path());
         let result = {
             let mut state = p.lock();
             state.options = user_options;
             match outcome {
-                Ok(text) => {
+                Ok((llvm_ir, log)) => {
                     state.status = CL_BUILD_SUCCESS;
-                    state.log = String::new();
+                    state.log = log;
                     state.binary_type = CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT;
                     state.content = Content::Object {
-                        source: text,
+                        llvm_ir,
                         options: cl_std_of(&options).to_string(),
                     };
                     Ok(())
@@ -625,15 +622,15 @@ pub unsafe extern "C" fn clLinkProgram(
             return Err(CL_INVALID_LINKER_OPTIONS);
         }
         let library = words.contains(&"-create-library");
-        let mut sources = Vec::new();
+        let mut objects = Vec::new();
         let mut cl_std = String::new();
         for p in &inputs {
             if !Arc::ptr_eq(&p.context, &c) {
                 return Err(CL_INVALID_CONTEXT);
             }
             match &p.lock().content {
-                Content::Object { source, options } => {
-                    sources.push(source.clone());
+                Content::Object { llvm_ir, options } => {
+                    objects.push(llvm_ir.clone());
                     if cl_std.is_empty() {
                         cl_std = cl_std_of(options).to_string();
                     }
@@ -641,16 +638,25 @@ pub unsafe extern "C" fn clLinkProgram(
                 _ => return Err(CL_INVALID_OPERATION),
             }
         }
-        let joined = sources.join("\n");
+        let objects: Vec<&str> = objects.iter().map(String::as_str).collect();
         let mut state = empty_state();
         state.options = user_options.clone();
         if library {
-            state.status = CL_BUILD_SUCCESS;
-            state.binary_type = CL_PROGRAM_BINARY_TYPE_LIBRARY;
-            state.content = Content::Object {
-                source: joined,
-                options: cl_std,
-            };
+            match lockstep_frontend::link_objects(&objects) {
+                Ok(llvm_ir) => {
+                    state.status = CL_BUILD_SUCCESS;
+                    state.binary_type = CL_PROGRAM_BINARY_TYPE_LIBRARY;
+                    state.content = Content::Object {
+                        llvm_ir,
+                        options: cl_std,
+                    };
+                }
+                Err(e) => {
+                    state.status = CL_BUILD_ERROR;
+                    state.log = e.build_log();
+                    link_status = CL_LINK_PROGRAM_FAILURE;
+                }
+            }
         } else {
             let build_options: Vec<&str> = words
                 .iter()
@@ -658,7 +664,7 @@ pub unsafe extern "C" fn clLinkProgram(
                 .filter(|w| *w != "-enable-link-options")
                 .collect();
             let options = format!("{cl_std} {}", build_options.join(" "));
-            match build_source(&joined, options.trim()) {
+            match link_objects(&objects, options.trim()) {
                 Ok((prog, log)) => {
                     state.status = CL_BUILD_SUCCESS;
                     state.log = log;
@@ -792,8 +798,11 @@ pub unsafe extern "C" fn clSetProgramSpecializationConstant(
 ) -> cl_int {
     status(|| {
         get(program)?;
-        // Only programs from IL have specialization constants.
-        Err(CL_INVALID_PROGRAM)
+        // Only programs from IL have specialization constants, and no
+        // device supports IL (CL_DEVICE_IL_VERSION is empty): the spec's
+        // CL_INVALID_OPERATION, which comes before CL_INVALID_PROGRAM for a
+        // program not from IL (the CTS's consistency_il_programs).
+        Err(CL_INVALID_OPERATION)
     })
 }
 

@@ -34,6 +34,23 @@ pub fn now_ns() -> u64 {
     EPOCH.get_or_init(Instant::now).elapsed().as_nanos() as u64 + 1
 }
 
+/// The resolution of [`now_ns`]'s clock in ns (`Instant` reads
+/// `CLOCK_MONOTONIC`), at least 1: what `CL_PLATFORM_HOST_TIMER_RESOLUTION`
+/// and `CL_DEVICE_PROFILING_TIMER_RESOLUTION` report, the device and host
+/// timers being the same clock.
+pub fn clock_resolution_ns() -> u64 {
+    let mut res = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: `res` is a valid timespec to write.
+    let ok = unsafe { libc::clock_getres(libc::CLOCK_MONOTONIC, &mut res) } == 0;
+    if !ok {
+        return 1;
+    }
+    (res.tv_sec as u64 * 1_000_000_000 + res.tv_nsec as u64).max(1)
+}
+
 pub struct Queue {
     pub context: Retained<Context>,
     pub properties: cl_command_queue_properties,
@@ -341,15 +358,21 @@ fn create_queue(
 ) -> Result<cl_command_queue, cl_int> {
     let context = crate::context::get(context)?;
     platform::check_device(device)?;
-    let known = CL_QUEUE_PROFILING_ENABLE | CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE;
-    if properties & !known != 0 {
-        return Err(
-            if properties & (CL_QUEUE_ON_DEVICE | CL_QUEUE_ON_DEVICE_DEFAULT) != 0 {
-                CL_INVALID_QUEUE_PROPERTIES
-            } else {
-                CL_INVALID_VALUE
-            },
-        );
+    // Bits no version defines, or an on-device queue that is not out of
+    // order, or a default one that is not on the device, are not valid
+    // (CL_INVALID_VALUE); a valid on-device queue is not supported
+    // (CL_INVALID_QUEUE_PROPERTIES: CL_DEVICE_QUEUE_ON_DEVICE_PROPERTIES is 0).
+    let supported = CL_QUEUE_PROFILING_ENABLE | CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE;
+    let defined = supported | CL_QUEUE_ON_DEVICE | CL_QUEUE_ON_DEVICE_DEFAULT;
+    let on_device = properties & CL_QUEUE_ON_DEVICE != 0;
+    if properties & !defined != 0
+        || (on_device && properties & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE == 0)
+        || (!on_device && properties & CL_QUEUE_ON_DEVICE_DEFAULT != 0)
+    {
+        return Err(CL_INVALID_VALUE);
+    }
+    if properties & !supported != 0 {
+        return Err(CL_INVALID_QUEUE_PROPERTIES);
     }
     let queue = handle::create(Queue {
         context: Retained::new(&context),

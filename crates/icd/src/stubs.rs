@@ -145,3 +145,15 @@ pub unsafe extern "C" fn clCreatePipe(
     // No device of the context supports pipes.
     no_images(context, errcode_ret)
 }
+
+/// No memory object is a pipe (`clCreatePipe` makes none), so every
+/// handle, buffer or not, is `CL_INVALID_MEM_OBJECT`.
+pub unsafe extern "C" fn clGetPipeInfo(
+    _pipe: cl_mem,
+    _param_name: cl_uint,
+    _size: usize,
+    _value: *mut c_void,
+    _size_ret: *mut usize,
+) -> cl_int {
+    CL_INVALID_MEM_OBJECT
+}

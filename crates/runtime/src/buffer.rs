@@ -1,4 +1,4 @@
-//! Buffers: 64-byte aligned host memory that kernels read and write.
+//! Buffers: 128-byte aligned host memory that kernels read and write.
 //!
 //! A [`Buffer<T>`] is a cheap handle (clone it freely) to shared storage.
 //! Host access and launches are serialized by a lock per buffer, so a buffer
@@ -14,8 +14,11 @@ use std::ptr::NonNull;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, RwLock, RwLockReadGuard, RwLockWriteGuard};
 
-/// Alignment of every buffer: a cache line, and enough for any vector access.
-pub const BUFFER_ALIGN: usize = 64;
+/// Alignment of every buffer: the widest OpenCL C type (`long16`, `double16`:
+/// 128 bytes), so any vector access is aligned; the device reports it as
+/// `CL_DEVICE_MEM_BASE_ADDR_ALIGN` (1024 bits) and sub-buffer origins must be
+/// multiples of it.
+pub const BUFFER_ALIGN: usize = 128;
 
 /// Plain data that can live in a buffer: any bit pattern is a valid value
 /// and there is no padding.
@@ -103,7 +106,7 @@ pub fn lock_all<'a>(
 
 /// Who owns a storage's bytes.
 enum Backing {
-    /// Allocated (64-byte aligned) by the storage, freed when it drops.
+    /// Allocated ([`BUFFER_ALIGN`]-aligned) by the storage, freed when it drops.
     Owned,
     /// Mapped (zero pages on first touch) by the storage, unmapped when it
     /// drops: the mapping starts `offset` bytes before the storage's bytes.
@@ -140,8 +143,8 @@ impl Storage {
         })
     }
 
-    /// The allocation of an owned storage of `len` bytes: whole 64-byte
-    /// blocks, so a vector access that starts inside the buffer (a
+    /// The allocation of an owned storage of `len` bytes: whole
+    /// [`BUFFER_ALIGN`] blocks, so a vector access that starts inside the buffer (a
     /// `float4` load from a 4-byte buffer) stays inside the allocation.
     fn layout(len: usize) -> Option<Layout> {
         let size = len.max(1).checked_next_multiple_of(BUFFER_ALIGN)?;
@@ -186,7 +189,7 @@ impl Storage {
         })
     }
 
-    /// `len` zeroed bytes, 64-byte aligned.
+    /// `len` zeroed bytes, [`BUFFER_ALIGN`]-aligned.
     ///
     /// # Panics
     /// If the memory cannot be allocated; [`Storage::try_zeroed`] returns
@@ -195,7 +198,7 @@ impl Storage {
         Storage::try_zeroed(len).unwrap_or_else(|e| panic!("{e}"))
     }
 
-    /// `len` zeroed bytes, 64-byte aligned, or an error if the memory
+    /// `len` zeroed bytes, [`BUFFER_ALIGN`]-aligned, or an error if the memory
     /// cannot be allocated.
     pub fn try_zeroed(len: usize) -> Result<Arc<Storage>, AllocError> {
         Storage::new(len).map(Arc::new)
@@ -373,7 +376,7 @@ impl<T: Pod> Buffer<T> {
     /// Copies the contents out.
     pub fn read(&self) -> Vec<T> {
         let _guard = self.storage.read_lock();
-        // SAFETY: shared lock held; `T` is Pod and the storage is aligned to 64.
+        // SAFETY: shared lock held; `T` is Pod and the storage is aligned to BUFFER_ALIGN.
         let elems =
             unsafe { std::slice::from_raw_parts(self.storage.as_ptr() as *const T, self.len()) };
         elems.to_vec()

@@ -217,6 +217,26 @@ impl Kernel {
             .fold(0, u64::saturating_add)
     }
 
+    /// The kernel's attributes (`reqd_work_group_size`,
+    /// `work_group_size_hint`, `vec_type_hint`) as `CL_KERNEL_ATTRIBUTES`
+    /// lists them: each as written in OpenCL C, separated by spaces.
+    pub fn attributes(&self) -> String {
+        let Some(info) = self.function().kernel.as_ref() else {
+            return String::new();
+        };
+        let mut out = Vec::new();
+        if let Some([x, y, z]) = info.reqd_work_group_size {
+            out.push(format!("reqd_work_group_size({x},{y},{z})"));
+        }
+        if let Some([x, y, z]) = info.work_group_size_hint {
+            out.push(format!("work_group_size_hint({x},{y},{z})"));
+        }
+        if let Some(ty) = &info.vec_type_hint {
+            out.push(format!("vec_type_hint({ty})"));
+        }
+        out.join(" ")
+    }
+
     /// `reqd_work_group_size`, if the kernel has one.
     pub fn required_work_group_size(&self) -> Option<[u64; 3]> {
         let info = self.function().kernel.as_ref()?;

@@ -549,6 +549,21 @@ impl Program {
         Program::build_source(source, options)
     }
 
+    /// Links separately compiled objects ([`lockstep_frontend::compile_object`]'s
+    /// LLVM IR) into a program, with `clLinkProgram`-style options (and the
+    /// `-cl-std=` the objects were compiled with, which decides whether
+    /// work-groups must be uniform).
+    pub fn link(objects: &[&str], options: &str) -> Result<Program, BuildError> {
+        let opts = BuildOptions::parse(options)?;
+        let compiled = lockstep_frontend::link(objects, &opts, "program.cl")?;
+        Ok(Program::from_compiled(
+            compiled,
+            "program.cl",
+            options,
+            &opts,
+        ))
+    }
+
     /// A program from its Lockstep IR text (what [`Program::ir_text`]
     /// printed), built with `options`: how the OpenCL platform loads a
     /// program binary without its source.
@@ -590,19 +605,32 @@ impl Program {
                 c
             }
         };
-        let uniform_groups_required = uniform_groups_required(&opts);
-        Ok(Program {
+        Ok(Program::from_compiled(
+            compiled,
+            &source.name,
+            options,
+            &opts,
+        ))
+    }
+
+    fn from_compiled(
+        compiled: lockstep_frontend::Compiled,
+        source_name: &str,
+        options: &str,
+        opts: &BuildOptions,
+    ) -> Program {
+        Program {
             inner: Arc::new(ProgramInner {
                 module: compiled.module,
                 log: compiled.log,
-                source_name: source.name.clone(),
+                source_name: source_name.to_string(),
                 options: options.to_string(),
                 code_key: Default::default(),
                 simd_cache: Default::default(),
                 globals_memory: Default::default(),
-                uniform_groups_required,
+                uniform_groups_required: uniform_groups_required(opts),
             }),
-        })
+        }
     }
 
     /// clang's warnings (empty for a clean build).

@@ -125,6 +125,11 @@ struct Shared {
 // written only by the kernel, as OpenCL allows.
 unsafe impl Sync for Shared {}
 
+/// Alignment of a work-group's local memory and of each `__local`
+/// argument in it: the widest OpenCL C type (`long16`), as for buffers
+/// ([`crate::BUFFER_ALIGN`]).
+const LOCAL_ALIGN: u64 = crate::BUFFER_ALIGN as u64;
+
 /// The largest natural alignment of a by-value argument: a 16-element
 /// vector of 8-byte elements (`double16`, `long16`) is 128 bytes.
 const BYVAL_ALIGN: usize = 128;
@@ -216,7 +221,8 @@ pub(crate) fn launch(
             ArgValue::Buffer(s) => s.as_ptr() as u64,
             ArgValue::Null => 0,
             ArgValue::Local(n) => {
-                let offset = local_total.div_ceil(64) * 64;
+                // Aligned for the widest type, like buffers.
+                let offset = local_total.div_ceil(LOCAL_ALIGN) * LOCAL_ALIGN;
                 local_total = offset + *n as u64;
                 offset
             }
@@ -282,9 +288,11 @@ pub(crate) fn launch(
             | ((g[1] == last[1]) as usize) << 1
             | ((g[2] == last[2]) as usize) << 2;
         let k = &by_position[position];
-        // 64-byte aligned starts of this worker's local memory and scratch.
+        // Aligned starts of this worker's local memory (LOCAL_ALIGN: the
+        // kernel's `__local` variables are at offsets aligned for their
+        // types from it) and scratch (64 bytes).
         let base = mem.as_mut_ptr() as usize;
-        let aligned = base.div_ceil(64) * 64;
+        let aligned = base.div_ceil(LOCAL_ALIGN as usize) * LOCAL_ALIGN as usize;
         let scratch = (aligned + local_bytes).div_ceil(64) * 64;
         let ctx = GroupContext {
             args: shared.args.as_ptr(),
@@ -303,7 +311,7 @@ pub(crate) fn launch(
         // pointers in it are valid for the launch.
         unsafe { (k.function())(&ctx) };
     };
-    let worker_memory = || vec![0u8; local_bytes + scratch_bytes + 128];
+    let worker_memory = || vec![0u8; local_bytes + scratch_bytes + LOCAL_ALIGN as usize];
     // Private arrays are in the work-group function's frame (one copy per
     // lane of a gang): the workers' stacks are sized for it.
     let frame = kernel.private_mem_size().saturating_mul(width as u64);

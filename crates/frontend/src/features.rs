@@ -1,0 +1,226 @@
+//! What the device offers OpenCL C: its extensions (`cl_khr_*`) and
+//! OpenCL C 3.0 optional features (`__opencl_c_*`).
+//!
+//! The one list both sides read: clang is told to define exactly these
+//! macros ([`clang_args`]), and the OpenCL platform reports them in
+//! `CL_DEVICE_EXTENSIONS` and `CL_DEVICE_OPENCL_C_FEATURES`, so a kernel's
+//! `#ifdef` and the host's query always agree (the CTS checks both).
+//!
+//! clang alone would not get there for `spir64`: it defines
+//! `__IMAGE_SUPPORT__` for every SPIR target, and its default header
+//! defines the OpenCL C 2.0 feature set (images, pipes, device enqueue)
+//! under `-cl-std=CL2.0`, and the subgroup, dot-product and kernel-clock
+//! extensions for every version from 2.0, whatever `-cl-ext` says. So a
+//! prelude ([`prelude`], given with `-include`) includes the default header
+//! (`opencl-c-base.h`: the driver declares the builtin functions itself,
+//! `-fdeclare-opencl-builtins`, following `-cl-ext`) before the driver
+//! does, then `#undef`s every such macro the device does not offer; the
+//! driver's own include of the header is then a no-op (include guard).
+
+/// Extensions the device offers OpenCL C (the platform adds `cl_khr_icd`).
+pub const EXTENSIONS: &[&str] = &[
+    "cl_khr_fp64",
+    "cl_khr_int64_base_atomics",
+    "cl_khr_int64_extended_atomics",
+    "cl_khr_global_int32_base_atomics",
+    "cl_khr_global_int32_extended_atomics",
+    "cl_khr_local_int32_base_atomics",
+    "cl_khr_local_int32_extended_atomics",
+    "cl_khr_byte_addressable_store",
+];
+
+/// OpenCL C 3.0 optional features the device offers.
+pub const FEATURES: &[&str] = &[
+    "__opencl_c_fp64",
+    "__opencl_c_int64",
+    "__opencl_c_generic_address_space",
+    "__opencl_c_program_scope_global_variables",
+    "__opencl_c_atomic_order_acq_rel",
+    "__opencl_c_atomic_order_seq_cst",
+    "__opencl_c_atomic_scope_device",
+    "__opencl_c_atomic_scope_all_devices",
+    "__opencl_c_work_group_collective_functions",
+];
+
+/// Whether the device supports images (`__IMAGE_SUPPORT__`,
+/// `CL_DEVICE_IMAGE_SUPPORT`).
+pub const IMAGE_SUPPORT: bool = false;
+
+/// Every extension or feature macro clang 19 or its default header may
+/// define for `spir64` (any `-cl-std`); those not offered are undefined by
+/// the prelude. A test compares this list with what clang really defines.
+const CLANG_MACROS: &[&str] = &[
+    "cl_khr_3d_image_writes",
+    "cl_khr_byte_addressable_store",
+    "cl_khr_depth_images",
+    "cl_khr_extended_bit_ops",
+    "cl_khr_fp16",
+    "cl_khr_fp64",
+    "cl_khr_gl_msaa_sharing",
+    "cl_khr_global_int32_base_atomics",
+    "cl_khr_global_int32_extended_atomics",
+    "cl_khr_int64_base_atomics",
+    "cl_khr_int64_extended_atomics",
+    "cl_khr_integer_dot_product",
+    "cl_khr_kernel_clock",
+    "cl_khr_local_int32_base_atomics",
+    "cl_khr_local_int32_extended_atomics",
+    "cl_khr_mipmap_image",
+    "cl_khr_mipmap_image_writes",
+    "cl_khr_srgb_image_writes",
+    "cl_khr_subgroup_ballot",
+    "cl_khr_subgroup_clustered_reduce",
+    "cl_khr_subgroup_extended_types",
+    "cl_khr_subgroup_non_uniform_arithmetic",
+    "cl_khr_subgroup_non_uniform_vote",
+    "cl_khr_subgroup_rotate",
+    "cl_khr_subgroup_shuffle",
+    "cl_khr_subgroup_shuffle_relative",
+    "cl_khr_subgroups",
+    "__opencl_c_3d_image_writes",
+    "__opencl_c_atomic_order_acq_rel",
+    "__opencl_c_atomic_order_seq_cst",
+    "__opencl_c_atomic_scope_all_devices",
+    "__opencl_c_atomic_scope_device",
+    "__opencl_c_device_enqueue",
+    "__opencl_c_ext_fp16_global_atomic_add",
+    "__opencl_c_ext_fp16_global_atomic_load_store",
+    "__opencl_c_ext_fp16_global_atomic_min_max",
+    "__opencl_c_ext_fp16_local_atomic_add",
+    "__opencl_c_ext_fp16_local_atomic_load_store",
+    "__opencl_c_ext_fp16_local_atomic_min_max",
+    "__opencl_c_ext_fp32_global_atomic_add",
+    "__opencl_c_ext_fp32_global_atomic_min_max",
+    "__opencl_c_ext_fp32_local_atomic_add",
+    "__opencl_c_ext_fp32_local_atomic_min_max",
+    "__opencl_c_ext_fp64_global_atomic_add",
+    "__opencl_c_ext_fp64_global_atomic_min_max",
+    "__opencl_c_ext_fp64_local_atomic_add",
+    "__opencl_c_ext_fp64_local_atomic_min_max",
+    "__opencl_c_ext_image_raw10_raw12",
+    "__opencl_c_ext_image_unorm_int_2_101010",
+    "__opencl_c_fp16",
+    "__opencl_c_fp64",
+    "__opencl_c_generic_address_space",
+    "__opencl_c_images",
+    "__opencl_c_int64",
+    "__opencl_c_integer_dot_product_input_4x8bit",
+    "__opencl_c_integer_dot_product_input_4x8bit_packed",
+    "__opencl_c_kernel_clock_scope_device",
+    "__opencl_c_kernel_clock_scope_sub_group",
+    "__opencl_c_kernel_clock_scope_work_group",
+    "__opencl_c_pipes",
+    "__opencl_c_program_scope_global_variables",
+    "__opencl_c_read_write_images",
+    "__opencl_c_subgroups",
+    "__opencl_c_work_group_collective_functions",
+];
+
+/// True if the device offers `name` (an extension or a feature).
+pub fn offers(name: &str) -> bool {
+    EXTENSIONS.contains(&name) || FEATURES.contains(&name)
+}
+
+/// The `-cl-ext=` value telling clang which extensions and features are
+/// supported: none but the device's.
+pub fn cl_ext() -> String {
+    let mut out = String::from("-cl-ext=-all");
+    for name in EXTENSIONS.iter().chain(FEATURES) {
+        out.push_str(",+");
+        out.push_str(name);
+    }
+    out
+}
+
+/// The header every OpenCL C compile starts with (given to clang with
+/// `-include`): clang's default header, then `#undef` of each macro it or
+/// clang defined that the device does not offer.
+pub fn prelude() -> String {
+    let mut out = String::from(
+        "/* Lockstep: clang's default header, then only the device's features. */\n\
+         #include <opencl-c-base.h>\n",
+    );
+    if !IMAGE_SUPPORT {
+        out.push_str("#undef __IMAGE_SUPPORT__\n");
+    }
+    for name in CLANG_MACROS.iter().filter(|n| !offers(n)) {
+        out.push_str(&format!("#undef {name}\n"));
+    }
+    out
+}
+
+/// The clang arguments that set the device's features, given the path the
+/// [`prelude`] was written to: `-cl-ext=` and the prelude's `-include`.
+pub fn clang_args(prelude_path: &std::path::Path) -> Vec<String> {
+    vec![
+        "-Xclang".to_string(),
+        cl_ext(),
+        "-include".to_string(),
+        prelude_path.display().to_string(),
+    ]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// What clang with the device's arguments predefines, for one `-cl-std`.
+    fn predefined(std: &str) -> Vec<String> {
+        let clang = crate::find_clang().expect("clang 19");
+        let dir = tempfile::tempdir().unwrap();
+        let prelude_path = dir.path().join("prelude.h");
+        std::fs::write(&prelude_path, prelude()).unwrap();
+        std::fs::write(dir.path().join("k.cl"), "kernel void k() {}\n").unwrap();
+        let out = std::process::Command::new(clang)
+            .current_dir(dir.path())
+            .args(["-x", "cl", "-target", "spir64", "-E", "-dM"])
+            .arg(format!("-cl-std={std}"))
+            .args(clang_args(&prelude_path))
+            .arg("k.cl")
+            .output()
+            .expect("running clang");
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8_lossy(&out.stdout)
+            .lines()
+            .filter_map(|l| l.strip_prefix("#define "))
+            .filter_map(|l| l.split_whitespace().next())
+            .map(str::to_string)
+            .collect()
+    }
+
+    #[test]
+    fn clang_defines_exactly_the_offered_extensions_and_features() {
+        for std in ["CL1.2", "CL2.0", "CL3.0"] {
+            let defined = predefined(std);
+            for name in &defined {
+                let is_feature_macro = (name.starts_with("cl_khr_")
+                    || name.starts_with("__opencl_c_"))
+                    && name != "__opencl_c_named_address_space_builtins";
+                if is_feature_macro {
+                    assert!(
+                        offers(name),
+                        "-cl-std={std}: clang defines {name}, which the device does not offer \
+                         (add it to CLANG_MACROS so that the prelude undefines it)"
+                    );
+                }
+            }
+            assert_eq!(
+                defined.iter().any(|n| n == "__IMAGE_SUPPORT__"),
+                IMAGE_SUPPORT,
+                "-cl-std={std}: __IMAGE_SUPPORT__"
+            );
+            for name in EXTENSIONS {
+                assert!(defined.iter().any(|n| n == name), "-cl-std={std}: {name}");
+            }
+            if std == "CL3.0" {
+                for name in FEATURES {
+                    assert!(defined.iter().any(|n| n == name), "-cl-std={std}: {name}");
+                }
+            }
+        }
+    }
+}

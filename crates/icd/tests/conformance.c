@@ -1,0 +1,845 @@
+/* What the Khronos OpenCL CTS checks and Lockstep once got wrong, one case
+ * per command-line argument (`conformance host_timer`, ...), run by
+ * conformance.rs on the Lockstep platform without the CTS. Each case names
+ * the CTS subtests it stands for. Prints "OK" and exits 0 when the case
+ * passes; a hang is turned into a failure by an alarm. */
+
+#define CL_TARGET_OPENCL_VERSION 300
+#define CL_USE_DEPRECATED_OPENCL_1_2_APIS /* clCreateCommandQueue */
+#include <CL/cl.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "check.h"
+
+static cl_platform_id platform;
+static cl_device_id dev;
+static cl_context ctx;
+static cl_command_queue queue;
+
+static void setup(void) {
+    platform = find_lockstep();
+    OK(clGetDeviceIDs(platform, CL_DEVICE_TYPE_CPU, 1, &dev, NULL));
+    cl_int err;
+    ctx = clCreateContext(NULL, 1, &dev, NULL, NULL, &err);
+    OK(err);
+    queue = clCreateCommandQueueWithProperties(ctx, dev, NULL, &err);
+    OK(err);
+}
+
+static cl_mem new_buffer(size_t size) {
+    cl_int err;
+    cl_mem m = clCreateBuffer(ctx, CL_MEM_READ_WRITE, size, NULL, &err);
+    OK(err);
+    return m;
+}
+
+static void print_log(cl_program p) {
+    char log[16384] = "";
+    clGetProgramBuildInfo(p, dev, CL_PROGRAM_BUILD_LOG, sizeof log, log, NULL);
+    fprintf(stderr, "build log:\n%s\n", log);
+}
+
+/* Builds `src` with `opts`, exiting on failure (with the build log). */
+static cl_program build(const char *src, const char *opts) {
+    cl_int err;
+    cl_program p = clCreateProgramWithSource(ctx, 1, &src, NULL, &err);
+    OK(err);
+    err = clBuildProgram(p, 1, &dev, opts, NULL, NULL);
+    if (err != CL_SUCCESS) {
+        fprintf(stderr, "FAIL: build with \"%s\" failed (%d)\n", opts ? opts : "", err);
+        print_log(p);
+        exit(1);
+    }
+    return p;
+}
+
+static cl_kernel kernel(cl_program p, const char *name) {
+    cl_int err;
+    cl_kernel k = clCreateKernel(p, name, &err);
+    OK(err);
+    return k;
+}
+
+/* Runs a 1-D kernel on `n` work-items and waits. */
+static void run(cl_kernel k, size_t n) {
+    OK(clEnqueueNDRangeKernel(queue, k, 1, NULL, &n, NULL, 0, NULL, NULL));
+    OK(clFinish(queue));
+}
+
+static void read_buffer(cl_mem m, size_t size, void *dst) {
+    OK(clEnqueueReadBuffer(queue, m, CL_TRUE, 0, size, dst, 0, NULL, NULL));
+}
+
+/* --- Host timer (api/consistency_device_and_host_timer,
+ * api/negative_get_host_timer, api/negative_get_device_and_host_timer). */
+static void host_timer(void) {
+    cl_ulong resolution = 0;
+    OK(clGetPlatformInfo(platform, CL_PLATFORM_HOST_TIMER_RESOLUTION, sizeof resolution,
+                         &resolution, NULL));
+    /* The timers work, so the resolution may not be 0 (0 means "no timer
+     * synchronization", and then the calls must fail). */
+    CHECK(resolution > 0 && resolution <= 1000000, "resolution %llu ns",
+          (unsigned long long)resolution);
+
+    cl_ulong host0 = 0, host1 = 0, device_ts = 0;
+    OK(clGetHostTimer(dev, &host0));
+    OK(clGetDeviceAndHostTimer(dev, &device_ts, &host1));
+    CHECK(host0 > 0 && host1 >= host0, "host timer %llu then %llu",
+          (unsigned long long)host0, (unsigned long long)host1);
+    CHECK(device_ts > 0, "device timer %llu", (unsigned long long)device_ts);
+
+    /* NULL pointers: CL_INVALID_VALUE. */
+    cl_ulong t;
+    EXPECT_ERR(clGetHostTimer(dev, NULL), CL_INVALID_VALUE);
+    EXPECT_ERR(clGetDeviceAndHostTimer(dev, NULL, &t), CL_INVALID_VALUE);
+    EXPECT_ERR(clGetDeviceAndHostTimer(dev, &t, NULL), CL_INVALID_VALUE);
+    /* A bad device (NULL, or a valid object of another type), checked
+     * before the pointers: CL_INVALID_DEVICE. */
+    cl_device_id not_devices[] = {NULL, (cl_device_id)platform, (cl_device_id)ctx};
+    for (size_t i = 0; i < sizeof not_devices / sizeof *not_devices; i++) {
+        EXPECT_ERR(clGetHostTimer(not_devices[i], &t), CL_INVALID_DEVICE);
+        EXPECT_ERR(clGetHostTimer(not_devices[i], NULL), CL_INVALID_DEVICE);
+        EXPECT_ERR(clGetDeviceAndHostTimer(not_devices[i], &t, &t), CL_INVALID_DEVICE);
+        EXPECT_ERR(clGetDeviceAndHostTimer(not_devices[i], NULL, NULL), CL_INVALID_DEVICE);
+    }
+}
+
+/* --- Feature macros (basic/kernel_preprocessor_macros,
+ * basic/kernel_numeric_constants, compiler/features_macro): a kernel sees
+ * a feature's macro exactly when the device reports the feature. */
+
+/* Feature and extension macros a kernel may test, each with whether the
+ * device reports it: __IMAGE_SUPPORT__ against CL_DEVICE_IMAGE_SUPPORT,
+ * __opencl_c_* against CL_DEVICE_OPENCL_C_FEATURES, cl_khr_* against
+ * CL_DEVICE_EXTENSIONS. */
+static const char *const MACROS[] = {
+    "__IMAGE_SUPPORT__",
+    "__opencl_c_images",
+    "__opencl_c_3d_image_writes",
+    "__opencl_c_read_write_images",
+    "__opencl_c_pipes",
+    "__opencl_c_device_enqueue",
+    "__opencl_c_subgroups",
+    "__opencl_c_generic_address_space",
+    "__opencl_c_program_scope_global_variables",
+    "__opencl_c_atomic_order_acq_rel",
+    "__opencl_c_atomic_order_seq_cst",
+    "__opencl_c_atomic_scope_device",
+    "__opencl_c_atomic_scope_all_devices",
+    "__opencl_c_work_group_collective_functions",
+    "__opencl_c_fp64",
+    "__opencl_c_int64",
+    "__opencl_c_fp16",
+    "__opencl_c_integer_dot_product_input_4x8bit",
+    "__opencl_c_integer_dot_product_input_4x8bit_packed",
+    "__opencl_c_ext_fp32_global_atomic_add",
+    "__opencl_c_kernel_clock_scope_device",
+    "cl_khr_fp64",
+    "cl_khr_fp16",
+    "cl_khr_int64_base_atomics",
+    "cl_khr_global_int32_base_atomics",
+    "cl_khr_byte_addressable_store",
+    "cl_khr_3d_image_writes",
+    "cl_khr_depth_images",
+    "cl_khr_subgroups",
+    "cl_khr_subgroup_ballot",
+    "cl_khr_subgroup_shuffle",
+    "cl_khr_integer_dot_product",
+    "cl_khr_extended_bit_ops",
+    "cl_khr_kernel_clock",
+    "cl_khr_mipmap_image",
+};
+#define NUM_MACROS (sizeof MACROS / sizeof *MACROS)
+
+/* Whether the device reports `name`. */
+static int device_reports(const char *name) {
+    if (!strcmp(name, "__IMAGE_SUPPORT__")) {
+        cl_bool images = CL_FALSE;
+        OK(clGetDeviceInfo(dev, CL_DEVICE_IMAGE_SUPPORT, sizeof images, &images, NULL));
+        return images;
+    }
+    if (!strncmp(name, "__opencl_c_", 11)) {
+        size_t size = 0;
+        OK(clGetDeviceInfo(dev, CL_DEVICE_OPENCL_C_FEATURES, 0, NULL, &size));
+        cl_name_version *fs = malloc(size + 1);
+        OK(clGetDeviceInfo(dev, CL_DEVICE_OPENCL_C_FEATURES, size, fs, NULL));
+        int found = 0;
+        for (size_t i = 0; i < size / sizeof *fs; i++) found |= !strcmp(fs[i].name, name);
+        free(fs);
+        return found;
+    }
+    char exts[8192];
+    OK(clGetDeviceInfo(dev, CL_DEVICE_EXTENSIONS, sizeof exts, exts, NULL));
+    size_t n = strlen(name);
+    for (char *at = exts; (at = strstr(at, name)) != NULL; at += n)
+        if ((at == exts || at[-1] == ' ') && (at[n] == ' ' || at[n] == '\0')) return 1;
+    return 0;
+}
+
+/* One kernel whose `#ifdef` of each macro writes a flag, built with
+ * `opts`; checked against what the device reports. */
+static void check_macros(const char *opts) {
+    static char src[16384];
+    size_t len = 0;
+    len += snprintf(src + len, sizeof src - len, "kernel void macros(global int *out) {\n");
+    for (size_t i = 0; i < NUM_MACROS; i++)
+        len += snprintf(src + len, sizeof src - len,
+                        "#ifdef %s\n  out[%zu] = 1;\n#else\n  out[%zu] = 0;\n#endif\n",
+                        MACROS[i], i, i);
+    snprintf(src + len, sizeof src - len, "}\n");
+    cl_program p = build(src, opts);
+    cl_kernel k = kernel(p, "macros");
+    cl_mem out = new_buffer(NUM_MACROS * sizeof(cl_int));
+    OK(clSetKernelArg(k, 0, sizeof out, &out));
+    run(k, 1);
+    cl_int flags[NUM_MACROS];
+    read_buffer(out, sizeof flags, flags);
+    for (size_t i = 0; i < NUM_MACROS; i++) {
+        int reported = device_reports(MACROS[i]);
+        /* Before OpenCL C 3.0 there are no optional features: a 1.2 or
+         * 2.0 kernel may lack their macros, but may not have one the
+         * device does not report. */
+        int optional = (!opts || !strstr(opts, "CL3.0")) && !strncmp(MACROS[i], "__opencl_c_", 11);
+        if (optional && !reported)
+            CHECK(!flags[i], "%s: %s defined but not reported", opts, MACROS[i]);
+        else if (!optional)
+            CHECK(flags[i] == reported, "%s: %s is %sdefined but %sreported", opts ? opts : "(none)",
+                  MACROS[i], flags[i] ? "" : "not ", reported ? "" : "not ");
+    }
+    clReleaseMemObject(out);
+    clReleaseKernel(k);
+    clReleaseProgram(p);
+}
+
+static void feature_macros(void) {
+    check_macros(NULL);
+    check_macros("-cl-std=CL1.2");
+    check_macros("-cl-std=CL2.0");
+    check_macros("-cl-std=CL3.0");
+    /* The device offers none of these, and says so. */
+    const char *absent[] = {"__IMAGE_SUPPORT__", "__opencl_c_images", "__opencl_c_pipes",
+                            "__opencl_c_device_enqueue", "__opencl_c_subgroups",
+                            "__opencl_c_3d_image_writes", "__opencl_c_read_write_images"};
+    for (size_t i = 0; i < sizeof absent / sizeof *absent; i++)
+        CHECK(!device_reports(absent[i]), "the device reports %s", absent[i]);
+    CHECK(device_reports("__opencl_c_fp64") && device_reports("cl_khr_fp64"),
+          "fp64 not reported");
+}
+
+/* --- API details. */
+
+/* compiler/options_build_optimizations: every optimization option of the
+ * spec builds, -cl-no-subgroup-ifp included. */
+static void build_options(void) {
+    const char *src = "kernel void k(global int *p) { p[get_global_id(0)] = 1; }";
+    const char *opts[] = {"-cl-no-subgroup-ifp", "-cl-std=CL3.0 -cl-no-subgroup-ifp",
+                          "-cl-opt-disable", "-cl-mad-enable", "-cl-fast-relaxed-math",
+                          "-cl-uniform-work-group-size"};
+    for (size_t i = 0; i < sizeof opts / sizeof *opts; i++) clReleaseProgram(build(src, opts[i]));
+    cl_int err;
+    cl_program p = clCreateProgramWithSource(ctx, 1, &src, NULL, &err);
+    OK(err);
+    OK(clCompileProgram(p, 1, &dev, "-cl-no-subgroup-ifp", 0, NULL, NULL, NULL, NULL));
+    clReleaseProgram(p);
+}
+
+/* Whether `attrs` (spaces removed, as the CTS compares) contains `want`. */
+static int has_attribute(const char *attrs, const char *want) {
+    char squeezed[1024];
+    size_t n = 0;
+    for (const char *c = attrs; *c && n + 1 < sizeof squeezed; c++)
+        if (*c != ' ') squeezed[n++] = *c;
+    squeezed[n] = 0;
+    return strstr(squeezed, want) != NULL;
+}
+
+/* api/kernel_attributes: CL_KERNEL_ATTRIBUTES lists each attribute as
+ * written in OpenCL C. */
+static void kernel_attributes(void) {
+    const char *cases[][3] = {
+        {"vec_type_hint(uint4)", NULL, NULL},
+        {"vec_type_hint(float8)", "work_group_size_hint(1,1,1)", NULL},
+        {"reqd_work_group_size(1,1,1)", "vec_type_hint(ulong16)", "work_group_size_hint(1,1,1)"},
+        {"work_group_size_hint(4,2,1)", "reqd_work_group_size(8,4,2)", "vec_type_hint(double2)"},
+        {"vec_type_hint(uchar3)", NULL, NULL},
+        {"vec_type_hint(int)", NULL, NULL},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        char src[512] = "";
+        for (int a = 0; a < 3 && cases[i][a]; a++)
+            snprintf(src + strlen(src), sizeof src - strlen(src), "__attribute__((%s))\n",
+                     cases[i][a]);
+        strcat(src, "kernel void test_kernel() {}\n");
+        cl_program p = build(src, NULL);
+        cl_kernel k = kernel(p, "test_kernel");
+        char attrs[1024] = "";
+        size_t size = 0;
+        OK(clGetKernelInfo(k, CL_KERNEL_ATTRIBUTES, 0, NULL, &size));
+        CHECK(size > 0 && size <= sizeof attrs, "size %zu", size);
+        OK(clGetKernelInfo(k, CL_KERNEL_ATTRIBUTES, sizeof attrs, attrs, NULL));
+        for (int a = 0; a < 3 && cases[i][a]; a++)
+            CHECK(has_attribute(attrs, cases[i][a]), "CL_KERNEL_ATTRIBUTES \"%s\" lacks %s", attrs,
+                  cases[i][a]);
+        clReleaseKernel(k);
+        clReleaseProgram(p);
+    }
+    /* No attributes: an empty string. */
+    cl_program p = build("kernel void plain() {}", NULL);
+    cl_kernel k = kernel(p, "plain");
+    char attrs[64] = "x";
+    OK(clGetKernelInfo(k, CL_KERNEL_ATTRIBUTES, sizeof attrs, attrs, NULL));
+    CHECK(attrs[0] == 0, "\"%s\"", attrs);
+    clReleaseKernel(k);
+    clReleaseProgram(p);
+}
+
+/* api/zero_sized_enqueue: since OpenCL 2.1 a NULL or zero global size is a
+ * command that does nothing, waits for its wait list and completes its
+ * event. */
+static void zero_sized_enqueue(void) {
+    cl_program p = build("kernel void foo_kernel(global int *dst) { dst[get_global_id(0)] = 1; }",
+                         NULL);
+    cl_kernel k = kernel(p, "foo_kernel");
+    cl_mem out = new_buffer(128 * sizeof(cl_int));
+    cl_int zero = 0;
+    OK(clEnqueueFillBuffer(queue, out, &zero, sizeof zero, 0, 128 * sizeof(cl_int), 0, NULL, NULL));
+    OK(clSetKernelArg(k, 0, sizeof out, &out));
+    size_t sizes[][3] = {{0, 0, 0}, {1, 0, 0}, {0, 1, 0}, {0, 0, 1}, {1, 1, 0}, {0, 1, 1}};
+    for (cl_uint dims = 1; dims <= 3; dims++) {
+        OK(clEnqueueNDRangeKernel(queue, k, dims, NULL, NULL, NULL, 0, NULL, NULL));
+        for (size_t i = 0; i < sizeof sizes / sizeof *sizes; i++) {
+            int empty = 0;
+            for (cl_uint d = 0; d < dims; d++) empty |= sizes[i][d] == 0;
+            if (!empty) continue;
+            cl_int err = clEnqueueNDRangeKernel(queue, k, dims, NULL, sizes[i], NULL, 0, NULL, NULL);
+            CHECK(err == CL_SUCCESS, "%uD {%zu,%zu,%zu}: %d", dims, sizes[i][0], sizes[i][1],
+                  sizes[i][2], err);
+            /* With a local size too (uniform work-groups need not divide 0). */
+            size_t local[3] = {4, 1, 1};
+            err = clEnqueueNDRangeKernel(queue, k, dims, NULL, sizes[i], local, 0, NULL, NULL);
+            CHECK(err == CL_SUCCESS, "%uD {%zu,%zu,%zu} local 4: %d", dims, sizes[i][0],
+                  sizes[i][1], sizes[i][2], err);
+        }
+    }
+    OK(clFinish(queue));
+    cl_int host[128];
+    read_buffer(out, sizeof host, host);
+    int changed = 0;
+    for (int i = 0; i < 128; i++) changed |= host[i] != 0;
+    CHECK(!changed, "a zero-sized kernel wrote to the buffer");
+
+    /* Behind a user event: queued until the event completes, then complete. */
+    cl_int err;
+    cl_event user = clCreateUserEvent(ctx, &err);
+    OK(err);
+    cl_event ev = NULL;
+    size_t none[3] = {0, 0, 0};
+    OK(clEnqueueNDRangeKernel(queue, k, 3, NULL, none, NULL, 1, &user, &ev));
+    CHECK(ev != NULL, "no event");
+    cl_command_type type = 0;
+    OK(clGetEventInfo(ev, CL_EVENT_COMMAND_TYPE, sizeof type, &type, NULL));
+    CHECK(type == CL_COMMAND_NDRANGE_KERNEL, "command type 0x%x", type);
+    cl_int st = -1;
+    OK(clGetEventInfo(ev, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof st, &st, NULL));
+    CHECK(st == CL_QUEUED || st == CL_SUBMITTED, "status %d before the user event", st);
+    OK(clSetUserEventStatus(user, CL_COMPLETE));
+    OK(clFinish(queue));
+    OK(clGetEventInfo(ev, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof st, &st, NULL));
+    CHECK(st == CL_COMPLETE, "status %d after", st);
+    clReleaseEvent(ev);
+    clReleaseEvent(user);
+    clReleaseMemObject(out);
+    clReleaseKernel(k);
+    clReleaseProgram(p);
+}
+
+/* Error codes: api/consistency_pipes, api/consistency_il_programs,
+ * api/negative_create_command_queue(_with_properties),
+ * api/negative_create_context(_from_type). */
+static void error_codes(void) {
+    cl_int err;
+    /* No pipes: clCreatePipe is CL_INVALID_OPERATION, and no memory object
+     * is a pipe. */
+    cl_mem pipe = clCreatePipe(ctx, CL_MEM_HOST_NO_ACCESS, 4, 4, NULL, &err);
+    CHECK(pipe == NULL && err == CL_INVALID_OPERATION, "clCreatePipe: %d", err);
+    cl_mem buf = new_buffer(4);
+    cl_uint u = 0;
+    EXPECT_ERR(clGetPipeInfo(buf, CL_PIPE_PACKET_SIZE, sizeof u, &u, NULL), CL_INVALID_MEM_OBJECT);
+    EXPECT_ERR(clGetPipeInfo(NULL, CL_PIPE_PACKET_SIZE, sizeof u, &u, NULL), CL_INVALID_MEM_OBJECT);
+    clReleaseMemObject(buf);
+
+    /* No IL: specialization constants are CL_INVALID_OPERATION for a valid
+     * program, CL_INVALID_PROGRAM for an invalid one. */
+    cl_program p = build("kernel void test(global int *p) { p[0] = 1; }", NULL);
+    cl_uint spec = 42;
+    EXPECT_ERR(clSetProgramSpecializationConstant(p, 0, sizeof spec, &spec), CL_INVALID_OPERATION);
+    EXPECT_ERR(clSetProgramSpecializationConstant(NULL, 0, sizeof spec, &spec), CL_INVALID_PROGRAM);
+    size_t il_size = 1;
+    OK(clGetProgramInfo(p, CL_PROGRAM_IL, 0, NULL, &il_size));
+    CHECK(il_size == 0, "CL_PROGRAM_IL size %zu", il_size);
+    cl_uint bogus = 0xDEADBEEF;
+    cl_program il = clCreateProgramWithIL(ctx, &bogus, sizeof bogus, &err);
+    CHECK(il == NULL && err == CL_INVALID_OPERATION, "clCreateProgramWithIL: %d", err);
+    clReleaseProgram(p);
+
+    /* Queue properties: bits no version defines are CL_INVALID_VALUE; valid
+     * ones the device lacks (on-device queues) CL_INVALID_QUEUE_PROPERTIES. */
+    cl_command_queue q = clCreateCommandQueue(ctx, dev, (cl_command_queue_properties)-1, &err);
+    CHECK(q == NULL && err == CL_INVALID_VALUE, "clCreateCommandQueue(-1): %d", err);
+    q = clCreateCommandQueue(ctx, dev, CL_QUEUE_ON_DEVICE | CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE,
+                             &err);
+    CHECK(q == NULL && err == CL_INVALID_QUEUE_PROPERTIES, "on-device queue: %d", err);
+    cl_queue_properties invalid[] = {(cl_queue_properties)-1, (cl_queue_properties)-1, 0, 0, 0};
+    q = clCreateCommandQueueWithProperties(ctx, dev, invalid, &err);
+    CHECK(q == NULL && err == CL_INVALID_VALUE, "property name -1: %d", err);
+    cl_queue_properties all_bits[] = {CL_QUEUE_PROPERTIES, (cl_queue_properties)-1, 0};
+    q = clCreateCommandQueueWithProperties(ctx, dev, all_bits, &err);
+    CHECK(q == NULL && err == CL_INVALID_VALUE, "CL_QUEUE_PROPERTIES -1: %d", err);
+    cl_queue_properties on_device[] = {
+        CL_QUEUE_PROPERTIES, CL_QUEUE_ON_DEVICE | CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE, 0};
+    q = clCreateCommandQueueWithProperties(ctx, dev, on_device, &err);
+    CHECK(q == NULL && err == CL_INVALID_QUEUE_PROPERTIES, "on-device queue: %d", err);
+    cl_queue_properties fine[] = {CL_QUEUE_PROPERTIES,
+                                  CL_QUEUE_PROFILING_ENABLE | CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE, 0};
+    q = clCreateCommandQueueWithProperties(ctx, dev, fine, &err);
+    OK(err);
+    clReleaseCommandQueue(q);
+
+    /* CL_CONTEXT_INTEROP_USER_SYNC takes a cl_bool. */
+    cl_context_properties sync_bad[] = {CL_CONTEXT_INTEROP_USER_SYNC, -1, 0};
+    cl_context c = clCreateContext(sync_bad, 1, &dev, NULL, NULL, &err);
+    CHECK(c == NULL && err == CL_INVALID_PROPERTY, "clCreateContext sync -1: %d", err);
+    cl_context_properties sync_twice[] = {CL_CONTEXT_INTEROP_USER_SYNC, CL_FALSE,
+                                          CL_CONTEXT_INTEROP_USER_SYNC, CL_FALSE, 0};
+    c = clCreateContext(sync_twice, 1, &dev, NULL, NULL, &err);
+    CHECK(c == NULL && err == CL_INVALID_PROPERTY, "clCreateContext sync twice: %d", err);
+    cl_context_properties not_a_name[] = {(cl_context_properties) "INVALID_PROPERTY", 0, 0};
+    c = clCreateContext(not_a_name, 1, &dev, NULL, NULL, &err);
+    CHECK(c == NULL && err == CL_INVALID_PROPERTY, "clCreateContext bad name: %d", err);
+    cl_context_properties from_type_bad[] = {CL_CONTEXT_PLATFORM, (cl_context_properties)platform,
+                                             CL_CONTEXT_INTEROP_USER_SYNC, -1, 0};
+    c = clCreateContextFromType(from_type_bad, CL_DEVICE_TYPE_DEFAULT, NULL, NULL, &err);
+    CHECK(c == NULL && err == CL_INVALID_PROPERTY, "clCreateContextFromType sync -1: %d", err);
+    cl_context_properties sync_ok[] = {CL_CONTEXT_PLATFORM, (cl_context_properties)platform,
+                                       CL_CONTEXT_INTEROP_USER_SYNC, CL_TRUE, 0};
+    c = clCreateContextFromType(sync_ok, CL_DEVICE_TYPE_DEFAULT, NULL, NULL, &err);
+    OK(err);
+    clReleaseContext(c);
+}
+
+/* --- Alignment (basic/parameter_types, basic/vector_swizzle,
+ * basic/progvar_prog_scope_uninit, basic/kernel_memory_alignment_*,
+ * api/min_data_type_align_size_alignment): 16-element vectors by value,
+ * and every kind of memory aligned for long16 (128 bytes). */
+
+static const char *ALIGN_SRC =
+    "global long16 uninit_longs[3];\n"
+    "global char uninit_char;\n"
+    "global int16 uninit_ints[2];\n"
+    "constant long16 const_longs[3] = {(long16)(0)};\n"
+    "constant char const_char[3] = {1, 2, 3};\n"
+    "constant long16 const_more[2] = {(long16)(5)};\n"
+    "kernel void by_value(global long *out, int16 a, float16 b, long16 c, short16 d,\n"
+    "                     char x, long16 e) {\n"
+    "    int16 a2 = a * 2;\n"
+    "    float16 b2 = b + 0.5f;\n"
+    "    long16 c2 = c + e;\n"
+    "    short16 d2 = d.sFEDCBA9876543210;\n"
+    "    for (int i = 0; i < 16; i++) {\n"
+    "        out[i] = a2[i];\n"
+    "        out[16 + i] = (long)(b2[i] * 2.0f);\n"
+    "        out[32 + i] = c2[i];\n"
+    "        out[48 + i] = d2[i];\n"
+    "    }\n"
+    "    out[64] = x;\n"
+    "}\n"
+    "kernel void param_types(char16 c, uchar16 uc, short16 s, ushort16 us, int16 i,\n"
+    "                        uint16 ui, float16 f, global float16 *result) {\n"
+    "    result[0] = convert_float16(c);\n"
+    "    result[1] = convert_float16(uc);\n"
+    "    result[2] = convert_float16(s);\n"
+    "    result[3] = convert_float16(us);\n"
+    "    result[4] = convert_float16(i);\n"
+    "    result[5] = convert_float16(ui);\n"
+    "    result[6] = f;\n"
+    "}\n"
+    "kernel void uninit(global long *out) {\n"
+    "    size_t i = get_global_id(0);\n"
+    "    uninit_longs[i] = (long16)(i) * (long16)(1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16);\n"
+    "    uninit_ints[i % 2] = (int16)(7);\n"
+    "    uninit_char = 1;\n"
+    "    barrier(CLK_GLOBAL_MEM_FENCE);\n"
+    "    long16 v = uninit_longs[i];\n"
+    "    out[i] = v.s0 + v.sF + uninit_ints[i % 2].s3;\n"
+    "}\n"
+    "kernel void addresses(global ulong *out, global long16 *g, local long16 *l, constant long16 *c,\n"
+    "                      local char *lc, global char *gc, local long16 *l2) {\n"
+    "    local long16 lm[3];\n"
+    "    local char lchar[3];\n"
+    "    local long16 lm2[2];\n"
+    "    lm[0] = (long16)(0); lchar[0] = 0; lm2[0] = (long16)(0); lc[0] = 0;\n"
+    "    out[0] = (ulong)g % 128;\n"
+    "    out[1] = (ulong)l % 128;\n"
+    "    out[2] = (ulong)c % 128;\n"
+    "    out[3] = (ulong)lc % 128;\n"
+    "    out[4] = (ulong)gc % 128;\n"
+    "    out[5] = (ulong)l2 % 128;\n"
+    "    out[6] = (ulong)&lm[0] % 128;\n"
+    "    out[7] = (ulong)&lm2[0] % 128;\n"
+    "    out[8] = (ulong)&uninit_longs[0] % 128;\n"
+    "    out[9] = (ulong)&uninit_ints[0] % 64;\n"
+    "    out[10] = (ulong)&const_longs[0] % 128;\n"
+    "    out[11] = (ulong)&const_more[0] % 128;\n"
+    "    out[12] = (ulong)&uninit_char % 1 + lchar[0] + const_char[get_global_id(0)];\n"
+    "}\n";
+
+static void alignment(void) {
+    cl_uint base_align = 0, min_type_align = 0;
+    OK(clGetDeviceInfo(dev, CL_DEVICE_MEM_BASE_ADDR_ALIGN, sizeof base_align, &base_align, NULL));
+    OK(clGetDeviceInfo(dev, CL_DEVICE_MIN_DATA_TYPE_ALIGN_SIZE, sizeof min_type_align,
+                       &min_type_align, NULL));
+    CHECK(base_align >= 1024 && (base_align & (base_align - 1)) == 0,
+          "CL_DEVICE_MEM_BASE_ADDR_ALIGN %u bits", base_align);
+    CHECK(min_type_align >= 128, "CL_DEVICE_MIN_DATA_TYPE_ALIGN_SIZE %u", min_type_align);
+
+    cl_program p = build(ALIGN_SRC, "-cl-std=CL2.0");
+
+    /* 16-element vectors by value (with a char between them). */
+    cl_kernel k = kernel(p, "by_value");
+    cl_mem out = new_buffer(65 * sizeof(cl_long));
+    cl_int a[16];
+    cl_float b[16];
+    cl_long c[16], e[16];
+    cl_short d[16];
+    for (int i = 0; i < 16; i++) {
+        a[i] = i - 5;
+        b[i] = (cl_float)i * 1.5f;
+        c[i] = (cl_long)i << 40;
+        e[i] = 1000 + i;
+        d[i] = (cl_short)(100 * i);
+    }
+    cl_char x = -7;
+    OK(clSetKernelArg(k, 0, sizeof out, &out));
+    OK(clSetKernelArg(k, 1, sizeof a, a));
+    OK(clSetKernelArg(k, 2, sizeof b, b));
+    OK(clSetKernelArg(k, 3, sizeof c, c));
+    OK(clSetKernelArg(k, 4, sizeof d, d));
+    OK(clSetKernelArg(k, 5, sizeof x, &x));
+    OK(clSetKernelArg(k, 6, sizeof e, e));
+    run(k, 1);
+    cl_long got[65];
+    read_buffer(out, sizeof got, got);
+    for (int i = 0; i < 16; i++) {
+        CHECK(got[i] == 2 * a[i], "int16 [%d] %lld", i, (long long)got[i]);
+        CHECK(got[16 + i] == (cl_long)((b[i] + 0.5f) * 2.0f), "float16 [%d] %lld", i,
+              (long long)got[16 + i]);
+        CHECK(got[32 + i] == c[i] + e[i], "long16 [%d] %lld", i, (long long)got[32 + i]);
+        CHECK(got[48 + i] == d[15 - i], "short16 [%d] %lld", i, (long long)got[48 + i]);
+    }
+    CHECK(got[64] == -7, "char %lld", (long long)got[64]);
+    clReleaseMemObject(out);
+    clReleaseKernel(k);
+
+    /* basic/parameter_types with 16-element vectors. */
+    k = kernel(p, "param_types");
+    out = new_buffer(7 * 16 * sizeof(cl_float));
+    cl_char pc[16];
+    cl_uchar puc[16];
+    cl_short ps[16];
+    cl_ushort pus[16];
+    cl_int pi[16];
+    cl_uint pui[16];
+    cl_float pf[16];
+    for (int i = 0; i < 16; i++) {
+        pc[i] = (cl_char)(-i);
+        puc[i] = (cl_uchar)(2 * i);
+        ps[i] = (cl_short)(-3 * i);
+        pus[i] = (cl_ushort)(4 * i);
+        pi[i] = -5 * i;
+        pui[i] = 6 * i;
+        pf[i] = 0.5f * i;
+    }
+    OK(clSetKernelArg(k, 0, sizeof pc, pc));
+    OK(clSetKernelArg(k, 1, sizeof puc, puc));
+    OK(clSetKernelArg(k, 2, sizeof ps, ps));
+    OK(clSetKernelArg(k, 3, sizeof pus, pus));
+    OK(clSetKernelArg(k, 4, sizeof pi, pi));
+    OK(clSetKernelArg(k, 5, sizeof pui, pui));
+    OK(clSetKernelArg(k, 6, sizeof pf, pf));
+    OK(clSetKernelArg(k, 7, sizeof out, &out));
+    run(k, 1);
+    cl_float floats[7][16];
+    read_buffer(out, sizeof floats, floats);
+    for (int i = 0; i < 16; i++) {
+        cl_float want[7] = {(cl_float)pc[i], (cl_float)puc[i], (cl_float)ps[i], (cl_float)pus[i],
+                            (cl_float)pi[i], (cl_float)pui[i], pf[i]};
+        for (int t = 0; t < 7; t++)
+            CHECK(floats[t][i] == want[t], "param_types [%d][%d] %g", t, i, floats[t][i]);
+    }
+    clReleaseMemObject(out);
+    clReleaseKernel(k);
+
+    /* Uninitialized program-scope long16s, written and read back. */
+    k = kernel(p, "uninit");
+    out = new_buffer(3 * sizeof(cl_long));
+    OK(clSetKernelArg(k, 0, sizeof out, &out));
+    run(k, 3);
+    cl_long sums[3];
+    read_buffer(out, sizeof sums, sums);
+    for (int i = 0; i < 3; i++)
+        CHECK(sums[i] == (cl_long)i * 17 + 7, "uninit [%d] %lld", i, (long long)sums[i]);
+    clReleaseMemObject(out);
+    clReleaseKernel(k);
+
+    /* Addresses of every kind of memory, modulo 128 (or the type's size). */
+    k = kernel(p, "addresses");
+    out = new_buffer(13 * sizeof(cl_ulong));
+    cl_mem g = new_buffer(3 * 128);
+    cl_mem odd = new_buffer(5); /* an odd size */
+    cl_int err;
+    cl_mem cbuf = clCreateBuffer(ctx, CL_MEM_READ_ONLY, 200, NULL, &err);
+    OK(err);
+    OK(clSetKernelArg(k, 0, sizeof out, &out));
+    OK(clSetKernelArg(k, 1, sizeof g, &g));
+    OK(clSetKernelArg(k, 2, 3 * 128, NULL));
+    OK(clSetKernelArg(k, 3, sizeof cbuf, &cbuf));
+    OK(clSetKernelArg(k, 4, 3, NULL)); /* 3 bytes: the next local argument must be realigned */
+    OK(clSetKernelArg(k, 5, sizeof odd, &odd));
+    OK(clSetKernelArg(k, 6, 128, NULL));
+    run(k, 1);
+    cl_ulong addr[13];
+    read_buffer(out, sizeof addr, addr);
+    const char *what[] = {"global arg",    "local arg",      "constant arg",  "local char arg",
+                          "global odd arg", "2nd local arg", "local array",   "2nd local array",
+                          "global var",     "global int16 var", "constant var", "2nd constant var"};
+    for (int i = 0; i < 12; i++) CHECK(addr[i] == 0, "%s: address %% 128 = %llu", what[i],
+                                      (unsigned long long)addr[i]);
+    CHECK(addr[12] == 1, "constant char %llu", (unsigned long long)addr[12]);
+    clReleaseMemObject(g);
+    clReleaseMemObject(odd);
+    clReleaseMemObject(cbuf);
+    clReleaseKernel(k);
+
+    /* Sub-buffers: origins must be multiples of CL_DEVICE_MEM_BASE_ADDR_ALIGN. */
+    cl_mem parent = new_buffer(4096);
+    cl_buffer_region region = {64, 256};
+    cl_mem sub = clCreateSubBuffer(parent, 0, CL_BUFFER_CREATE_TYPE_REGION, &region, &err);
+    CHECK(sub == NULL && err == CL_MISALIGNED_SUB_BUFFER_OFFSET, "origin 64: %d", err);
+    region.origin = base_align / 8;
+    sub = clCreateSubBuffer(parent, 0, CL_BUFFER_CREATE_TYPE_REGION, &region, &err);
+    OK(err);
+    k = kernel(p, "addresses");
+    cl_mem lc = new_buffer(128);
+    OK(clSetKernelArg(k, 0, sizeof out, &out));
+    OK(clSetKernelArg(k, 1, sizeof sub, &sub));
+    OK(clSetKernelArg(k, 2, 128, NULL));
+    OK(clSetKernelArg(k, 3, sizeof sub, &sub));
+    OK(clSetKernelArg(k, 4, 1, NULL));
+    OK(clSetKernelArg(k, 5, sizeof lc, &lc));
+    OK(clSetKernelArg(k, 6, 128, NULL));
+    run(k, 1);
+    read_buffer(out, sizeof addr, addr);
+    CHECK(addr[0] == 0 && addr[2] == 0, "sub-buffer address %% 128 = %llu, %llu",
+          (unsigned long long)addr[0], (unsigned long long)addr[2]);
+    clReleaseMemObject(lc);
+    clReleaseMemObject(sub);
+    clReleaseMemObject(parent);
+    clReleaseMemObject(out);
+    clReleaseKernel(k);
+    clReleaseProgram(p);
+}
+
+/* --- Separate compilation (basic/progvar_prog_scope_misc,
+ * compiler/two_file_regular_struct_access and friends): objects compiled
+ * apart, each with its own declarations, linked into one program. */
+
+/* A program from `src` compiled with `opts`, exiting on failure. */
+static cl_program compile(const char *src, const char *opts) {
+    cl_int err;
+    cl_program p = clCreateProgramWithSource(ctx, 1, &src, NULL, &err);
+    OK(err);
+    err = clCompileProgram(p, 1, &dev, opts, 0, NULL, NULL, NULL, NULL);
+    if (err != CL_SUCCESS) {
+        fprintf(stderr, "FAIL: compile with \"%s\" failed (%d)\n", opts ? opts : "", err);
+        print_log(p);
+        exit(1);
+    }
+    return p;
+}
+
+/* Links `n` programs with `opts`: the program, its error in *err. */
+static cl_program link_programs(cl_uint n, cl_program *ps, const char *opts, cl_int *err) {
+    return clLinkProgram(ctx, 1, &dev, opts, n, ps, NULL, NULL, err);
+}
+
+static const char *LINK_MAIN =
+    "struct bar { int a; float b; };\n"
+    "extern constant struct bar bart;\n"
+    "extern global int counter;\n"
+    "int helper(struct bar x);\n"
+    "static int twice(int x) { return 2 * x; }\n"
+    "kernel void link_main(global int *out) {\n"
+    "    struct bar v = {3, 2.5f};\n"
+    "    out[0] = helper(v);\n"
+    "    out[1] = bart.a;\n"
+    "    counter += 1;\n"
+    "    out[2] = counter;\n"
+    "    out[3] = twice(5);\n"
+    "}\n";
+
+static const char *LINK_OTHER =
+    "struct bar { int a; float b; };\n"
+    "constant struct bar bart = {7, 1.0f};\n"
+    "global int counter = 40;\n"
+    "static int twice(int x) { return 3 * x; }\n"
+    "int helper(struct bar x) { return x.a * 10 + (int)x.b + twice(0); }\n"
+    "kernel void link_other(global int *out) { out[4] = twice(5); }\n";
+
+/* Runs link_main and link_other of a linked program; checks the results. */
+static void check_linked(cl_program linked, const char *what) {
+    cl_int out_host[5] = {0};
+    cl_mem out = new_buffer(sizeof out_host);
+    OK(clEnqueueWriteBuffer(queue, out, CL_TRUE, 0, sizeof out_host, out_host, 0, NULL, NULL));
+    cl_kernel k = kernel(linked, "link_main");
+    OK(clSetKernelArg(k, 0, sizeof out, &out));
+    run(k, 1);
+    clReleaseKernel(k);
+    k = kernel(linked, "link_other");
+    OK(clSetKernelArg(k, 0, sizeof out, &out));
+    run(k, 1);
+    clReleaseKernel(k);
+    read_buffer(out, sizeof out_host, out_host);
+    CHECK(out_host[0] == 32, "%s: helper across objects gave %d", what, out_host[0]);
+    CHECK(out_host[1] == 7, "%s: extern constant struct gave %d", what, out_host[1]);
+    CHECK(out_host[2] == 41, "%s: extern global counter gave %d", what, out_host[2]);
+    CHECK(out_host[3] == 10 && out_host[4] == 15, "%s: static functions gave %d, %d", what,
+          out_host[3], out_host[4]);
+    clReleaseMemObject(out);
+}
+
+static void separate_compilation(void) {
+    /* OpenCL C 2.0 objects (program-scope variables), each with the
+     * default header and its own `struct bar`. */
+    const char *opts[] = {"-cl-std=CL2.0", "-cl-std=CL3.0"};
+    for (size_t o = 0; o < 2; o++) {
+        cl_program objs[2] = {compile(LINK_MAIN, opts[o]), compile(LINK_OTHER, opts[o])};
+        cl_uint type = 0;
+        OK(clGetProgramBuildInfo(objs[0], dev, CL_PROGRAM_BINARY_TYPE, sizeof type, &type, NULL));
+        CHECK(type == CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT, "binary type %u", type);
+        cl_int err;
+        cl_program linked = link_programs(2, objs, NULL, &err);
+        if (err != CL_SUCCESS) {
+            fprintf(stderr, "FAIL: link (%s) failed (%d)\n", opts[o], err);
+            print_log(linked);
+            exit(1);
+        }
+        check_linked(linked, opts[o]);
+        clReleaseProgram(linked);
+
+        /* Through a library, and through an object's binary. */
+        cl_program lib = link_programs(1, &objs[1], "-create-library", &err);
+        OK(err);
+        OK(clGetProgramBuildInfo(lib, dev, CL_PROGRAM_BINARY_TYPE, sizeof type, &type, NULL));
+        CHECK(type == CL_PROGRAM_BINARY_TYPE_LIBRARY, "library binary type %u", type);
+        size_t size = 0;
+        OK(clGetProgramInfo(objs[0], CL_PROGRAM_BINARY_SIZES, sizeof size, &size, NULL));
+        unsigned char *bin = malloc(size);
+        OK(clGetProgramInfo(objs[0], CL_PROGRAM_BINARIES, sizeof bin, &bin, NULL));
+        cl_int bin_status;
+        cl_program from_bin = clCreateProgramWithBinary(ctx, 1, &dev, &size,
+                                                        (const unsigned char **)&bin, &bin_status, &err);
+        OK(err);
+        free(bin);
+        cl_program inputs[2] = {from_bin, lib};
+        linked = link_programs(2, inputs, NULL, &err);
+        if (err != CL_SUCCESS) {
+            fprintf(stderr, "FAIL: link with a library (%s) failed (%d)\n", opts[o], err);
+            print_log(linked);
+            exit(1);
+        }
+        check_linked(linked, "binary + library");
+        clReleaseProgram(linked);
+        clReleaseProgram(from_bin);
+        clReleaseProgram(lib);
+
+        /* The same kernel in two objects: a link error, with a program and
+         * a log. */
+        cl_program twice[2] = {objs[1], objs[1]};
+        linked = link_programs(2, twice, NULL, &err);
+        CHECK(err == CL_LINK_PROGRAM_FAILURE && linked != NULL, "duplicate kernels: %d", err);
+        if (linked) {
+            char log[4096] = "";
+            OK(clGetProgramBuildInfo(linked, dev, CL_PROGRAM_BUILD_LOG, sizeof log, log, NULL));
+            CHECK(strlen(log) > 0, "empty link log");
+            clReleaseProgram(linked);
+        }
+        clReleaseProgram(objs[0]);
+        clReleaseProgram(objs[1]);
+    }
+
+    /* A call to a kernel no object defines (compiler/link_error_returns_program),
+     * and a variable no object defines. */
+    const char *undefined[] = {
+        "extern kernel void CopyBuffer(global float *src, global float *dst);\n"
+        "kernel void AnotherCopyBuffer(global float *src, global float *dst) {\n"
+        "    CopyBuffer(src, dst);\n"
+        "}\n",
+        "extern global int nowhere;\n"
+        "kernel void reads(global int *out) { out[0] = nowhere; }\n",
+    };
+    for (size_t i = 0; i < 2; i++) {
+        cl_program obj = compile(undefined[i], "-cl-std=CL2.0");
+        cl_int err;
+        cl_program linked = link_programs(1, &obj, NULL, &err);
+        CHECK(err == CL_LINK_PROGRAM_FAILURE && linked != NULL, "undefined symbol %zu: %d", i, err);
+        if (linked) {
+            char log[4096] = "";
+            OK(clGetProgramBuildInfo(linked, dev, CL_PROGRAM_BUILD_LOG, sizeof log, log, NULL));
+            CHECK(strlen(log) > 0, "empty link log");
+            clReleaseProgram(linked);
+        }
+        clReleaseProgram(obj);
+    }
+}
+
+int main(int argc, char **argv) {
+    if (argc != 2) {
+        fprintf(stderr, "usage: conformance CASE\n");
+        return 2;
+    }
+    alarm(120);
+    setup();
+    const char *c = argv[1];
+    if (!strcmp(c, "host_timer"))
+        host_timer();
+    else if (!strcmp(c, "feature_macros"))
+        feature_macros();
+    else if (!strcmp(c, "build_options"))
+        build_options();
+    else if (!strcmp(c, "kernel_attributes"))
+        kernel_attributes();
+    else if (!strcmp(c, "zero_sized_enqueue"))
+        zero_sized_enqueue();
+    else if (!strcmp(c, "error_codes"))
+        error_codes();
+    else if (!strcmp(c, "alignment"))
+        alignment();
+    else if (!strcmp(c, "separate_compilation"))
+        separate_compilation();
+    else {
+        fprintf(stderr, "unknown case %s\n", c);
+        return 2;
+    }
+    clReleaseCommandQueue(queue);
+    clReleaseContext(ctx);
+    if (failures) {
+        fprintf(stderr, "%d failures\n", failures);
+        return 1;
+    }
+    printf("OK\n");
+    return 0;
+}

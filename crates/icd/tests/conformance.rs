@@ -1,0 +1,76 @@
+//! What the Khronos OpenCL CTS checks and Lockstep once got wrong
+//! (`conformance.c`, one process per case, through the ICD loader), so
+//! that `make test` keeps it fixed without the CTS.
+
+mod common;
+
+use std::path::PathBuf;
+use std::sync::OnceLock;
+
+/// The compiled `conformance` program (compiled once per test process).
+fn conformance() -> &'static PathBuf {
+    static EXE: OnceLock<(tempfile::TempDir, PathBuf)> = OnceLock::new();
+    &EXE.get_or_init(|| {
+        let dir = tempfile::tempdir().expect("temporary directory");
+        let exe = common::compile_c("conformance", dir.path());
+        (dir, exe)
+    })
+    .1
+}
+
+/// Runs one case of `conformance.c`; its stdout.
+fn run_case(case: &str) -> String {
+    let vendors = common::vendors_dir();
+    let out = common::command(conformance(), vendors.path())
+        .arg(case)
+        .output()
+        .expect("running conformance");
+    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        out.status.success() && stdout.lines().any(|l| l == "OK"),
+        "case {case} failed ({}):\n{stdout}\n{stderr}",
+        out.status
+    );
+    stdout
+}
+
+#[test]
+fn host_timer_has_a_resolution_and_checks_its_arguments() {
+    run_case("host_timer");
+}
+
+#[test]
+fn kernels_see_exactly_the_features_the_device_reports() {
+    run_case("feature_macros");
+}
+
+#[test]
+fn every_optimization_option_builds() {
+    run_case("build_options");
+}
+
+#[test]
+fn kernel_attributes_list_vec_type_hint_and_work_group_sizes() {
+    run_case("kernel_attributes");
+}
+
+#[test]
+fn a_zero_sized_ndrange_is_a_command_that_does_nothing() {
+    run_case("zero_sized_enqueue");
+}
+
+#[test]
+fn pipes_il_queue_and_context_properties_give_the_spec_error_codes() {
+    run_case("error_codes");
+}
+
+#[test]
+fn wide_vectors_by_value_and_every_kind_of_memory_are_aligned_for_long16() {
+    run_case("alignment");
+}
+
+#[test]
+fn separately_compiled_objects_link_as_modules() {
+    run_case("separate_compilation");
+}
