@@ -137,6 +137,24 @@ fn uniform_gang(func: &Function, uni: &Uniformity) -> Function {
     out
 }
 
+/// True if `v` is computed by an instruction without operands that gives
+/// the same value wherever it runs (a constant, a work-item query, an
+/// address): used in another block, it is computed there again rather than
+/// carried through the linearized blocks.
+fn rematerializable(func: &Function, v: Value) -> bool {
+    match func.values[v].def {
+        ValueDef::Result(inst) => matches!(
+            func.insts[inst],
+            InstData::Iconst { .. }
+                | InstData::Fconst { .. }
+                | InstData::GlobalAddr { .. }
+                | InstData::StackAddr { .. }
+                | InstData::WorkItem { .. }
+        ),
+        _ => false,
+    }
+}
+
 /// Removes the pure instructions whose results nothing uses (the empty
 /// masks a block leaves behind when no edge leads back to it, say).
 fn remove_dead_values(func: &mut Function) {
@@ -231,6 +249,8 @@ struct Linearizer<'a> {
     incomplete: SecondaryMap<Block, Vec<(Var, Value)>>,
     defs: HashMap<(Var, Block), Value>,
     zeros: HashMap<(Block, Type), Value>,
+    /// Rematerialized values: (original, output block) → copy.
+    copies: HashMap<(Value, Block), Value>,
     /// Original values mapped to output values, for uses in the same block.
     local: SecondaryMap<Value, Option<Value>>,
     /// The block (original) each original value is defined in.
@@ -279,6 +299,7 @@ impl<'a> Linearizer<'a> {
             incomplete: SecondaryMap::new(),
             defs: HashMap::new(),
             zeros: HashMap::new(),
+            copies: HashMap::new(),
             local: SecondaryMap::new(),
             def_block: SecondaryMap::new(),
             crosses: SecondaryMap::new(),
@@ -405,6 +426,9 @@ impl<'a> Linearizer<'a> {
         for b in self.order.clone() {
             for &inst in &src.blocks[b].insts {
                 for a in src.insts[inst].args() {
+                    if rematerializable(src, a) {
+                        continue;
+                    }
                     let Some(d) = self.def_block[a] else { continue };
                     if d != b {
                         self.crosses[a] = true;
@@ -786,6 +810,9 @@ impl<'a> Linearizer<'a> {
     /// output block `block`).
     fn operand(&mut self, v: Value, at: Block, block: Block) -> Value {
         if let Some(d) = self.def_block[v] {
+            if d != at && rematerializable(self.src, v) {
+                return self.rematerialize(v, block);
+            }
             if d != at {
                 let var = if self.blends[v] && self.divergent_loop_between(d, at) {
                     Var::Blend(v)
@@ -796,6 +823,27 @@ impl<'a> Linearizer<'a> {
             }
         }
         self.local[v].expect("defined before its use")
+    }
+
+    /// A copy of `v`'s instruction (operand-free, the same wherever it
+    /// runs) in `block`, made once per block.
+    fn rematerialize(&mut self, v: Value, block: Block) -> Value {
+        if let Some(&copy) = self.copies.get(&(v, block)) {
+            return copy;
+        }
+        let src = self.src;
+        let ValueDef::Result(inst) = src.values[v].def else {
+            unreachable!("only instruction results are rematerialized");
+        };
+        let new = self
+            .out
+            .create_inst(src.insts[inst].clone(), Some(src.value_type(v)));
+        self.out.append_inst(block, new);
+        self.out.srclocs[new] = src.srclocs[inst];
+        let copy = self.out.results[new].expect("has a result");
+        self.out.varying[copy] = self.is_varying_src(v);
+        self.copies.insert((v, block), copy);
+        copy
     }
 
     /// Records the output value `new` of original `v` (defined in original
