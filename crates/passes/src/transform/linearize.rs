@@ -255,6 +255,9 @@ struct Linearizer<'a> {
     local: SecondaryMap<Value, Option<Value>>,
     /// The block (original) each original value is defined in.
     def_block: SecondaryMap<Value, Option<Block>>,
+    /// Incoming edges of each original block (a `brif` to it on both sides
+    /// counts twice).
+    in_edges: SecondaryMap<Block, usize>,
     /// Values used outside their block, and whether they need a blend.
     crosses: SecondaryMap<Value, bool>,
     blends: SecondaryMap<Value, bool>,
@@ -304,6 +307,7 @@ impl<'a> Linearizer<'a> {
             def_block: SecondaryMap::new(),
             crosses: SecondaryMap::new(),
             blends: SecondaryMap::new(),
+            in_edges: SecondaryMap::new(),
         };
         lin.plan();
         lin
@@ -316,6 +320,9 @@ impl<'a> Linearizer<'a> {
             self.position[b] = i;
         }
         for &b in &self.order {
+            for s in src.successors(b) {
+                self.in_edges[s] += 1;
+            }
             if let Some(t) = src.terminator(b) {
                 if let InstData::Suspend { dest, .. } = &src.insts[t] {
                     self.resumes[dest.block] = true;
@@ -746,10 +753,13 @@ impl<'a> Linearizer<'a> {
         let joined = self.binary(body, BinaryOp::Bor, old, lanes);
         self.write(Var::Mask(target), body, joined);
         let mut taken = taken;
+        let first_lanes = self.arrive_first(from, target);
         for (n, &a) in dest.args.iter().enumerate() {
             let var = Var::Param(target, n);
             let arg = self.operand(a, from, body);
-            let new = if self.var_type(var).varying {
+            let new = if first_lanes {
+                arg
+            } else if self.var_type(var).varying {
                 let old = self.read(var, body);
                 self.select(body, lanes, arg, old)
             } else {
@@ -772,6 +782,45 @@ impl<'a> Linearizer<'a> {
             };
             self.write(var, body, new);
         }
+    }
+
+    /// True if no lane waits at `target` when `from` routes lanes to it, so
+    /// its parameters can take the arguments in every lane: `target` has
+    /// this one incoming edge, or is the header of a reducible loop entered
+    /// by one edge and continued by one back edge (the header ran, emptying
+    /// its mask, since either was last taken); and lanes cannot pile up
+    /// there by leaving a divergent loop in different iterations.
+    fn arrive_first(&self, from: Block, target: Block) -> bool {
+        if self.divergent_loop_between(from, target) {
+            return false;
+        }
+        let edges = self.in_edges[target];
+        if edges == 1 {
+            return true;
+        }
+        let loops = self.uni.loops();
+        let Some(lp) = loops.innermost_loop(target) else {
+            return false;
+        };
+        if edges != 2 || loops.header(lp) != target || !loops.is_reducible(lp) {
+            return false;
+        }
+        let back = self
+            .uni
+            .cfg()
+            .preds(target)
+            .iter()
+            .filter(|&&p| loops.contains(lp, p));
+        let back_edges: usize = back
+            .map(|&p| {
+                self.src
+                    .successors(p)
+                    .iter()
+                    .filter(|&&s| s == target)
+                    .count()
+            })
+            .sum();
+        back_edges == 1
     }
 
     fn fill_loop_end(&mut self, i: usize, k: usize, lp: Loop, e: Block, ends: &[(Loop, Block)]) {
