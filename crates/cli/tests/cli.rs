@@ -136,15 +136,17 @@ fn report_lists_each_barrier_with_the_values_saved_across_it() {
         "{stdout}"
     );
     // Only what is live across a barrier and cannot be computed again is
-    // kept: nothing at the first (addresses and ids are recomputed), the
-    // loop's uniform stride at the second.
+    // kept: at the first, only the lanes waiting there (addresses and ids
+    // are recomputed); at the second, the loop's uniform stride and the
+    // waiting lanes (one byte per lane at width 8).
     assert!(
-        stdout.contains("(line 9): 0 values saved, 0 bytes per gang"),
+        stdout.contains("(line 9): 1 values saved, 8 bytes per gang"),
         "{stdout}"
     );
     assert!(
-        stdout.contains("(line 15): 1 values saved, 4 bytes per gang")
-            && stdout.contains("i32 (uniform): 4 bytes"),
+        stdout.contains("(line 15): 2 values saved, 12 bytes per gang")
+            && stdout.contains("i32 (uniform): 4 bytes")
+            && stdout.contains("i1 (varying): 8 bytes"),
         "{stdout}"
     );
 }

@@ -81,6 +81,13 @@ impl Report {
                     self.count(uni.shape(r));
                 }
             }
+        }
+    }
+
+    /// Notes the divergent branches and loops of `func` (before it is
+    /// linearized: afterwards every branch is uniform).
+    pub fn note_divergence(&mut self, func: &ir::Function, uni: &Uniformity) {
+        for &b in &func.layout {
             if uni.is_divergent(b) {
                 self.divergent_branches.push(format!("{b}"));
             }

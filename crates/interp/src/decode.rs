@@ -399,7 +399,10 @@ fn decode_function(
     let is_constant = |inst: Inst| {
         matches!(
             func.insts[inst],
-            InstData::Iconst { .. } | InstData::Fconst { .. } | InstData::GlobalAddr { .. }
+            InstData::Iconst { .. }
+                | InstData::Fconst { .. }
+                | InstData::GlobalAddr { .. }
+                | InstData::Undef
         )
     };
     // Code indices of the blocks: constants are hoisted, a block without a
@@ -482,6 +485,11 @@ fn decode_function(
                 }
                 InstData::Fconst { bits } => {
                     template[need_dst("fconst")? as usize] = *bits;
+                    continue;
+                }
+                // Any value will do: 0, as the template holds.
+                InstData::Undef => {
+                    need_dst("undef")?;
                     continue;
                 }
                 InstData::GlobalAddr { global } => {

@@ -21,6 +21,12 @@ pub enum InstData {
     Fconst {
         bits: u64,
     },
+    /// A value of the result type that nothing may depend on: what a
+    /// variable holds on a path where it was never set (the `linearize`
+    /// pass passes it where a block is skipped because no lane needs it).
+    /// Any value is a valid choice (the interpreter uses 0); analyses may
+    /// assume whatever suits them.
+    Undef,
     Unary {
         op: UnaryOp,
         arg: Value,

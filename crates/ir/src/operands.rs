@@ -12,6 +12,7 @@ macro_rules! walk_operands {
         match $inst {
             InstData::Iconst { .. }
             | InstData::Fconst { .. }
+            | InstData::Undef
             | InstData::StackAddr { .. }
             | InstData::GlobalAddr { .. }
             | InstData::Fence { .. }
@@ -176,6 +177,7 @@ impl InstData {
     pub fn mnemonic(&self) -> &'static str {
         match self {
             InstData::Iconst { .. } => "iconst",
+            InstData::Undef => "undef",
             InstData::Fconst { .. } => "fconst",
             InstData::Unary { op, .. } => op.name(),
             InstData::Binary { op, .. } => op.name(),

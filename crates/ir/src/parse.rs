@@ -1242,6 +1242,7 @@ impl Parser {
                 InstData::Return { arg }
             }
             "unreachable" => InstData::Unreachable,
+            "undef" => InstData::Undef,
             other => return self.err_prev(format!("unknown instruction '{other}'")),
         })
     }

@@ -392,7 +392,7 @@ fn write_operation(
                 write!(w, " {arg}")?;
             }
         }
-        InstData::Unreachable => {}
+        InstData::Unreachable | InstData::Undef => {}
     }
     Ok(())
 }

@@ -640,6 +640,7 @@ impl<'a> Verifier<'a> {
             )
         };
         match data {
+            InstData::Undef => Ok(()),
             InstData::Predicated { mask, inst } => {
                 need(ty(*mask) == Type::I1, "a predicate is an i1 mask")?;
                 need(

@@ -65,23 +65,23 @@ impl Spec {
 }
 
 /// How a kernel with divergent control flow keeps track of which lanes wait
-/// for which block. Both schemes run every CFG (irreducible ones included)
-/// over the same loop-contiguous block order without duplicating code; they
-/// differ in how the waiting lanes are recorded and how empty blocks are
-/// skipped.
+/// for which block. Every scheme runs every CFG (irreducible ones included)
+/// over the same loop-contiguous block order without duplicating code.
+/// The default is the `linearize` pass's gang-level IR, which this module
+/// only translates; `Masks` and `BlockIp` are the emitter's own
+/// linearizations, kept for comparison until block-IP is a pass too.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash)]
 pub enum Linearization {
     /// The measured default (see [`Linearization::resolve`]).
     #[default]
     Auto,
-    /// One mask per block: its waiting lanes. Each block tests its mask and
-    /// is skipped when it is empty; a loop's end tests whether lanes wait
-    /// at its header (any block, for an irreducible loop) and goes back.
+    /// The emitter's per-block masks: each block tests its mask (kept in
+    /// memory) and is skipped when it is empty; a loop's end tests whether
+    /// lanes wait at its header (any block, for an irreducible loop).
     Masks,
-    /// One block number per lane (the block-IP scheme): a block's mask is
-    /// the lanes whose number is its own. After each block the gang goes to
-    /// the smallest number any lane waits for, in one step: forward past
-    /// every block no lane needs, or back to a loop's block.
+    /// The emitter's block-IP scheme: one block number per lane; after
+    /// each block the gang goes to the smallest number any lane waits for,
+    /// forward past every block no lane needs, or back to a loop's block.
     BlockIp,
     /// Per-block masks as the `linearize` pass writes them in gang-level
     /// IR (masks are SSA values), translated instruction by instruction.
@@ -89,18 +89,19 @@ pub enum Linearization {
 }
 
 impl Linearization {
-    /// The scheme a kernel uses. `Auto` is per-block masks, irreducible
-    /// control flow included: measured against block-IP (one worker, best
-    /// of 7, `lockstep run --linearize`, on the benchmark kernels), masks
-    /// took 269 vs 338 ms on mandelbrot, 209 vs 233 on AO, 67 vs 85 on the
-    /// goto parser and 77 vs 119 on its irreducible variant; on random
-    /// fuzz kernels block-IP took 1.04x the time (geomean of 60, the
-    /// `linearization` example of lockstep-runtime). A block-IP step costs
-    /// a horizontal minimum and a multiway branch per block, which kernels
-    /// pay more often than they gain from skipping several empty blocks.
+    /// The scheme a kernel uses. `Auto` is the `linearize` pass's gang-level
+    /// IR: against the emitter's masks (lockstep-bench, best of 10, two
+    /// interleaved runs each, AVX-512 at width 16) it took 54.6 vs 84.7 ms
+    /// on mandelbrot, 53.0 vs 59.2 on AO, 272 vs 301 on the goto parser,
+    /// 391 vs 439 on its irreducible variant, 12.2 vs 13.6 on sobel, and
+    /// the same within noise on scan, reduction, histogram and bitonic
+    /// (masks as SSA values instead of memory, blends only where a value
+    /// leaves a divergent loop). The emitter's masks were themselves
+    /// measured ahead of its block-IP (269 vs 338 ms on mandelbrot with one
+    /// worker; block-IP 1.04x the time on random fuzz kernels).
     pub fn resolve(self) -> Linearization {
         match self {
-            Linearization::Auto => Linearization::Masks,
+            Linearization::Auto => Linearization::GangIr,
             chosen => chosen,
         }
     }
@@ -285,7 +286,12 @@ pub fn emit_kernel(
         lockstep_passes::pipeline::run(module, func, &config, pipeline_options).map_err(ice)?;
     let mut uni = Uniformity::for_function(&transformed, &config);
     let divergent_source = transformed.layout.iter().any(|&b| uni.is_divergent(b));
+    let mut report = Report::new(&func.name, spec);
+    report.note_divergence(&transformed, &uni);
     if !divergent_source || spec.linearization.resolve() == Linearization::GangIr {
+        if divergent_source {
+            report.linearization = Some("per-block masks, by the linearize pass");
+        }
         lockstep_passes::pipeline::run_pass(module, &mut transformed, Pass::Linearize, &config)
             .map_err(ice)?;
         uni = Uniformity::for_function(&transformed, &config);
@@ -315,7 +321,7 @@ pub fn emit_kernel(
         func,
         w,
         spec: *spec,
-        report: Report::new(&func.name, spec),
+        report,
         f,
         ctx: l.param(f, 0),
         gang: l.param(f, 1),

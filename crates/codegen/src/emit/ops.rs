@@ -57,6 +57,12 @@ impl<'a> Emitter<'a> {
                 };
                 Some(Repr::Scalar(c))
             }
+            // Nothing depends on it (analyses may pick any value): zero,
+            // never LLVM's undef or poison, which could reach a branch.
+            InstData::Undef => {
+                let t = self.ty(rty.expect("undef has a result"));
+                Some(Repr::Scalar(self.l.const_null(t)))
+            }
             InstData::Fconst { bits } => {
                 let t = rty.expect("fconst has a result");
                 Some(Repr::Scalar(self.l.const_real_bits(

@@ -106,6 +106,7 @@ pub fn required_gang_coverage() -> BTreeSet<String> {
         "predicated:load",
         "predicated:store",
         "predicated:atomic_rmw",
+        "undef",
     ]
     .into_iter()
     .map(String::from)
@@ -333,6 +334,7 @@ fn inst_coverage(
                 }
             }
         }
+        InstData::Undef => key("undef".into()),
         InstData::Fconst { bits } => {
             let ty = result_ty.expect("fconst has a result");
             key(format!("fconst:{ty}"));

@@ -270,6 +270,8 @@ pub struct Uniformity {
     joined_branches: SecondaryMap<Block, Vec<Block>>,
     divergent_loops: SecondaryMap<Loop, bool>,
     varying_outside: SecondaryMap<Value, PackedOption<Loop>>,
+    /// Values defined by `undef`: any shape will do, so joins skip them.
+    undef: SecondaryMap<Value, bool>,
 }
 
 /// Where an operand is used: in an instruction of a block, or as a branch
@@ -305,8 +307,12 @@ impl Uniformity {
             joined_branches: SecondaryMap::new(),
             divergent_loops: SecondaryMap::new(),
             varying_outside: SecondaryMap::new(),
+            undef: SecondaryMap::new(),
         };
         for (v, data) in func.values.iter() {
+            if let ValueDef::Result(i) = data.def {
+                u.undef[v] = matches!(func.insts[i], InstData::Undef);
+            }
             u.def_block[v] = match data.def {
                 ValueDef::Param(b, _) => b.into(),
                 ValueDef::Result(i) => func.inst_block[i].into(),
@@ -452,6 +458,9 @@ impl Uniformity {
     ) -> Option<Shape> {
         let mut result: Option<Shape> = None;
         for (pred, args) in incoming {
+            if self.undef[args[index]] {
+                continue;
+            }
             if let Some(s) = self.use_shape(known, args[index], UseAt::Edge(*pred, block)) {
                 result = Some(result.map_or(s, |r| r.join(s)));
             }
@@ -490,6 +499,7 @@ impl Uniformity {
             Some(out)
         };
         let shape = match data {
+            InstData::Undef => Shape::Uniform,
             InstData::Predicated { inst, .. } => {
                 return self.inst_shape(func, known, inst, ty, block);
             }
@@ -557,6 +567,9 @@ impl Uniformity {
             InstData::PtrAdd { args: [p, off] } => add(get(*p)?, get(*off)?, false),
             InstData::Ternary { args, .. } => all_uniform(args)?,
             InstData::Icmp { args, .. } | InstData::Fcmp { args, .. } => all_uniform(args)?,
+            // Where one side is undefined, the other will do.
+            InstData::Select { args: [_, a, b] } if self.undef[*a] => get(*b)?,
+            InstData::Select { args: [_, a, b] } if self.undef[*b] => get(*a)?,
             InstData::Select { args: [c, a, b] } => {
                 let (sc, sa, sb) = (get(*c)?, get(*a)?, get(*b)?);
                 if a == b {

@@ -34,7 +34,11 @@
 //! Masks, block parameters and values crossing blocks are variables, put
 //! into SSA form as the blocks are filled (Braun et al., "Simple and
 //! Efficient Construction of Static Single Assignment Form", CC 2013);
-//! parameters that receive only one value are removed afterwards.
+//! parameters that receive only one value are removed afterwards. A
+//! variable read where it was never set (the path that skips its defining
+//! block because no lane needed it) is `undef`, so the uniformity analysis
+//! keeps the shape the value has where it is used (a consecutive address
+//! stays consecutive).
 
 use std::collections::HashMap;
 
@@ -249,6 +253,7 @@ struct Linearizer<'a> {
     incomplete: SecondaryMap<Block, Vec<(Var, Value)>>,
     defs: HashMap<(Var, Block), Value>,
     zeros: HashMap<(Block, Type), Value>,
+    undefs: HashMap<(Block, Type), Value>,
     /// Rematerialized values: (original, output block) → copy.
     copies: HashMap<(Value, Block), Value>,
     /// Original values mapped to output values, for uses in the same block.
@@ -302,6 +307,7 @@ impl<'a> Linearizer<'a> {
             incomplete: SecondaryMap::new(),
             defs: HashMap::new(),
             zeros: HashMap::new(),
+            undefs: HashMap::new(),
             copies: HashMap::new(),
             local: SecondaryMap::new(),
             def_block: SecondaryMap::new(),
@@ -963,6 +969,10 @@ impl<'a> Linearizer<'a> {
     }
 
     fn select(&mut self, block: Block, c: Value, a: Value, b: Value) -> Value {
+        // An undefined side: the other will do.
+        if self.undefs.values().any(|&u| u == b) {
+            return a;
+        }
         let ty = self.out.value_type(a);
         self.value(block, InstData::Select { args: [c, a, b] }, ty)
     }
@@ -1008,6 +1018,18 @@ impl<'a> Linearizer<'a> {
             None,
         );
         self.out.append_inst(block, j);
+    }
+
+    /// An `undef` of `ty` at the start of root `block`.
+    fn undef(&mut self, block: Block, ty: Type) -> Value {
+        if let Some(&u) = self.undefs.get(&(block, ty)) {
+            return u;
+        }
+        let inst = self.out.create_inst(InstData::Undef, Some(ty));
+        self.out.insert_inst(block, 0, inst);
+        let u = self.out.results[inst].expect("has a result");
+        self.undefs.insert((block, ty), u);
+        u
     }
 
     fn is_zero(&self, v: Value) -> bool {
@@ -1063,8 +1085,12 @@ impl<'a> Linearizer<'a> {
 
     fn read_recursive(&mut self, var: Var, block: Block) -> Value {
         let v = if self.roots[block] {
+            // Masks start empty; anything else is unset there.
             let t = self.var_type(var);
-            self.zero(block, t.ty)
+            match var {
+                Var::Mask(_) => self.zero(block, t.ty),
+                _ => self.undef(block, t.ty),
+            }
         } else if !self.sealed[block] {
             let p = self.new_param(var, block);
             self.incomplete[block].push((var, p));
