@@ -468,7 +468,9 @@ fn decode_function(
             let data = match &func.insts[inst] {
                 InstData::Predicated { mask, inst: core } => {
                     let uniform = |v: Value| !func.is_varying(v);
-                    let once = core.args().into_iter().all(uniform) && result.is_none_or(uniform);
+                    let once = !core.acts_per_lane()
+                        && core.args().into_iter().all(uniform)
+                        && result.is_none_or(uniform);
                     code.push(Op::IfMask {
                         mask: d.reg(*mask)?,
                         once,

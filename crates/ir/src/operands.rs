@@ -151,6 +151,22 @@ impl InstData {
         self.branch_dests().iter().map(|d| d.block).collect()
     }
 
+    /// True for atomics and `printf`: in gang-level IR they act in each
+    /// lane on its own (in lane order), even with uniform operands.
+    pub fn acts_per_lane(&self) -> bool {
+        match self {
+            InstData::Predicated { inst, .. } => inst.acts_per_lane(),
+            _ => matches!(
+                self,
+                InstData::AtomicRmw { .. }
+                    | InstData::AtomicCas { .. }
+                    | InstData::AtomicLoad { .. }
+                    | InstData::AtomicStore { .. }
+                    | InstData::Printf { .. }
+            ),
+        }
+    }
+
     /// True if the instruction reads or writes memory or has another effect
     /// beyond its result (so it may not be removed or reordered freely).
     pub fn has_side_effects(&self) -> bool {

@@ -380,7 +380,9 @@ pub fn emit_kernel(
     }
     e.kernel_params();
     e.stack_slots();
-    if divergent {
+    // Gang-level IR branches only on uniform values: it is translated as
+    // it stands, whatever the analysis makes of its branches.
+    if divergent && func.gang.is_none() {
         e.emit_linearized()?;
     } else {
         e.emit_uniform()?;

@@ -94,6 +94,12 @@ impl<'a> Emitter<'a> {
             InstData::Fcmp { cond, args } => Some(self.lanewise(uniform, args, |e, xs| {
                 e.l.fcmp(float_pred(*cond), xs[0], xs[1])
             })),
+            // An undefined side: the other, as the uniformity analysis
+            // assumes (lanes that would take the undefined side don't care).
+            InstData::Select { args: [_, a, b] } if self.is_undef(*a) || self.is_undef(*b) => {
+                let other = if self.is_undef(*a) { *b } else { *a };
+                Some(self.get(other))
+            }
             InstData::Select { args } => {
                 if uniform {
                     let (c, a, b) = (
@@ -201,6 +207,14 @@ impl<'a> Emitter<'a> {
             }
         }
         Ok(())
+    }
+
+    /// True if `v` is an `undef`.
+    fn is_undef(&self, v: Value) -> bool {
+        match self.func.values[v].def {
+            ir::ValueDef::Result(inst) => matches!(self.func.insts[inst], InstData::Undef),
+            _ => false,
+        }
     }
 
     /// A gang operation: the lanes of the gang meet.

@@ -457,13 +457,20 @@ impl Uniformity {
         index: usize,
     ) -> Option<Shape> {
         let mut result: Option<Shape> = None;
+        let mut undefined = false;
         for (pred, args) in incoming {
             if self.undef[args[index]] {
+                undefined = true;
                 continue;
             }
             if let Some(s) = self.use_shape(known, args[index], UseAt::Edge(*pred, block)) {
                 result = Some(result.map_or(s, |r| r.join(s)));
             }
+        }
+        // Only undefined so far (or at all): as uniform as undef itself, until
+        // the other edges say more.
+        if result.is_none() && undefined {
+            result = Some(Shape::Uniform);
         }
         // At a join point, lanes of a divergent branch arrive together over
         // the edges from `join_preds`: unless those all pass the same value,

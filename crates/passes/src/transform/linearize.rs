@@ -80,19 +80,6 @@ fn is_effect(data: &InstData) -> bool {
     )
 }
 
-/// True if `data` must act in each lane on its own even with uniform
-/// operands (an atomic, or `printf`).
-fn is_per_lane_effect(data: &InstData) -> bool {
-    matches!(
-        data,
-        InstData::AtomicRmw { .. }
-            | InstData::AtomicCas { .. }
-            | InstData::AtomicLoad { .. }
-            | InstData::AtomicStore { .. }
-            | InstData::Printf { .. }
-    )
-}
-
 /// Marks per-lane values and predicates per-lane side effects on
 /// `active_lanes`: the whole linearization of a kernel whose branches are
 /// all uniform.
@@ -107,12 +94,12 @@ fn uniform_gang(func: &Function, uni: &Uniformity) -> Function {
         for (position, inst) in insts.into_iter().enumerate() {
             let data = &out.insts[inst];
             let result = out.results[inst];
-            if is_per_lane_effect(data) {
+            if data.acts_per_lane() {
                 if let Some(r) = result {
                     out.varying[r] = true;
                 }
             }
-            let per_lane = is_per_lane_effect(data)
+            let per_lane = data.acts_per_lane()
                 || data.args().into_iter().any(|a| out.varying[a])
                 || result.is_some_and(|r| out.varying[r]);
             if !is_effect(data) || !per_lane {
@@ -539,7 +526,7 @@ impl<'a> Linearizer<'a> {
             return true;
         }
         match self.src.values[v].def {
-            ValueDef::Result(inst) => is_per_lane_effect(&self.src.insts[inst]),
+            ValueDef::Result(inst) => self.src.insts[inst].acts_per_lane(),
             _ => false,
         }
     }
@@ -929,7 +916,7 @@ impl<'a> Linearizer<'a> {
         }
         let result = src.results[inst];
         let result_varying = result.is_some_and(|r| self.is_varying_src(r)) || any_varying;
-        if is_effect(&data) && (result_varying || is_per_lane_effect(&data) || any_varying) {
+        if is_effect(&data) && (result_varying || data.acts_per_lane() || any_varying) {
             data = InstData::Predicated {
                 mask,
                 inst: Box::new(data),
@@ -972,6 +959,9 @@ impl<'a> Linearizer<'a> {
         // An undefined side: the other will do.
         if self.undefs.values().any(|&u| u == b) {
             return a;
+        }
+        if self.undefs.values().any(|&u| u == a) {
+            return b;
         }
         let ty = self.out.value_type(a);
         self.value(block, InstData::Select { args: [c, a, b] }, ty)
@@ -1116,7 +1106,8 @@ impl<'a> Linearizer<'a> {
     }
 
     /// Passes the value of `var` at the end of each predecessor of `block`
-    /// to `block`'s newest parameter.
+    /// to the parameter made for it (parameters get their arguments in the
+    /// order they were made, so each edge's arguments line up).
     fn add_param_args(&mut self, var: Var, block: Block) {
         let preds = self.preds[block].clone();
         let mut done: Vec<Block> = Vec::new();
@@ -1157,30 +1148,10 @@ impl<'a> Linearizer<'a> {
         }
         self.sealed[block] = true;
         let pending = std::mem::take(&mut self.incomplete[block]);
-        for (var, p) in pending {
-            // The parameter was appended when first read; its arguments
-            // go in the same position on every edge.
-            let index = self.out.blocks[block]
-                .params
-                .iter()
-                .position(|&x| x == p)
-                .expect("a parameter of the block");
-            let preds = self.preds[block].clone();
-            let mut done: Vec<Block> = Vec::new();
-            for pred in preds {
-                if done.contains(&pred) {
-                    continue;
-                }
-                done.push(pred);
-                let v = self.read(var, pred);
-                let term = self.out.terminator(pred).expect("a filled predecessor");
-                for dest in self.out.insts[term].branch_dests_mut() {
-                    if dest.block == block {
-                        debug_assert_eq!(dest.args.len(), index);
-                        dest.args.push(v);
-                    }
-                }
-            }
+        for (var, _) in pending {
+            // Each parameter was appended when first read, in this order:
+            // its arguments go in the same position on every edge.
+            self.add_param_args(var, block);
         }
     }
 }

@@ -1,0 +1,13 @@
+kernel void fuzz(global const int *in, global int *out, global int *counts, local int *tmp) {
+    int gid = get_global_id(0), lid = get_local_id(0), grp = get_group_id(0);
+    int a = in[gid], b = in[(gid * 7 + 3) % get_global_size(0)], acc = 0;
+    int c0 = 0;
+    for (int i0 = 0; i0 < (a & 7); i0++) {
+        if (b > acc) goto L3;
+        L2:
+        acc += ((a + i0) & (grp & i0));
+        L3:
+        if (++c0 < 3) goto L2;
+    }
+    out[gid] = acc ^ a ^ (b << 1);
+}
