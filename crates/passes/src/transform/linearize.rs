@@ -632,14 +632,7 @@ impl<'a> Linearizer<'a> {
                 else_dest,
             } => {
                 let c = self.operand(*cond, b, body);
-                let not_c = self.value(
-                    body,
-                    InstData::Unary {
-                        op: UnaryOp::Bnot,
-                        arg: c,
-                    },
-                    Type::I1,
-                );
+                let not_c = self.not(body, c);
                 self.branch_routes(b, body, mask, &[(c, then_dest), (not_c, else_dest)]);
                 self.jump(body, after, vec![]);
             }
@@ -662,14 +655,7 @@ impl<'a> Linearizer<'a> {
                         },
                         Type::I1,
                     );
-                    let not_c = self.value(
-                        body,
-                        InstData::Unary {
-                            op: UnaryOp::Bnot,
-                            arg: c,
-                        },
-                        Type::I1,
-                    );
+                    let not_c = self.not(body, c);
                     none = Some(match none {
                         None => not_c,
                         Some(n) => self.binary(body, BinaryOp::Band, n, not_c),
@@ -953,6 +939,14 @@ impl<'a> Linearizer<'a> {
         }
         let ty = self.out.value_type(a);
         self.value(block, InstData::Binary { op, args: [a, b] }, ty)
+    }
+
+    fn not(&mut self, block: Block, c: Value) -> Value {
+        let data = InstData::Unary {
+            op: UnaryOp::Bnot,
+            arg: c,
+        };
+        self.value(block, data, Type::I1)
     }
 
     fn select(&mut self, block: Block, c: Value, a: Value, b: Value) -> Value {
