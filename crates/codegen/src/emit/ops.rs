@@ -96,8 +96,10 @@ impl<'a> Emitter<'a> {
             })),
             // An undefined side: the other, as the uniformity analysis
             // assumes (lanes that would take the undefined side don't care).
-            InstData::Select { args: [_, a, b] } if self.is_undef(*a) || self.is_undef(*b) => {
-                let other = if self.is_undef(*a) { *b } else { *a };
+            InstData::Select { args: [_, a, b] }
+                if self.uni.is_undef(*a) || self.uni.is_undef(*b) =>
+            {
+                let other = if self.uni.is_undef(*a) { *b } else { *a };
                 Some(self.get(other))
             }
             InstData::Select { args } => {
@@ -207,14 +209,6 @@ impl<'a> Emitter<'a> {
             }
         }
         Ok(())
-    }
-
-    /// True if `v` is an `undef`.
-    fn is_undef(&self, v: Value) -> bool {
-        match self.func.values[v].def {
-            ir::ValueDef::Result(inst) => matches!(self.func.insts[inst], InstData::Undef),
-            _ => false,
-        }
     }
 
     /// A gang operation: the lanes of the gang meet.

@@ -703,6 +703,12 @@ impl Uniformity {
         self.shapes[v]
     }
 
+    /// True if `v` is defined by `undef` (whose shape joins and selects
+    /// ignore: code generation must give such a select its other side).
+    pub fn is_undef(&self, v: Value) -> bool {
+        self.undef[v]
+    }
+
     pub fn is_uniform(&self, v: Value) -> bool {
         self.shapes[v].is_uniform()
     }

@@ -80,29 +80,42 @@ fn is_effect(data: &InstData) -> bool {
     )
 }
 
+/// True if the instruction `data` needs a mask: a side effect that acts
+/// per lane (its operands or result per-lane, or an atomic or `printf`).
+/// A side effect of uniform operands acts once, or identically in every
+/// lane, wherever its block runs.
+fn needs_mask(data: &InstData, per_lane: bool) -> bool {
+    is_effect(data) && (per_lane || data.acts_per_lane())
+}
+
+/// True if `v` of the source function is per-lane in gang-level IR: the
+/// analysis says it varies, or an atomic or `printf` gives it.
+fn varying_in_source(func: &Function, uni: &Uniformity, v: Value) -> bool {
+    if !uni.shape(v).is_uniform() {
+        return true;
+    }
+    match func.values[v].def {
+        ValueDef::Result(inst) => func.insts[inst].acts_per_lane(),
+        _ => false,
+    }
+}
+
 /// Marks per-lane values and predicates per-lane side effects on
 /// `active_lanes`: the whole linearization of a kernel whose branches are
 /// all uniform.
 fn uniform_gang(func: &Function, uni: &Uniformity) -> Function {
     let mut out = func.clone();
     for (v, _) in func.values.iter() {
-        out.varying[v] = !uni.shape(v).is_uniform();
+        out.varying[v] = varying_in_source(func, uni, v);
     }
     for &block in &func.layout {
         let mut active = None;
         let insts = out.blocks[block].insts.clone();
         for (position, inst) in insts.into_iter().enumerate() {
             let data = &out.insts[inst];
-            let result = out.results[inst];
-            if data.acts_per_lane() {
-                if let Some(r) = result {
-                    out.varying[r] = true;
-                }
-            }
-            let per_lane = data.acts_per_lane()
-                || data.args().into_iter().any(|a| out.varying[a])
-                || result.is_some_and(|r| out.varying[r]);
-            if !is_effect(data) || !per_lane {
+            let per_lane = data.args().into_iter().any(|a| out.varying[a])
+                || out.results[inst].is_some_and(|r| out.varying[r]);
+            if !needs_mask(data, per_lane) {
                 continue;
             }
             let mask = *active.get_or_insert_with(|| {
@@ -241,6 +254,9 @@ struct Linearizer<'a> {
     defs: HashMap<(Var, Block), Value>,
     zeros: HashMap<(Block, Type), Value>,
     undefs: HashMap<(Block, Type), Value>,
+    /// The values in `zeros` and `undefs`, for the folds.
+    zero_values: SecondaryMap<Value, bool>,
+    undef_values: SecondaryMap<Value, bool>,
     /// Rematerialized values: (original, output block) → copy.
     copies: HashMap<(Value, Block), Value>,
     /// Original values mapped to output values, for uses in the same block.
@@ -295,6 +311,8 @@ impl<'a> Linearizer<'a> {
             defs: HashMap::new(),
             zeros: HashMap::new(),
             undefs: HashMap::new(),
+            zero_values: SecondaryMap::new(),
+            undef_values: SecondaryMap::new(),
             copies: HashMap::new(),
             local: SecondaryMap::new(),
             def_block: SecondaryMap::new(),
@@ -522,13 +540,7 @@ impl<'a> Linearizer<'a> {
     }
 
     fn is_varying_src(&self, v: Value) -> bool {
-        if !self.uni.shape(v).is_uniform() {
-            return true;
-        }
-        match self.src.values[v].def {
-            ValueDef::Result(inst) => self.src.insts[inst].acts_per_lane(),
-            _ => false,
-        }
+        varying_in_source(self.src, self.uni, v)
     }
 
     fn run(mut self) -> Function {
@@ -891,18 +903,12 @@ impl<'a> Linearizer<'a> {
     fn copy_inst(&mut self, inst: Inst, b: Block, block: Block, mask: Value) {
         let src = self.src;
         let mut data = src.insts[inst].clone();
+        data.map_args(|a| self.operand(a, b, block));
         let mut any_varying = false;
-        let mut args = Vec::new();
-        data.visit_args(|a| args.push(a));
-        let mapped: Vec<Value> = args.iter().map(|&a| self.operand(a, b, block)).collect();
-        let mut it = mapped.iter();
-        data.map_args(|_| *it.next().expect("one per argument"));
-        for &a in &mapped {
-            any_varying |= self.out.varying[a];
-        }
+        data.visit_args(|a| any_varying |= self.out.varying[a]);
         let result = src.results[inst];
         let result_varying = result.is_some_and(|r| self.is_varying_src(r)) || any_varying;
-        if is_effect(&data) && (result_varying || data.acts_per_lane() || any_varying) {
+        if needs_mask(&data, result_varying) {
             data = InstData::Predicated {
                 mask,
                 inst: Box::new(data),
@@ -951,10 +957,10 @@ impl<'a> Linearizer<'a> {
 
     fn select(&mut self, block: Block, c: Value, a: Value, b: Value) -> Value {
         // An undefined side: the other will do.
-        if self.undefs.values().any(|&u| u == b) {
+        if self.undef_values[b] {
             return a;
         }
-        if self.undefs.values().any(|&u| u == a) {
+        if self.undef_values[a] {
             return b;
         }
         let ty = self.out.value_type(a);
@@ -1013,11 +1019,12 @@ impl<'a> Linearizer<'a> {
         self.out.insert_inst(block, 0, inst);
         let u = self.out.results[inst].expect("has a result");
         self.undefs.insert((block, ty), u);
+        self.undef_values[u] = true;
         u
     }
 
     fn is_zero(&self, v: Value) -> bool {
-        self.zeros.values().any(|&z| z == v)
+        self.zero_values[v]
     }
 
     /// A uniform zero of `ty` at the start of root `block`.
@@ -1035,6 +1042,7 @@ impl<'a> Linearizer<'a> {
         self.out.insert_inst(root, 0, inst);
         let z = self.out.results[inst].expect("has a result");
         self.zeros.insert((root, ty), z);
+        self.zero_values[z] = true;
         z
     }
 
