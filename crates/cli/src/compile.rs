@@ -29,15 +29,15 @@ pub struct CompileArgs {
     /// SIMD width (default: the host's best for 32-bit lanes).
     #[arg(long)]
     width: Option<u32>,
-    /// How divergent control flow is linearized: auto, masks (per-block
-    /// masks), block-ip, or gang-ir (the linearize pass's masks, translated).
-    #[arg(long, default_value = "auto")]
+    /// How the linearize pass turns divergent control flow into masks:
+    /// masks (per-block masks) or block-ip (a block pointer per lane).
+    #[arg(long, default_value = "masks")]
     linearize: lockstep_codegen::Linearization,
     /// Print each kernel's IR after this pass of the pipeline instead
     /// (`all`: after every pass), specialized like --emit report; the text
     /// parses back with the IR parser. Passes, in order:
-    /// remove_unreachable, unify_returns, lower_switch, split_critical_edges,
-    /// split_barriers.
+    /// remove_unreachable, unify_returns, lower_switch, split_barriers,
+    /// linearize.
     #[arg(long = "dump-after", value_name = "PASS", value_parser = parse_dump_after)]
     dump_after: Option<DumpAfter>,
     /// With --emit cfg-dot: also render FILE.png with Graphviz's `dot`.
@@ -94,6 +94,7 @@ fn dump_passes(
     module: &lockstep_ir::Module,
     id: lockstep_ir::FuncId,
     config: &UniformityConfig,
+    linearization: lockstep_codegen::Linearization,
     dump: DumpAfter,
 ) -> Result<String> {
     let mut out = String::new();
@@ -112,6 +113,7 @@ fn dump_passes(
         verify: true,
         observe: Some(&mut observe),
         stop_after: None,
+        linearization,
     };
     pipeline::run(module, &module.functions[id], config, options)?;
     Ok(out)
@@ -201,7 +203,7 @@ pub fn run(args: CompileArgs) -> Result<()> {
         };
         let config = UniformityConfig { local_size, width };
         if let Some(dump) = args.dump_after {
-            out.push_str(&dump_passes(module, id, &config, dump)?);
+            out.push_str(&dump_passes(module, id, &config, args.linearize, dump)?);
             continue;
         }
         let text = match args.emit {

@@ -30,9 +30,9 @@ pub struct RunArgs {
     /// Worker threads (default: one per core, or LOCKSTEP_THREADS).
     #[arg(long)]
     threads: Option<usize>,
-    /// How divergent control flow is linearized: auto, masks (per-block
-    /// masks), block-ip, or gang-ir (the linearize pass's masks, translated).
-    #[arg(long, default_value = "auto")]
+    /// How the linearize pass turns divergent control flow into masks:
+    /// masks (per-block masks) or block-ip (a block pointer per lane).
+    #[arg(long, default_value = "masks")]
     linearize: lockstep_runtime::Linearization,
     /// With --engine interp: run the kernel as the pass pipeline leaves it
     /// (for the .sim's local size and the SIMD width), not as imported.

@@ -86,11 +86,24 @@ impl Report {
 
     /// Notes the divergent branches and loops of `func` (before it is
     /// linearized: afterwards every branch is uniform).
-    pub fn note_divergence(&mut self, func: &ir::Function, uni: &Uniformity) {
+    /// Notes the divergent branches and loops of `func` before `linearize`
+    /// turns them into masks by `scheme`.
+    pub fn note_divergence(
+        &mut self,
+        func: &ir::Function,
+        uni: &Uniformity,
+        scheme: crate::Linearization,
+    ) {
         for &b in &func.layout {
             if uni.is_divergent(b) {
                 self.divergent_branches.push(format!("{b}"));
             }
+        }
+        if !self.divergent_branches.is_empty() {
+            self.linearization = Some(match scheme {
+                crate::Linearization::Masks => "per-block masks, by the linearize pass",
+                crate::Linearization::BlockIp => "block-IP, by the linearize pass",
+            });
         }
         for lp in uni.loops().loops() {
             if uni.is_divergent_loop(lp) {

@@ -26,6 +26,7 @@ use lockstep_interp::{run_kernel, KernelArg, NdRange, Options};
 use lockstep_ir::{FuncId, Module};
 use lockstep_passes::analysis::UniformityConfig;
 use lockstep_passes::pipeline;
+use lockstep_passes::transform::linearize::Scheme;
 
 /// One `; run:` line.
 #[derive(Clone, Debug)]
@@ -245,13 +246,16 @@ pub fn check_runs(module: &Module, lines: &[RunLine]) -> Result<()> {
             continue;
         }
         for width in [4, 16] {
-            let config = UniformityConfig {
-                local_size: line.range.local_size.map(|n| n as u32),
-                width,
-            };
-            let after = pipeline::transformed_module(module, id, &config)?;
-            run_once(&after, id, line)
-                .with_context(|| format!("after the passes for width {width}"))?;
+            for scheme in Scheme::ALL {
+                let config = UniformityConfig {
+                    local_size: line.range.local_size.map(|n| n as u32),
+                    width,
+                };
+                let after = pipeline::transformed_module(module, id, &config, scheme)?;
+                run_once(&after, id, line).with_context(|| {
+                    format!("after the passes for width {width}, linearized by {scheme}")
+                })?;
+            }
         }
     }
     Ok(())

@@ -20,6 +20,7 @@ use crate::analysis::{
 };
 use crate::pipeline::Pass;
 use crate::present::uniformity_listing;
+use crate::transform::linearize::Scheme;
 
 fn list(blocks: &[Block]) -> String {
     let names: Vec<String> = blocks.iter().map(|b| b.to_string()).collect();
@@ -169,7 +170,15 @@ fn uniformity_with_width(module: &Module, width: u32) -> Result<String, String> 
 /// functions alone (specialized as for `uniformity`), verified.
 pub(crate) fn transform<const P: usize>(module: &Module) -> Result<String, String> {
     transformed(module, |_, func, config| {
-        Pass::ALL[P].run(func, config);
+        Pass::ALL[P].run(func, config, Scheme::default());
+        Ok(())
+    })
+}
+
+/// The module after `linearize` by block-IP.
+pub(crate) fn linearize_block_ip(module: &Module) -> Result<String, String> {
+    transformed(module, |_, func, config| {
+        Pass::Linearize.run(func, config, Scheme::BlockIp);
         Ok(())
     })
 }

@@ -40,6 +40,7 @@ pub fn filetest_checks() -> &'static [(&'static str, FiletestCheck)] {
         ("split_critical_edges", filetest::transform::<3>),
         ("split_barriers", filetest::transform::<4>),
         ("linearize", filetest::transform::<5>),
+        ("linearize-block-ip", filetest::linearize_block_ip),
         ("pipeline", filetest::pipeline),
     ]
 }

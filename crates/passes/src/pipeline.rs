@@ -14,7 +14,7 @@
 //! | `unify_returns` | imported | one `return` |
 //! | `lower_switch` | normalized | `switch` on varying values → `brif` chains |
 //! | `split_barriers` | split | `barrier` → `suspend` passing the live state |
-//! | `linearize` | linearized | gang-level IR: divergent branches → masks |
+//! | `linearize` | linearized | gang-level IR: divergent branches → per-block masks or block-IP |
 //!
 //! `split_critical_edges` (normalized) is a pass of its own, not run yet
 //! (see [`Pass::PIPELINE`]).
@@ -25,6 +25,7 @@ use lockstep_ir::{function_to_string, verify_function, FuncId, Function, Module,
 
 use crate::analysis::{Uniformity, UniformityConfig};
 use crate::transform;
+use crate::transform::linearize::Scheme;
 
 /// One pass of the pipeline.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -90,8 +91,9 @@ impl Pass {
         }
     }
 
-    /// Runs this pass on `func`, specialized for `config`.
-    pub fn run(self, func: &mut Function, config: &UniformityConfig) {
+    /// Runs this pass on `func`, specialized for `config`; `linearize`
+    /// uses `scheme`.
+    pub fn run(self, func: &mut Function, config: &UniformityConfig, scheme: Scheme) {
         match self {
             Pass::RemoveUnreachable => transform::remove_unreachable(func),
             Pass::UnifyReturns => transform::unify_returns(func),
@@ -103,7 +105,7 @@ impl Pass {
             Pass::SplitBarriers => transform::split_barriers(func),
             Pass::Linearize => {
                 let uniformity = Uniformity::for_function(func, config);
-                transform::linearize(func, &uniformity)
+                transform::linearize(func, &uniformity, scheme)
             }
         }
         func.phase = func.phase.max(self.phase_after());
@@ -138,6 +140,8 @@ pub struct Options<'a> {
     pub observe: Option<Observer<'a>>,
     /// Stop after this pass (`None`: run them all).
     pub stop_after: Option<Pass>,
+    /// How `linearize` turns divergent control flow into masks.
+    pub linearization: Scheme,
 }
 
 impl Default for Options<'_> {
@@ -146,6 +150,7 @@ impl Default for Options<'_> {
             verify: cfg!(debug_assertions),
             observe: None,
             stop_after: None,
+            linearization: Scheme::default(),
         }
     }
 }
@@ -160,7 +165,7 @@ pub fn run(
 ) -> Result<Function, PipelineError> {
     let mut func = func.clone();
     for pass in Pass::PIPELINE {
-        pass.run(&mut func, config);
+        pass.run(&mut func, config, options.linearization);
         if options.verify {
             verify(module, &func, pass)?;
         }
@@ -182,8 +187,9 @@ pub fn run_pass(
     func: &mut Function,
     pass: Pass,
     config: &UniformityConfig,
+    scheme: Scheme,
 ) -> Result<(), PipelineError> {
-    pass.run(func, config);
+    pass.run(func, config, scheme);
     if cfg!(debug_assertions) {
         verify(module, func, pass)?;
     }
@@ -191,15 +197,17 @@ pub fn run_pass(
 }
 
 /// `module` with its kernel `kernel` as the whole pipeline (verified after
-/// each pass) leaves it for `config`: what the interpreter runs to check
-/// the passes against the imported IR.
+/// each pass) leaves it for `config`, linearized by `scheme`: what the
+/// interpreter runs to check the passes against the imported IR.
 pub fn transformed_module(
     module: &Module,
     kernel: FuncId,
     config: &UniformityConfig,
+    scheme: Scheme,
 ) -> Result<Module, PipelineError> {
     let options = Options {
         verify: true,
+        linearization: scheme,
         ..Options::default()
     };
     let func = run(module, &module.functions[kernel], config, options)?;

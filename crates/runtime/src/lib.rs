@@ -164,8 +164,9 @@ impl Context {
         self.width.unwrap_or_else(simd::default_width)
     }
 
-    /// Sets how the SIMD engine linearizes divergent control flow
-    /// (per-block masks or block-IP; `Auto` picks per kernel).
+    /// Sets how the `linearize` pass turns divergent control flow into
+    /// masks (per-block masks, the default, or block-IP), for the SIMD
+    /// engine and for the interpreter after the passes.
     pub fn set_linearization(&mut self, linearization: Linearization) {
         self.linearization = linearization;
     }
@@ -319,17 +320,23 @@ impl Context {
 impl Context {
     /// `kernel`'s module with the kernel as the pass pipeline leaves it for
     /// a work-group of `local` work-items at this context's width (0 in a
-    /// dimension where groups differ in size).
+    /// dimension where groups differ in size) and linearization.
     fn after_passes(&self, kernel: &Kernel, local: [u64; 3]) -> Result<ir::Module, LaunchError> {
         let config = lockstep_passes::analysis::UniformityConfig {
             local_size: local.map(|n| n as u32),
             width: self.width(),
         };
-        lockstep_passes::pipeline::transformed_module(&kernel.program.module, kernel.func, &config)
-            .map_err(|e| LaunchError::Compile {
-                kernel: kernel.name().to_string(),
-                message: e.to_string(),
-            })
+        let scheme = self.linearization;
+        lockstep_passes::pipeline::transformed_module(
+            &kernel.program.module,
+            kernel.func,
+            &config,
+            scheme,
+        )
+        .map_err(|e| LaunchError::Compile {
+            kernel: kernel.name().to_string(),
+            message: e.to_string(),
+        })
     }
 }
 

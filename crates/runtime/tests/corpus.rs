@@ -18,7 +18,7 @@ use std::path::Path;
 use libtest_mimic::{Arguments, Failed, Trial};
 
 use lockstep_runtime::sim::Simulation;
-use lockstep_runtime::{Context, Engine};
+use lockstep_runtime::{Context, Engine, Linearization};
 
 /// Runs one simulation and returns its full output (printf text, then dumps).
 fn run(ctx: &Context, sim: &Path) -> Result<String, String> {
@@ -65,17 +65,24 @@ fn check(sim: &Path) -> Result<(), Failed> {
     Ok(())
 }
 
-/// One corpus kernel, as the pass pipeline leaves it, on the interpreter
-/// against its `.ref`.
+/// One corpus kernel, as the pass pipeline leaves it (widths 4 and 16, both
+/// linearizations), on the interpreter against its `.ref`.
 fn check_after_passes(sim: &Path) -> Result<(), Failed> {
     let reference = std::fs::read_to_string(sim.with_extension("ref")).unwrap_or_default();
     for width in [4, 16] {
-        let mut ctx = Context::with_engine(Engine::Interpreter);
-        ctx.set_interpret_after_passes(true);
-        ctx.set_width(width);
-        run(&ctx, sim)
-            .and_then(|out| compare(&out, &reference))
-            .map_err(|e| format!("after the passes for width {width}: {e}"))?;
+        for linearization in Linearization::ALL {
+            let mut ctx = Context::with_engine(Engine::Interpreter);
+            ctx.set_interpret_after_passes(true);
+            ctx.set_width(width);
+            ctx.set_linearization(linearization);
+            run(&ctx, sim)
+                .and_then(|out| compare(&out, &reference))
+                .map_err(|e| {
+                    format!(
+                        "after the passes for width {width}, linearized by {linearization}: {e}"
+                    )
+                })?;
+        }
     }
     Ok(())
 }

@@ -120,11 +120,7 @@ fn check(path: &Path, name: &str) -> Result<(), Failed> {
                     break;
                 }
             };
-            for linearization in [
-                Linearization::Masks,
-                Linearization::BlockIp,
-                Linearization::GangIr,
-            ] {
+            for linearization in Linearization::ALL {
                 simd.set_linearization(linearization);
                 let lin = linearization.name();
                 match output(&simd, &sim) {

@@ -1,30 +1,21 @@
-//! Emits the work-group function of one kernel specialization (local size,
-//! SIMD width W) as LLVM IR over gangs of W work-items.
+//! Translates one kernel specialization (local size, SIMD width W) into
+//! LLVM IR: the work-group function over gangs of W work-items.
 //!
-//! Values are scalars when the uniformity analysis says they are uniform and
-//! `<W x T>` vectors otherwise (consecutive values also keep their lane-0
-//! base for addressing). Control flow takes one of two forms:
+//! The pass pipeline decided everything that makes the code SIMD: its
+//! output is gang-level IR, whose branches are all uniform, whose masks are
+//! values and whose barriers are suspend points. This module translates it
+//! an instruction at a time:
 //!
-//! * **Uniform control flow** (no divergent branch): the CFG is emitted as
-//!   it is, block parameters become phis, and the gang's mask only guards
-//!   memory accesses and other side effects.
-//! * **Divergent control flow** (any CFG): blocks are laid out in a
-//!   loop-contiguous topological order, each with a mask of the lanes
-//!   waiting for it. A block runs only when its mask is not empty (one mask
-//!   test and a branch), routes its lanes to its successors' masks (a
-//!   uniform condition routes them with a real branch), and a loop's blocks
-//!   run again while any lane waits at its header — or, for an irreducible
-//!   loop, at any of its blocks (lanes may enter it at different blocks), so
-//!   every CFG runs without duplicating code. Values that cross blocks live
-//!   in slots; a value defined in a loop whose exit diverges is blended per
-//!   lane, so each lane keeps the value of its own last iteration.
-//! * **Barriers** arrive as suspend points (`split_barriers` ran in the
-//!   pass pipeline): the gang function stops there, returning the resume
-//!   point's number, with only the resume block's parameters (and, when
-//!   linearized, the lanes waiting there) stored in the gang's state, which
-//!   also holds private arrays; the work-group function calls every gang
-//!   again at that point once all have arrived. Everything else lives in
-//!   allocas (registers) for one call.
+//! * uniform values are scalars, per-lane ones `<W x T>` vectors
+//!   (consecutive values also keep their lane-0 base for addressing);
+//! * the CFG is LLVM's, block parameters become phis;
+//! * a predicated memory access, atomic or `printf` acts in its mask's lanes
+//!   (`ops.rs`), gang operations become vector reductions and shuffles;
+//! * a `suspend` stores its arguments (the resume block's parameters) in the
+//!   gang's state and returns the resume point's number; the work-group
+//!   function calls every gang again at that point once all have arrived.
+//!   The state also holds private arrays; everything else lives in
+//!   registers for one call.
 
 mod llvm;
 mod ops;
@@ -34,8 +25,8 @@ use std::collections::HashMap;
 
 use cranelift_entity::SecondaryMap;
 use llvm_sys::prelude::LLVMBasicBlockRef;
-use lockstep_ir::{self as ir, Block, FuncId, InstData, Value, ValueDef};
-use lockstep_passes::analysis::{loop_contiguous_order, Shape, Uniformity, UniformityConfig};
+use lockstep_ir::{self as ir, Block, FuncId, InstData, Value};
+use lockstep_passes::analysis::{Shape, Uniformity, UniformityConfig};
 use lockstep_passes::pipeline::Pass;
 
 use crate::report::Report;
@@ -64,87 +55,9 @@ impl Spec {
     }
 }
 
-/// How a kernel with divergent control flow keeps track of which lanes wait
-/// for which block. Every scheme runs every CFG (irreducible ones included)
-/// over the same loop-contiguous block order without duplicating code.
-/// The default is the `linearize` pass's gang-level IR, which this module
-/// only translates; `Masks` and `BlockIp` are the emitter's own
-/// linearizations, kept for comparison until block-IP is a pass too.
-#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash)]
-pub enum Linearization {
-    /// The measured default (see [`Linearization::resolve`]).
-    #[default]
-    Auto,
-    /// The emitter's per-block masks: each block tests its mask (kept in
-    /// memory) and is skipped when it is empty; a loop's end tests whether
-    /// lanes wait at its header (any block, for an irreducible loop).
-    Masks,
-    /// The emitter's block-IP scheme: one block number per lane; after
-    /// each block the gang goes to the smallest number any lane waits for,
-    /// forward past every block no lane needs, or back to a loop's block.
-    BlockIp,
-    /// Per-block masks as the `linearize` pass writes them in gang-level
-    /// IR (masks are SSA values), translated instruction by instruction.
-    GangIr,
-}
-
-impl Linearization {
-    /// The scheme a kernel uses. `Auto` is the `linearize` pass's gang-level
-    /// IR: against the emitter's masks (lockstep-bench, best of 10, two
-    /// interleaved runs each, AVX-512 at width 16) it took 54.6 vs 84.7 ms
-    /// on mandelbrot, 53.0 vs 59.2 on AO, 272 vs 301 on the goto parser,
-    /// 391 vs 439 on its irreducible variant, 12.2 vs 13.6 on sobel, and
-    /// the same within noise on scan, reduction, histogram and bitonic
-    /// (masks as SSA values instead of memory, blends only where a value
-    /// leaves a divergent loop). The emitter's masks were themselves
-    /// measured ahead of its block-IP (269 vs 338 ms on mandelbrot with one
-    /// worker; block-IP 1.04x the time on random fuzz kernels).
-    pub fn resolve(self) -> Linearization {
-        match self {
-            Linearization::Auto => Linearization::GangIr,
-            chosen => chosen,
-        }
-    }
-
-    pub fn name(self) -> &'static str {
-        match self {
-            Linearization::Auto => "auto",
-            Linearization::Masks => "masks",
-            Linearization::BlockIp => "block-ip",
-            Linearization::GangIr => "gang-ir",
-        }
-    }
-}
-
-impl std::str::FromStr for Linearization {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Linearization, String> {
-        match s {
-            "auto" => Ok(Linearization::Auto),
-            "masks" => Ok(Linearization::Masks),
-            "block-ip" => Ok(Linearization::BlockIp),
-            "gang-ir" => Ok(Linearization::GangIr),
-            other => Err(format!(
-                "unknown linearization '{other}' (use auto, masks, block-ip or gang-ir)"
-            )),
-        }
-    }
-}
-
-/// Where the lanes of a linearized kernel wait (see [`Linearization`]).
-enum Waiting {
-    /// Per block but the entry: the gang memory of its mask (see
-    /// [`Emitter::lanes_i32`]).
-    Masks(HashMap<Block, V>),
-    /// The gang memory of the `<W x i32>` block numbers: positions in the
-    /// block order, the order's length (`position.len()`) for lanes that
-    /// are done; and the block that jumps to any block's check.
-    BlockIp {
-        ip: V,
-        position: HashMap<Block, usize>,
-        dispatch: LLVMBasicBlockRef,
-    },
-}
+/// How divergent control flow is linearized: the `linearize` pass's
+/// schemes (per-block masks, the default, or block-IP).
+pub use lockstep_passes::transform::linearize::Scheme as Linearization;
 
 /// Where the kernel's `__local` variables live in a work-group's local memory.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -171,21 +84,6 @@ pub(crate) enum Repr {
     Vector(V),
 }
 
-/// A slot for a value used outside its block (divergent control flow).
-#[derive(Copy, Clone)]
-struct Slot {
-    ptr: V,
-    ty: T,
-    vector: bool,
-    /// Blend the value under the defining block's mask (a varying value
-    /// defined in a loop whose exit diverges).
-    blend: bool,
-    /// For a value uniform (or consecutive) inside a loop whose exit
-    /// diverges: a per-lane copy, blended under the block's mask, that uses
-    /// after the loop read (each lane sees its own last iteration's value).
-    outside: Option<(V, T)>,
-}
-
 pub(crate) struct Emitter<'a> {
     pub l: Llvm,
     pub func: &'a ir::Function,
@@ -203,11 +101,11 @@ pub(crate) struct Emitter<'a> {
     pub mask: V,
     /// The lanes that hold a work-item (the gang function's mask).
     pub gang_mask: V,
-    /// Values available everywhere (uniform control flow; entry block values).
+    /// Values available everywhere: block parameters and the results of
+    /// blocks already emitted (a block's values dominate their uses).
     direct: SecondaryMap<Value, Option<Repr>>,
     /// Values available in the block being emitted.
     local: HashMap<Value, Repr>,
-    slots: SecondaryMap<Value, Option<Slot>>,
     /// Lane-0 values of consecutive values, where known.
     pub bases: HashMap<Value, V>,
     pub cur_block: Block,
@@ -222,8 +120,6 @@ pub(crate) struct Emitter<'a> {
     alloca_block: LLVMBasicBlockRef,
     /// Set for kernels with barriers: where the gang's state lives.
     barrier: Option<BarrierMode>,
-    /// Kernels with barriers: the block a resumed gang enters for each resume point.
-    resume_blocks: HashMap<Block, LLVMBasicBlockRef>,
 }
 
 /// Kernels with barriers keep all of a gang's state in memory the work-group
@@ -237,9 +133,6 @@ struct BarrierMode {
     /// The resume blocks (targets of `suspend`): resume point `k` is
     /// `blocks[k - 1]`. Their parameters live in the state.
     blocks: Vec<Block>,
-    /// In the state: the lanes waiting at the resume block when the gang
-    /// suspended (`<W x i32>`, all ones or zero), allocated on first use.
-    saved_lanes: Option<V>,
     /// Sizes of LLVM types, by the x86-64 data layout.
     layout: llvm_sys::target::LLVMTargetDataRef,
 }
@@ -273,33 +166,26 @@ pub fn emit_kernel(
         local_size: spec.local_size,
         width: spec.width,
     };
-    // Up to `split_barriers`; then the `linearize` pass makes gang-level IR,
-    // which is translated as it is, unless the kernel has divergent
-    // branches and the emitter's own linearization was asked for (the
-    // default until the pass's code is as fast: see `Linearization`).
+    // The pass pipeline makes gang-level IR; this module translates it.
     let ice = |e: lockstep_passes::pipeline::PipelineError| CodegenError::Internal(e.to_string());
+    let mut report = Report::new(&func.name, spec);
+    let mut observe = |pass: Pass, f: &ir::Function| {
+        if pass == Pass::SplitBarriers {
+            let uni = Uniformity::for_function(f, &config);
+            report.note_divergence(f, &uni, spec.linearization);
+        }
+    };
     let pipeline_options = lockstep_passes::pipeline::Options {
-        stop_after: Some(Pass::SplitBarriers),
+        linearization: spec.linearization,
+        observe: Some(&mut observe),
         ..Default::default()
     };
-    let mut transformed =
+    let transformed =
         lockstep_passes::pipeline::run(module, func, &config, pipeline_options).map_err(ice)?;
-    let mut uni = Uniformity::for_function(&transformed, &config);
-    let divergent_source = transformed.layout.iter().any(|&b| uni.is_divergent(b));
-    let mut report = Report::new(&func.name, spec);
-    report.note_divergence(&transformed, &uni);
-    if !divergent_source || spec.linearization.resolve() == Linearization::GangIr {
-        if divergent_source {
-            report.linearization = Some("per-block masks, by the linearize pass");
-        }
-        lockstep_passes::pipeline::run_pass(module, &mut transformed, Pass::Linearize, &config)
-            .map_err(ice)?;
-        uni = Uniformity::for_function(&transformed, &config);
-    }
+    let uni = Uniformity::for_function(&transformed, &config);
     let func = &transformed;
     let resume_blocks = suspend_targets(func);
     let has_barriers = !resume_blocks.is_empty();
-    let divergent = func.layout.iter().any(|&b| uni.is_divergent(b));
     let l = Llvm::new(llvm_ctx, llvm_module);
     let w = spec.width;
     // The gang function: (ctx, gang index, local linear ids, mask).
@@ -330,7 +216,6 @@ pub fn emit_kernel(
         gang_mask: l.param(f, 3),
         direct: SecondaryMap::new(),
         local: HashMap::new(),
-        slots: SecondaryMap::new(),
         bases: HashMap::new(),
         cur_block: func
             .entry_block()
@@ -340,13 +225,11 @@ pub fn emit_kernel(
         private_ptrs: HashMap::new(),
         local_layout: layout_locals(module),
         alloca_block,
-        resume_blocks: HashMap::new(),
         barrier: has_barriers.then(|| BarrierMode {
             state: l.param(f, 4),
             resume: l.param(f, 5),
             size: 0,
             blocks: resume_blocks,
-            saved_lanes: None,
             layout: unsafe {
                 llvm_sys::target::LLVMCreateTargetData(
                     c"e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-i128:128-f80:128-n8:16:32:64-S128".as_ptr(),
@@ -380,13 +263,7 @@ pub fn emit_kernel(
     }
     e.kernel_params();
     e.stack_slots();
-    // Gang-level IR branches only on uniform values: it is translated as
-    // it stands, whatever the analysis makes of its branches.
-    if divergent && func.gang.is_none() {
-        e.emit_linearized()?;
-    } else {
-        e.emit_uniform()?;
-    }
+    e.emit_blocks()?;
     e.emit_work_group_function();
     if let Some(b) = &e.barrier {
         e.local_layout.gang_state = b.size.div_ceil(64) * 64;
@@ -526,61 +403,18 @@ impl<'a> Emitter<'a> {
         self.in_allocas(|e| e.l.gep_i8(state, e.l.const_int(e.l.i64(), offset)))
     }
 
-    /// Sets `ptr` (gang memory) to `value` each time the gang function
-    /// starts, fresh or resumed.
-    fn init_gang_memory(&mut self, ptr: V, value: V) {
-        self.in_allocas(|e| e.l.store(value, ptr, 1));
-    }
-
-    /// The state's `<W x i32>` of the lanes that wait at the resume block
-    /// while the gang is suspended.
-    fn saved_lanes(&mut self) -> V {
-        if let Some(v) = self.barrier.as_ref().and_then(|b| b.saved_lanes) {
-            return v;
-        }
-        let t = self.lanes_i32();
-        let v = self.state_memory(t);
-        self.barrier.as_mut().expect("barrier mode").saved_lanes = Some(v);
-        v
-    }
-
     // ---- Values ----
-
-    /// Forgets the values (and lane-0 bases) of the previous block: only
-    /// values available everywhere carry over.
-    fn start_block_values(&mut self) {
-        self.local.clear();
-        let direct = &self.direct;
-        self.bases.retain(|v, _| direct[*v].is_some());
-    }
 
     pub fn define(&mut self, v: Value, r: Repr) {
         self.local.insert(v, r);
     }
 
-    /// The value of `v` as held (loading it from its slot if it crosses blocks).
+    /// The value of `v` as held.
     pub fn get(&mut self, v: Value) -> Repr {
         if let Some(&r) = self.local.get(&v) {
             return r;
         }
         if let Some(r) = self.direct[v] {
-            return r;
-        }
-        if let Some(slot) = self.slots[v] {
-            let r = match slot.outside {
-                Some((ptr, ty)) if self.use_shape(v).is_varying() => {
-                    Repr::Vector(self.l.load(ty, ptr, 1))
-                }
-                _ => {
-                    let x = self.l.load(slot.ty, slot.ptr, 1);
-                    if slot.vector {
-                        Repr::Vector(x)
-                    } else {
-                        Repr::Scalar(x)
-                    }
-                }
-            };
-            self.local.insert(v, r);
             return r;
         }
         panic!(
@@ -700,9 +534,11 @@ impl<'a> Emitter<'a> {
         }
     }
 
-    // ---- Uniform control flow ----
+    // ---- Control flow ----
 
-    fn emit_uniform(&mut self) -> Result<(), CodegenError> {
+    /// Translates the blocks: gang-level IR branches only on uniform
+    /// values, so its CFG is LLVM's, with block parameters as phis.
+    fn emit_blocks(&mut self) -> Result<(), CodegenError> {
         let func = self.func;
         // Reverse postorder: a value's block is emitted before its uses.
         let reachable: Vec<Block> = self.uni.cfg().rpo().to_vec();
@@ -852,306 +688,6 @@ impl<'a> Emitter<'a> {
         unsafe { llvm_sys::core::LLVMBuildRet(self.l.builder, self.l.const_int(self.l.i32(), k)) };
     }
 
-    // ---- Divergent control flow ----
-
-    fn emit_linearized(&mut self) -> Result<(), CodegenError> {
-        let func = self.func;
-        let order = loop_contiguous_order(func, self.uni.cfg(), self.uni.loops());
-        let entry = order[0];
-        let index: HashMap<Block, usize> = order.iter().enumerate().map(|(i, &b)| (b, i)).collect();
-        let mask_ty = self.l.vec(self.l.i1(), self.w);
-        let scheme = self.spec.linearization.resolve();
-        let waiting = match scheme {
-            Linearization::BlockIp => {
-                self.report.linearization = Some("block-IP");
-                let ip = self.gang_memory(self.lanes_i32());
-                let done = self.block_number(order.len());
-                self.init_gang_memory(ip, done);
-                Waiting::BlockIp {
-                    ip,
-                    position: index.clone(),
-                    dispatch: self.l.append_block(self.f, "dispatch"),
-                }
-            }
-            _ => {
-                self.report.linearization = Some("per-block masks");
-                let mut slots = HashMap::new();
-                let slot_ty = self.lanes_i32();
-                for &b in &order[1..] {
-                    let s = self.gang_memory(slot_ty);
-                    let zero = self.l.const_null(slot_ty);
-                    self.init_gang_memory(s, zero);
-                    slots.insert(b, s);
-                }
-                Waiting::Masks(slots)
-            }
-        };
-        self.create_slots(&order);
-        let checks: Vec<LLVMBasicBlockRef> = order
-            .iter()
-            .map(|b| self.l.append_block(self.f, &format!("{b}.check")))
-            .collect();
-        let exit = self.l.append_block(self.f, "exit");
-        let loop_ends = self.loop_ends(&index);
-        let exit = self.emit_start(&checks, exit, &order);
-        let gang_mask = self.mask;
-        for (i, &b) in order.iter().enumerate() {
-            self.cur_block = b;
-            self.start_block_values();
-            let body = self.l.append_block(self.f, &format!("{b}"));
-            let after = self.l.append_block(self.f, &format!("{b}.after"));
-            self.l.position_at_end(checks[i]);
-            let resume_point = self.resume_point(b);
-            if b == entry {
-                self.mask = gang_mask;
-                self.l.br(body);
-            } else if let Some(k) = resume_point {
-                // Lanes waiting after a barrier: the gang stops here until
-                // every gang of the group has arrived, then resumes at `body`.
-                // Only the waiting lanes and the block's parameters (in the
-                // state) survive; everything else starts afresh on resuming.
-                let m = self.waiting_lanes(&waiting, b);
-                let any = self.any(m);
-                let suspend = self.l.append_block(self.f, &format!("{b}.suspend"));
-                self.l.cond_br(any, suspend, after);
-                self.l.position_at_end(suspend);
-                let saved = self.saved_lanes();
-                let lanes = self
-                    .l
-                    .cast(llvm_sys::LLVMOpcode::LLVMSExt, m, self.lanes_i32());
-                self.l.store(lanes, saved, 1);
-                self.ret_resume_point(k as u64);
-                self.l.position_at_end(self.resume_blocks[&b]);
-                let lanes = self.l.load(self.lanes_i32(), saved, 1);
-                let resumed = self.l.icmp(
-                    llvm_sys::LLVMIntPredicate::LLVMIntNE,
-                    lanes,
-                    self.l.const_null(self.lanes_i32()),
-                );
-                self.wait_for(&waiting, Some(b), resumed);
-                let m = self.waiting_lanes(&waiting, b);
-                let any = self.any(m);
-                self.l.cond_br(any, body, after);
-                self.l.position_at_end(body);
-                self.mask = self.waiting_lanes(&waiting, b);
-            } else {
-                self.mask = self.waiting_lanes(&waiting, b);
-                match waiting {
-                    // Block-IP only comes here when a lane waits for `b`.
-                    Waiting::BlockIp { .. } => self.l.br(body),
-                    Waiting::Masks(_) => {
-                        let any = self.any(self.mask);
-                        self.l.cond_br(any, body, after);
-                    }
-                }
-            }
-            if resume_point.is_none() {
-                self.l.position_at_end(body);
-            }
-            if b != entry {
-                if let Waiting::Masks(slots) = &waiting {
-                    self.l
-                        .store(self.l.const_null(self.lanes_i32()), slots[&b], 1);
-                }
-                for &p in &func.blocks[b].params {
-                    let _ = self.get(p);
-                    self.store_outside_copy(p);
-                }
-            }
-            for &inst in &func.blocks[b].insts {
-                if func.insts[inst].is_terminator() {
-                    break;
-                }
-                self.emit_inst(inst)?;
-                if let Some(r) = func.results[inst] {
-                    if b == entry && self.barrier.is_none() {
-                        if let Some(&repr) = self.local.get(&r) {
-                            self.direct[r] = Some(repr);
-                        }
-                    }
-                    self.store_to_slot(r);
-                }
-            }
-            let term = func.terminator(b).expect("verified");
-            self.route_terminator(term, &waiting, after);
-            self.l.position_at_end(after);
-            match &waiting {
-                Waiting::Masks(_) => {
-                    // Back edges: repeat each loop ending here while lanes wait at its header.
-                    let next = checks.get(i + 1).copied().unwrap_or(exit);
-                    for (first, repeat_for) in
-                        loop_ends.get(&i).map(|v| v.as_slice()).unwrap_or(&[])
-                    {
-                        let mut m = self.l.const_null(mask_ty);
-                        for &w in repeat_for {
-                            let mw = self.waiting_lanes(&waiting, w);
-                            m = self.l.or(m, mw);
-                        }
-                        let again = self.any(m);
-                        let cont = self
-                            .l
-                            .append_block(self.f, &format!("{}.loop_exit", order[*first]));
-                        self.l.cond_br(again, checks[*first], cont);
-                        self.l.position_at_end(cont);
-                    }
-                    self.l.br(next);
-                }
-                Waiting::BlockIp {
-                    ip,
-                    position,
-                    dispatch,
-                } => {
-                    // Go to the first block any lane waits for: the likely
-                    // ones (the successors, the next block, the end) by a
-                    // compare each, the others by the table of all blocks.
-                    let mut likely: Vec<usize> = self
-                        .uni
-                        .cfg()
-                        .succs(b)
-                        .iter()
-                        .map(|s| index[s])
-                        .chain([i + 1, position.len()])
-                        .collect();
-                    likely.sort_unstable();
-                    likely.dedup();
-                    let first = self.first_waiting(*ip);
-                    let cases: Vec<_> = likely
-                        .iter()
-                        .map(|&j| {
-                            let target = checks.get(j).copied().unwrap_or(exit);
-                            (self.l.const_int(self.l.i32(), j as u64), target)
-                        })
-                        .collect();
-                    self.l.switch(first, *dispatch, &cases);
-                }
-            }
-        }
-        if let Waiting::BlockIp { ip, dispatch, .. } = &waiting {
-            // The table of all blocks, for jumps to unlikely ones.
-            self.l.position_at_end(*dispatch);
-            let first = self.first_waiting(*ip);
-            let cases: Vec<_> = checks[1..]
-                .iter()
-                .enumerate()
-                .map(|(j, &c)| (self.l.const_int(self.l.i32(), j as u64 + 1), c))
-                .collect();
-            self.l.switch(first, exit, &cases);
-        }
-        self.l.position_at_end(exit);
-        if self.barrier.is_some() {
-            self.ret_resume_point(DONE);
-        } else {
-            self.l.ret_void();
-        }
-        self.mask = gang_mask;
-        Ok(())
-    }
-
-    /// Per-block masks: the loops that end at each position of the block
-    /// order (innermost first), with their first position and the blocks
-    /// whose waiting lanes make them run again — the header of a reducible
-    /// loop, every block of an irreducible one (lanes may wait at any of
-    /// its entries).
-    fn loop_ends(&self, index: &HashMap<Block, usize>) -> HashMap<usize, Vec<(usize, Vec<Block>)>> {
-        let loops = self.uni.loops();
-        let mut loop_ends: HashMap<usize, Vec<(usize, Vec<Block>)>> = HashMap::new();
-        for lp in loops.loops() {
-            let positions: Vec<usize> = loops
-                .blocks(lp)
-                .iter()
-                .filter_map(|b| index.get(b))
-                .copied()
-                .collect();
-            let (Some(&first), Some(&last)) = (positions.iter().min(), positions.iter().max())
-            else {
-                continue;
-            };
-            let repeat_for = if loops.is_reducible(lp) {
-                vec![loops.header(lp)]
-            } else {
-                loops
-                    .blocks(lp)
-                    .iter()
-                    .copied()
-                    .filter(|b| index.contains_key(b))
-                    .collect()
-            };
-            loop_ends.entry(last).or_default().push((first, repeat_for));
-        }
-        for ends in loop_ends.values_mut() {
-            ends.sort_by_key(|(first, _)| std::cmp::Reverse(*first));
-        }
-        loop_ends
-    }
-
-    /// `<W x i32>`: block-IP's block numbers, and per-block masks, kept
-    /// as lanes of all ones or zeros — the form vector compares produce, so
-    /// that joining and testing masks needs no packing (an `<8 x i1>` on
-    /// AVX2 lives in 16-bit lanes).
-    fn lanes_i32(&self) -> T {
-        self.l.vec(self.l.i32(), self.w)
-    }
-
-    /// Block-IP: a `<W x i32>` of block number `n`.
-    fn block_number(&self, n: usize) -> V {
-        self.l
-            .splat(self.l.const_int(self.l.i32(), n as u64), self.w)
-    }
-
-    /// Block-IP: the smallest block number any lane waits for.
-    fn first_waiting(&self, ip: V) -> V {
-        let ip_ty = self.lanes_i32();
-        let ips = self.l.load(ip_ty, ip, 1);
-        self.l
-            .intrinsic("llvm.vector.reduce.umin", &[ip_ty], &[ips])
-    }
-
-    /// The lanes waiting for block `b`.
-    fn waiting_lanes(&self, waiting: &Waiting, b: Block) -> V {
-        match waiting {
-            Waiting::Masks(slots) => {
-                let slot_ty = self.lanes_i32();
-                let lanes = self.l.load(slot_ty, slots[&b], 1);
-                self.l.icmp(
-                    llvm_sys::LLVMIntPredicate::LLVMIntNE,
-                    lanes,
-                    self.l.const_null(slot_ty),
-                )
-            }
-            Waiting::BlockIp { ip, position, .. } => {
-                let ip_ty = self.lanes_i32();
-                let ips = self.l.load(ip_ty, *ip, 1);
-                self.l.icmp(
-                    llvm_sys::LLVMIntPredicate::LLVMIntEQ,
-                    ips,
-                    self.block_number(position[&b]),
-                )
-            }
-        }
-    }
-
-    /// Makes the lanes of `m` wait for block `target` (`None`: they are done).
-    fn wait_for(&self, waiting: &Waiting, target: Option<Block>, m: V) {
-        match waiting {
-            Waiting::Masks(slots) => {
-                if let Some(t) = target {
-                    let slot_ty = self.lanes_i32();
-                    let cur = self.l.load(slot_ty, slots[&t], 1);
-                    let m = self.l.cast(llvm_sys::LLVMOpcode::LLVMSExt, m, slot_ty);
-                    let joined = self.l.or(cur, m);
-                    self.l.store(joined, slots[&t], 1);
-                }
-            }
-            Waiting::BlockIp { ip, position, .. } => {
-                let n = target.map_or(position.len(), |t| position[&t]);
-                let ip_ty = self.lanes_i32();
-                let ips = self.l.load(ip_ty, *ip, 1);
-                let new = self.l.select(m, self.block_number(n), ips);
-                self.l.store(new, *ip, 1);
-            }
-        }
-    }
-
     /// The resume point number of `b`, if it starts after a barrier.
     fn resume_point(&self, b: Block) -> Option<usize> {
         self.barrier
@@ -1160,227 +696,6 @@ impl<'a> Emitter<'a> {
             .iter()
             .position(|&r| r == b)
             .map(|i| i + 1)
-    }
-
-    /// Ends the alloca block: a fresh gang initializes its state and starts
-    /// at the first block; a resumed one goes to its resume point.
-    fn emit_start(
-        &mut self,
-        checks: &[LLVMBasicBlockRef],
-        exit: LLVMBasicBlockRef,
-        order: &[Block],
-    ) -> LLVMBasicBlockRef {
-        let Some(b) = &self.barrier else {
-            self.l.position_at_end(self.alloca_block);
-            self.l.br(checks[0]);
-            return exit;
-        };
-        let resume = b.resume;
-        let blocks = b.blocks.clone();
-        let fresh = self.l.append_block(self.f, "fresh");
-        let mut cases = Vec::new();
-        for (k, &rb) in blocks.iter().enumerate() {
-            if order.contains(&rb) {
-                let bb = self.l.append_block(self.f, &format!("{rb}.resume"));
-                self.resume_blocks.insert(rb, bb);
-                cases.push((self.l.const_int(self.l.i32(), k as u64 + 1), bb));
-            }
-        }
-        self.l.position_at_end(self.alloca_block);
-        let is_fresh = self.l.icmp(
-            llvm_sys::LLVMIntPredicate::LLVMIntEQ,
-            resume,
-            self.l.const_int(self.l.i32(), 0),
-        );
-        let dispatch = self.l.append_block(self.f, "resume");
-        self.l.cond_br(is_fresh, fresh, dispatch);
-        self.l.position_at_end(fresh);
-        self.l.br(checks[0]);
-        self.l.position_at_end(dispatch);
-        self.l.switch(resume, exit, &cases);
-        exit
-    }
-
-    /// Slots for block parameters and for values used outside their block.
-    fn create_slots(&mut self, order: &[Block]) {
-        let func = self.func;
-        let entry = order[0];
-        let mut used_outside: SecondaryMap<Value, bool> = SecondaryMap::new();
-        for &b in order {
-            for &inst in &func.blocks[b].insts {
-                func.insts[inst].visit_args(|v| {
-                    let def_block = match func.values[v].def {
-                        ValueDef::Result(i) => func.inst_block[i],
-                        ValueDef::Param(pb, _) => Some(pb),
-                        ValueDef::Unused => None,
-                    };
-                    if def_block != Some(b) {
-                        used_outside[v] = true;
-                    }
-                });
-            }
-        }
-        for &b in order {
-            let params = if b == entry {
-                Vec::new()
-            } else {
-                func.blocks[b].params.clone()
-            };
-            let results = func.blocks[b].insts.iter().filter_map(|&i| func.results[i]);
-            let candidates: Vec<Value> = params
-                .iter()
-                .copied()
-                .chain(
-                    results.filter(|&v| used_outside[v] && (b != entry || self.barrier.is_some())),
-                )
-                .collect();
-            for v in candidates {
-                if self.private.pointers.contains(&v) {
-                    continue;
-                }
-                let ty = func.value_type(v);
-                let temporal = self.uni.varying_outside(v).is_some();
-                let shape = self.shape(v);
-                let vector = !shape.is_uniform();
-                let t = if vector { self.vty(ty) } else { self.ty(ty) };
-                let ptr = if self.resume_point(b).is_some() && params.contains(&v) {
-                    self.state_memory(t)
-                } else {
-                    self.gang_memory(t)
-                };
-                let blend = temporal && shape.is_varying() && !params.contains(&v);
-                let outside = (temporal && !shape.is_varying()).then(|| {
-                    let vt = self.vty(ty);
-                    (self.gang_memory(vt), vt)
-                });
-                self.slots[v] = Some(Slot {
-                    ptr,
-                    ty: t,
-                    vector,
-                    blend,
-                    outside,
-                });
-            }
-        }
-    }
-
-    /// After defining `v` in a non-entry block: keep it in its slot.
-    fn store_to_slot(&mut self, v: Value) {
-        let Some(slot) = self.slots[v] else { return };
-        if self.slots[v].is_some() && self.direct[v].is_some() {
-            return;
-        }
-        let x = if slot.vector {
-            self.vector(v)
-        } else {
-            self.scalar(v)
-        };
-        let x = if slot.blend {
-            let old = self.l.load(slot.ty, slot.ptr, 1);
-            self.l.select(self.mask, x, old)
-        } else {
-            x
-        };
-        self.l.store(x, slot.ptr, 1);
-        self.store_outside_copy(v);
-    }
-
-    /// Updates the per-lane copy of a value that varies outside its loop.
-    fn store_outside_copy(&mut self, v: Value) {
-        let Some((ptr, ty)) = self.slots[v].and_then(|s| s.outside) else {
-            return;
-        };
-        let x = match self.local.get(&v).copied() {
-            Some(Repr::Vector(x)) => x,
-            Some(Repr::Scalar(x)) => self.l.splat(x, self.w),
-            None => self.vector(v),
-        };
-        let old = self.l.load(ty, ptr, 1);
-        let blended = self.l.select(self.mask, x, old);
-        self.l.store(blended, ptr, 1);
-    }
-
-    /// Routes the current block's lanes along its terminator, then branches to `after`.
-    fn route_terminator(&mut self, term: ir::Inst, waiting: &Waiting, after: LLVMBasicBlockRef) {
-        let func = self.func;
-        let m = self.mask;
-        match &func.insts[term] {
-            InstData::Jump { dest } | InstData::Suspend { dest, .. } => {
-                self.route(dest, m, waiting)
-            }
-            InstData::Brif {
-                cond,
-                then_dest,
-                else_dest,
-            } => {
-                if self.use_shape(*cond).is_uniform() {
-                    // Load the arguments here, where both routes can use them.
-                    for &a in then_dest.args.iter().chain(&else_dest.args) {
-                        let _ = self.get(a);
-                    }
-                    let c = self.scalar(*cond);
-                    let t = self.l.append_block(self.f, "uniform.then");
-                    let f = self.l.append_block(self.f, "uniform.else");
-                    self.l.cond_br(c, t, f);
-                    self.l.position_at_end(t);
-                    self.route(then_dest, m, waiting);
-                    self.l.br(after);
-                    self.l.position_at_end(f);
-                    self.route(else_dest, m, waiting);
-                } else {
-                    let c = self.vector(*cond);
-                    let mt = self.l.and(m, c);
-                    let nc = self.l.not(c);
-                    let mf = self.l.and(m, nc);
-                    self.route(then_dest, mt, waiting);
-                    self.route(else_dest, mf, waiting);
-                }
-            }
-            InstData::Switch {
-                arg,
-                default,
-                cases,
-            } => {
-                let x = self.vector(*arg);
-                let t = self.l.elem_type(self.l.type_of(x));
-                let mut rest = m;
-                for (value, dest) in cases {
-                    let k = self.l.splat(self.l.const_int(t, *value), self.w);
-                    let hit = self.l.icmp(llvm_sys::LLVMIntPredicate::LLVMIntEQ, x, k);
-                    let mc = self.l.and(rest, hit);
-                    let not_hit = self.l.not(hit);
-                    rest = self.l.and(rest, not_hit);
-                    self.route(dest, mc, waiting);
-                }
-                self.route(default, rest, waiting);
-            }
-            // Return and unreachable: the lanes are done.
-            _ => self.wait_for(waiting, None, m),
-        }
-        self.l.br(after);
-    }
-
-    /// Sends the lanes of `m` to `call.block` with its arguments.
-    fn route(&mut self, call: &ir::BlockCall, m: V, waiting: &Waiting) {
-        self.wait_for(waiting, Some(call.block), m);
-        let params = self.func.blocks[call.block].params.clone();
-        for (&p, &a) in params.iter().zip(&call.args) {
-            let slot = self.slots[p].expect("block parameters have slots");
-            let old = self.l.load(slot.ty, slot.ptr, 1);
-            let new = if self.shape(p).is_varying() {
-                let x = self.vector(a);
-                self.l.select(m, x, old)
-            } else {
-                let x = if slot.vector {
-                    self.vector(a)
-                } else {
-                    self.scalar(a)
-                };
-                let any = self.any(m);
-                self.l.select(any, x, old)
-            };
-            self.l.store(new, slot.ptr, 1);
-        }
     }
 
     /// The exported work-group function: runs every gang of one group. With

@@ -235,12 +235,97 @@ impl<'a> Emitter<'a> {
                         .icmp(llvm_sys::LLVMIntPredicate::LLVMIntEQ, bits, all),
                 )
             }
-            other => {
-                return Err(self.unsupported(format!(
-                    "the gang operation '{other}' (not produced by the pass pipeline yet)"
-                )))
+            GangOp::FirstLane => {
+                // The lowest set bit, W when none: count trailing zeros of
+                // the mask bits with bit W set.
+                let m = self.vector(args[0]);
+                let bits = self.mask_bits(m);
+                let wide = self
+                    .l
+                    .cast(llvm_sys::LLVMOpcode::LLVMZExt, bits, self.l.i64());
+                let stop = self.l.const_int(self.l.i64(), 1 << w);
+                let with_stop = self.l.or(wide, stop);
+                let no_poison = self.l.const_int(self.l.i1(), 0);
+                let tz = self
+                    .l
+                    .intrinsic("llvm.cttz", &[self.l.i64()], &[with_stop, no_poison]);
+                Repr::Scalar(self.l.int_cast(tz, self.l.i32()))
             }
+            GangOp::Broadcast => match self.get(args[0]) {
+                Repr::Scalar(x) => Repr::Scalar(x),
+                Repr::Vector(x) => {
+                    let k = self.scalar(args[1]);
+                    let lanes = self.l.const_int(self.l.i32(), w as u64 - 1);
+                    let k = self.l.and(k, lanes);
+                    Repr::Scalar(self.l.extract_dyn(x, k))
+                }
+            },
+            GangOp::Shuffle => {
+                let x = self.vector(args[0]);
+                let k = self.vector(args[1]);
+                let lanes = self.l.const_int(self.l.i32(), w as u64 - 1);
+                let k = self.l.and(k, self.l.splat(lanes, w));
+                let mut out = self.l.poison(self.l.type_of(x));
+                for lane in 0..w {
+                    let from = self.l.extract(k, lane);
+                    let e = self.l.extract_dyn(x, from);
+                    out = self.l.insert(out, e, lane);
+                }
+                Repr::Vector(out)
+            }
+            GangOp::ReduceAdd
+            | GangOp::ReduceSmin
+            | GangOp::ReduceSmax
+            | GangOp::ReduceUmin
+            | GangOp::ReduceUmax
+            | GangOp::ReduceFmin
+            | GangOp::ReduceFmax => Repr::Scalar(self.reduction(op, args[0], args[1])),
         })
+    }
+
+    /// `reduce_* v, m`: lanes outside `m` take the operation's identity, so
+    /// they leave the result as it is (and it is the identity when none is
+    /// set); a float sum adds in lane order from +0.
+    fn reduction(&mut self, op: GangOp, v: Value, m: Value) -> V {
+        let ty = self.func.value_type(v);
+        let t = self.ty(ty);
+        let bits = ty.bits();
+        let int_identity = |e: &Self, x: u64| e.l.const_int(t, x);
+        let float_identity = |e: &Self, x: u64| e.l.const_real_bits(t, bits, x);
+        let all_ones = if bits == 64 {
+            u64::MAX
+        } else {
+            (1u64 << bits) - 1
+        };
+        let sign = 1u64 << (bits - 1);
+        // The float's bits of -0, +inf and -inf.
+        let (neg_zero, pos_inf, neg_inf) = match bits {
+            16 => (0x8000, 0x7c00, 0xfc00),
+            32 => (0x8000_0000, 0x7f80_0000, 0xff80_0000),
+            _ => (sign, 0x7ff0_0000_0000_0000, 0xfff0_0000_0000_0000),
+        };
+        let (name, identity) = match op {
+            GangOp::ReduceAdd if ty.is_float() => ("fadd", float_identity(self, neg_zero)),
+            GangOp::ReduceAdd => ("add", int_identity(self, 0)),
+            GangOp::ReduceSmin => ("smin", int_identity(self, all_ones >> 1)),
+            GangOp::ReduceSmax => ("smax", int_identity(self, sign)),
+            GangOp::ReduceUmin => ("umin", int_identity(self, all_ones)),
+            GangOp::ReduceUmax => ("umax", int_identity(self, 0)),
+            GangOp::ReduceFmin => ("fmin", float_identity(self, pos_inf)),
+            GangOp::ReduceFmax => ("fmax", float_identity(self, neg_inf)),
+            _ => unreachable!("not a reduction"),
+        };
+        let x = self.vector(v);
+        let mask = self.vector(m);
+        let kept = self.l.select(mask, x, self.l.splat(identity, self.w));
+        let vt = self.l.type_of(kept);
+        let intrinsic = format!("llvm.vector.reduce.{name}");
+        if name == "fadd" {
+            let start = float_identity(self, 0);
+            self.l.intrinsic(&intrinsic, &[vt], &[start, kept])
+        } else {
+            self.l.intrinsic(&intrinsic, &[vt], &[kept])
+        }
     }
 
     /// Instructions on interleaved private arrays (see `private.rs`):

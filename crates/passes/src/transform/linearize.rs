@@ -26,6 +26,18 @@
 //! defined in a divergent loop and used outside it is blended into a
 //! per-lane copy (`select` on the defining block's mask) at its definition.
 //!
+//! **Block-IP** ([`Scheme::BlockIp`], Beignet's scheme, the form lane
+//! refill builds on): each lane holds the position, in the same order, of
+//! the block it waits for (its *instruction pointer*; one past the last
+//! block once it returned). A block runs with the lanes whose pointer
+//! names it, routes them by setting their pointers to its successors, and
+//! the gang goes on to the first block any lane waits for (`reduce_umin`
+//! of the pointers, then a `switch`: the block's successors, the next
+//! block and the end first, every block in one shared dispatch block
+//! otherwise). Lanes of a loop with a divergent branch may be in different
+//! iterations at once, so a per-lane value defined in such a loop is kept
+//! per lane (blended at its definition) for every use in another block.
+//!
 //! A suspend point stops the whole gang with every lane that has not
 //! returned waiting at it (OpenCL requires all work-items to reach the same
 //! barrier); it passes its arguments and its mask to a new resume block,
@@ -50,12 +62,52 @@ use lockstep_ir::{
 
 use crate::analysis::{loop_contiguous_order, Loop, Uniformity};
 
+/// How divergent control flow becomes masks.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Scheme {
+    /// A mask per block; blocks in a fixed order, loops repeated while
+    /// lanes wait at their entries.
+    #[default]
+    Masks,
+    /// A block pointer per lane; the gang runs the first block any lane
+    /// waits for.
+    BlockIp,
+}
+
+impl Scheme {
+    pub const ALL: [Scheme; 2] = [Scheme::Masks, Scheme::BlockIp];
+
+    /// The name `--linearize` takes.
+    pub fn name(self) -> &'static str {
+        match self {
+            Scheme::Masks => "masks",
+            Scheme::BlockIp => "block-ip",
+        }
+    }
+}
+
+impl std::fmt::Display for Scheme {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl std::str::FromStr for Scheme {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Scheme, String> {
+        Scheme::ALL
+            .into_iter()
+            .find(|k| k.name() == s)
+            .ok_or_else(|| format!("unknown linearization '{s}' (expected masks or block-ip)"))
+    }
+}
+
 /// Rewrites `func` (phase `split`) as gang-level IR for the width and
-/// local size `uni` was computed for.
-pub fn linearize(func: &mut Function, uni: &Uniformity) {
+/// local size `uni` was computed for, divergent control flow by `scheme`.
+pub fn linearize(func: &mut Function, uni: &Uniformity, scheme: Scheme) {
     let divergent = func.layout.iter().any(|&b| uni.is_divergent(b));
     let mut out = if divergent {
-        Linearizer::new(func, uni).run()
+        Linearizer::new(func, uni, scheme).run()
     } else {
         uniform_gang(func, uni)
     };
@@ -203,8 +255,10 @@ enum Var {
     /// A value defined in one block and used in others.
     Plain(Value),
     /// A value defined in a divergent loop, as each lane last defined it
-    /// (for uses outside that loop).
+    /// (for uses outside that loop; block-IP: for uses in other blocks).
     Blend(Value),
+    /// Block-IP: the position of the block each lane waits for.
+    Ip,
 }
 
 /// When an edge is taken, for the uniform parameters of its target.
@@ -228,6 +282,7 @@ struct VarType {
 struct Linearizer<'a> {
     src: &'a Function,
     uni: &'a Uniformity,
+    scheme: Scheme,
     out: Function,
     /// The original blocks in linearization order.
     order: Vec<Block>,
@@ -244,6 +299,12 @@ struct Linearizer<'a> {
     loop_ends: Vec<Vec<(Loop, Block)>>,
     /// The final block: every lane is done.
     end: Block,
+    /// Block-IP: the block that goes to the first block any lane waits
+    /// for, when it is none of the likely ones.
+    dispatch: Option<Block>,
+    /// Block-IP: original blocks inside a loop with a divergent branch,
+    /// where lanes may be in different iterations.
+    interleaved: SecondaryMap<Block, bool>,
     /// Output blocks without predecessors (entry, resume entries): where
     /// variables start as zero.
     roots: SecondaryMap<Block, bool>,
@@ -272,7 +333,7 @@ struct Linearizer<'a> {
 }
 
 impl<'a> Linearizer<'a> {
-    fn new(src: &'a Function, uni: &'a Uniformity) -> Linearizer<'a> {
+    fn new(src: &'a Function, uni: &'a Uniformity, scheme: Scheme) -> Linearizer<'a> {
         let mut order = loop_contiguous_order(src, uni.cfg(), uni.loops());
         // The exit goes last: when the gang gets there, every lane has
         // returned or will never return.
@@ -291,9 +352,11 @@ impl<'a> Linearizer<'a> {
             ..Function::default()
         };
         let end = out.create_block();
+        let dispatch = (scheme == Scheme::BlockIp).then(|| out.create_block());
         let mut lin = Linearizer {
             src,
             uni,
+            scheme,
             out,
             order,
             position: SecondaryMap::new(),
@@ -303,6 +366,8 @@ impl<'a> Linearizer<'a> {
             resume_entry: SecondaryMap::new(),
             loop_ends: Vec::new(),
             end,
+            dispatch,
+            interleaved: SecondaryMap::new(),
             roots: SecondaryMap::new(),
             preds: SecondaryMap::new(),
             unfilled_preds: SecondaryMap::new(),
@@ -343,6 +408,15 @@ impl<'a> Linearizer<'a> {
         // Loop ends: after the last block of each loop in the order.
         let loops = self.uni.loops();
         self.loop_ends = vec![Vec::new(); self.order.len()];
+        if self.scheme == Scheme::BlockIp {
+            for lp in loops.loops() {
+                if loops.blocks(lp).iter().any(|&b| self.uni.is_divergent(b)) {
+                    for &b in loops.blocks(lp) {
+                        self.interleaved[b] = true;
+                    }
+                }
+            }
+        }
         let mut ending: Vec<(Loop, usize, usize)> = loops
             .loops()
             .filter_map(|lp| {
@@ -358,13 +432,16 @@ impl<'a> Linearizer<'a> {
             .collect();
         // Innermost (latest start) first among loops ending at one block.
         ending.sort_by_key(|&(lp, first, last)| (last, std::cmp::Reverse(first), lp));
+        if self.scheme == Scheme::BlockIp {
+            ending.clear();
+        }
         for (lp, _, last) in ending {
             let block = self.out.create_block();
             self.loop_ends[last].push((lp, block));
         }
         let entry = self.order[0];
         for &b in &self.order {
-            if b != entry && !self.resumes[b] {
+            if b != entry && !self.resumes[b] && self.scheme == Scheme::Masks {
                 self.guard[b] = Some(self.out.create_block());
             }
             if self.resumes[b] {
@@ -390,15 +467,15 @@ impl<'a> Linearizer<'a> {
             }
             layout.extend(self.loop_ends[i].iter().map(|&(_, e)| e));
         }
+        layout.extend(self.dispatch);
         layout.push(self.end);
         self.out.layout = layout;
         // Predecessors, as the terminators will have them.
         for (i, b) in self.order.clone().into_iter().enumerate() {
             let body = self.body[b].expect("body");
-            let after = self.after(i);
             if let Some(g) = self.guard[b] {
                 self.add_pred(body, g);
-                self.add_pred(after, g);
+                self.add_pred(self.after(i), g);
             }
             if let Some(r) = self.resume_entry[b] {
                 self.add_pred(body, r);
@@ -409,7 +486,13 @@ impl<'a> Linearizer<'a> {
                     self.add_pred(r, body);
                 }
                 Some(InstData::Unreachable) | Some(InstData::Return { .. }) | None => {}
-                Some(_) => self.add_pred(after, body),
+                Some(_) if self.scheme == Scheme::BlockIp => {
+                    for target in self.likely_targets(i) {
+                        self.add_pred(target, body);
+                    }
+                    self.add_pred(self.dispatch(), body);
+                }
+                Some(_) => self.add_pred(self.after(i), body),
             }
             if matches!(
                 src.terminator(b).map(|t| &src.insts[t]),
@@ -427,6 +510,12 @@ impl<'a> Linearizer<'a> {
                 self.add_pred(back, e);
                 self.add_pred(exit, e);
             }
+        }
+        if self.scheme == Scheme::BlockIp {
+            for target in self.dispatch_targets() {
+                self.add_pred(target, self.dispatch());
+            }
+            self.add_pred(self.end, self.dispatch());
         }
         // Values used outside their block; blends.
         for &b in &self.order.clone() {
@@ -450,7 +539,9 @@ impl<'a> Linearizer<'a> {
                     let Some(d) = self.def_block[a] else { continue };
                     if d != b {
                         self.crosses[a] = true;
-                        if self.divergent_loop_between(d, b) {
+                        if self.divergent_loop_between(d, b)
+                            || (self.interleaved[d] && self.is_varying_src(a))
+                        {
                             self.blends[a] = true;
                         }
                     }
@@ -462,6 +553,66 @@ impl<'a> Linearizer<'a> {
     fn add_pred(&mut self, block: Block, pred: Block) {
         self.preds[block].push(pred);
         self.unfilled_preds[block] += 1;
+    }
+
+    fn dispatch(&self) -> Block {
+        self.dispatch.expect("block-IP has a dispatch block")
+    }
+
+    /// Block-IP: the position of the lanes that returned, past every block.
+    fn done_position(&self) -> usize {
+        self.order.len()
+    }
+
+    /// Block-IP: true if the gang may go to the block at `position` from
+    /// its dispatch: a block other than the entry (which no edge enters)
+    /// and the resume blocks (lanes get there only by resuming), or the end.
+    fn dispatchable(&self, position: usize) -> bool {
+        match self.order.get(position) {
+            None => position == self.done_position(),
+            Some(&b) => position != 0 && !self.resumes[b],
+        }
+    }
+
+    /// Block-IP: the output block the gang goes to for `position`.
+    fn block_at(&self, position: usize) -> Block {
+        match self.order.get(position) {
+            Some(&b) => self.body[b].expect("body"),
+            None => self.end,
+        }
+    }
+
+    /// Block-IP: the positions the block at position `i` tests first when
+    /// it hands over: its successors, the next block and the end, the likely
+    /// first blocks any lane waits for.
+    fn likely_positions(&self, i: usize) -> Vec<usize> {
+        let b = self.order[i];
+        let mut positions: Vec<usize> = self
+            .src
+            .successors(b)
+            .into_iter()
+            .map(|s| self.position[s])
+            .chain([i + 1, self.done_position()])
+            .filter(|&p| self.dispatchable(p))
+            .collect();
+        positions.sort_unstable();
+        positions.dedup();
+        positions
+    }
+
+    fn likely_targets(&self, i: usize) -> Vec<Block> {
+        self.likely_positions(i)
+            .into_iter()
+            .map(|p| self.block_at(p))
+            .collect()
+    }
+
+    /// Block-IP: the blocks the dispatch block goes to (the end last).
+    fn dispatch_targets(&self) -> Vec<Block> {
+        (1..self.order.len())
+            .filter(|&p| self.dispatchable(p))
+            .map(|p| self.block_at(p))
+            .collect()
     }
 
     /// Where the gang goes after the block at position `i` of the order
@@ -536,6 +687,10 @@ impl<'a> Linearizer<'a> {
                 ty: src.value_type(v),
                 varying: true,
             },
+            Var::Ip => VarType {
+                ty: Type::I32,
+                varying: true,
+            },
         }
     }
 
@@ -556,10 +711,24 @@ impl<'a> Linearizer<'a> {
             let b = self.order[i];
             let mask = if b == entry {
                 let m = self.gang(body_entry, GangOp::ActiveLanes, vec![], Type::I1, true);
+                if self.scheme == Scheme::BlockIp {
+                    let done = self.position_const(body_entry, self.done_position());
+                    self.write(Var::Ip, body_entry, done);
+                }
                 self.fill_done(body_entry);
                 m
             } else if let Some(r) = self.resume_entry[b] {
                 self.fill_resume_entry(b, r)
+            } else if self.scheme == Scheme::BlockIp {
+                let body = self.body[b].expect("body");
+                self.seal_if_ready(body);
+                let ip = self.read(Var::Ip, body);
+                let here = self.position_const(body, i);
+                let data = InstData::Icmp {
+                    cond: IntCC::Eq,
+                    args: [ip, here],
+                };
+                self.value(body, data, Type::I1)
             } else {
                 let g = self.guard[b].expect("guard");
                 let m = self.read(Var::Mask(b), g);
@@ -575,6 +744,9 @@ impl<'a> Linearizer<'a> {
             for (k, &(lp, e)) in ends.iter().enumerate() {
                 self.fill_loop_end(i, k, lp, e, &ends);
             }
+        }
+        if self.scheme == Scheme::BlockIp {
+            self.fill_dispatch();
         }
         let ret = self.out.create_inst(InstData::Return { arg: None }, None);
         self.out.append_inst(self.end, ret);
@@ -597,7 +769,15 @@ impl<'a> Linearizer<'a> {
         }
         let m = self.out.append_block_param(r, Type::I1);
         self.out.varying[m] = true;
-        self.write(Var::Mask(b), r, m);
+        match self.scheme {
+            Scheme::Masks => self.write(Var::Mask(b), r, m),
+            Scheme::BlockIp => {
+                let here = self.position_const(r, self.position[b]);
+                let done = self.position_const(r, self.done_position());
+                let ip = self.select(r, m, here, done);
+                self.write(Var::Ip, r, ip);
+            }
+        }
         let body = self.body[b].expect("body");
         self.jump(r, body, vec![]);
         self.fill_done(r);
@@ -615,8 +795,6 @@ impl<'a> Linearizer<'a> {
                 self.define(p, body, v, mask);
             }
         }
-        // The lanes leave the block (routing adds them where they go).
-        let zero = self.zero(body, Type::I1);
         let term = src.terminator(b);
         for &inst in &src.blocks[b].insts {
             if Some(inst) == term {
@@ -624,19 +802,22 @@ impl<'a> Linearizer<'a> {
             }
             self.copy_inst(inst, b, body, mask);
         }
-        self.write(Var::Mask(b), body, zero);
+        if self.scheme == Scheme::Masks {
+            // The lanes leave the block (routing adds them where they go).
+            let zero = self.zero(body, Type::I1);
+            self.write(Var::Mask(b), body, zero);
+        }
         let Some(term) = term else {
             let u = self.out.create_inst(InstData::Unreachable, None);
             self.out.append_inst(body, u);
             self.fill_done(body);
             return;
         };
-        let after = self.after(i);
         let loc = src.srclocs[term];
         match &src.insts[term] {
             InstData::Jump { dest } => {
                 self.route(b, body, dest, mask, Taken::Always);
-                self.jump(body, after, vec![]);
+                self.hand_over(i, body);
             }
             InstData::Brif {
                 cond,
@@ -646,7 +827,7 @@ impl<'a> Linearizer<'a> {
                 let c = self.operand(*cond, b, body);
                 let not_c = self.not(body, c);
                 self.branch_routes(b, body, mask, &[(c, then_dest), (not_c, else_dest)]);
-                self.jump(body, after, vec![]);
+                self.hand_over(i, body);
             }
             InstData::Switch {
                 arg,
@@ -678,7 +859,7 @@ impl<'a> Linearizer<'a> {
                     none.unwrap_or_else(|| self.value(body, InstData::Iconst { imm: 1 }, Type::I1));
                 routes.push((d, default));
                 self.branch_routes(b, body, mask, &routes);
-                self.jump(body, after, vec![]);
+                self.hand_over(i, body);
             }
             InstData::Return { .. } => {
                 self.jump(body, self.end, vec![]);
@@ -740,9 +921,19 @@ impl<'a> Linearizer<'a> {
     /// edge is taken at all).
     fn route(&mut self, from: Block, body: Block, dest: &BlockCall, lanes: Value, taken: Taken) {
         let target = dest.block;
-        let old = self.read(Var::Mask(target), body);
-        let joined = self.binary(body, BinaryOp::Bor, old, lanes);
-        self.write(Var::Mask(target), body, joined);
+        match self.scheme {
+            Scheme::Masks => {
+                let old = self.read(Var::Mask(target), body);
+                let joined = self.binary(body, BinaryOp::Bor, old, lanes);
+                self.write(Var::Mask(target), body, joined);
+            }
+            Scheme::BlockIp => {
+                let old = self.read(Var::Ip, body);
+                let there = self.position_const(body, self.position[target]);
+                let ip = self.select(body, lanes, there, old);
+                self.write(Var::Ip, body, ip);
+            }
+        }
         let mut taken = taken;
         let first_lanes = self.arrive_first(from, target);
         for (n, &a) in dest.args.iter().enumerate() {
@@ -786,6 +977,10 @@ impl<'a> Linearizer<'a> {
             return false;
         }
         let edges = self.in_edges[target];
+        if self.scheme == Scheme::BlockIp {
+            // Lanes in different iterations of a loop may wait anywhere in it.
+            return edges == 1 && !self.interleaved[from];
+        }
         if edges == 1 {
             return true;
         }
@@ -812,6 +1007,65 @@ impl<'a> Linearizer<'a> {
             })
             .sum();
         back_edges == 1
+    }
+
+    /// Ends the body of the block at position `i`: the gang goes on to the
+    /// next block (and the loop ends after it), or, block-IP, to the first
+    /// block any lane waits for.
+    fn hand_over(&mut self, i: usize, body: Block) {
+        match self.scheme {
+            Scheme::Masks => {
+                let after = self.after(i);
+                self.jump(body, after, vec![]);
+            }
+            Scheme::BlockIp => {
+                let first = self.first_waiting(body);
+                let cases = self
+                    .likely_positions(i)
+                    .into_iter()
+                    .map(|p| (p as u64, self.block_at(p)))
+                    .collect();
+                self.switch(body, first, self.dispatch(), cases);
+            }
+        }
+    }
+
+    /// Block-IP: the dispatch block, to any block lanes may wait for.
+    fn fill_dispatch(&mut self) {
+        let d = self.dispatch();
+        self.seal_if_ready(d);
+        let first = self.first_waiting(d);
+        let cases = (1..self.order.len())
+            .filter(|&p| self.dispatchable(p))
+            .map(|p| (p as u64, self.block_at(p)))
+            .collect();
+        self.switch(d, first, self.end, cases);
+        self.fill_done(d);
+    }
+
+    /// Block-IP: the smallest position any lane waits for, at the end of
+    /// `block`.
+    fn first_waiting(&mut self, block: Block) -> Value {
+        let ip = self.read(Var::Ip, block);
+        let active = self.gang(block, GangOp::ActiveLanes, vec![], Type::I1, true);
+        self.gang(
+            block,
+            GangOp::ReduceUmin,
+            vec![ip, active],
+            Type::I32,
+            false,
+        )
+    }
+
+    /// Block-IP: a position, as the uniform `i32` lanes keep.
+    fn position_const(&mut self, block: Block, position: usize) -> Value {
+        self.value(
+            block,
+            InstData::Iconst {
+                imm: position as u64,
+            },
+            Type::I32,
+        )
     }
 
     fn fill_loop_end(&mut self, i: usize, k: usize, lp: Loop, e: Block, ends: &[(Loop, Block)]) {
@@ -854,7 +1108,7 @@ impl<'a> Linearizer<'a> {
                 return self.rematerialize(v, block);
             }
             if d != at {
-                let var = if self.blends[v] && self.divergent_loop_between(d, at) {
+                let var = if self.reads_blend(v, d, at) {
                     Var::Blend(v)
                 } else {
                     Var::Plain(v)
@@ -863,6 +1117,13 @@ impl<'a> Linearizer<'a> {
             }
         }
         self.local[v].expect("defined before its use")
+    }
+
+    /// True if the use of `v` (defined in original block `def`) in `at`
+    /// reads each lane's own last definition: after a divergent loop that
+    /// defines it; block-IP, anywhere outside its block once it is blended.
+    fn reads_blend(&self, v: Value, def: Block, at: Block) -> bool {
+        self.blends[v] && (self.scheme == Scheme::BlockIp || self.divergent_loop_between(def, at))
     }
 
     /// A copy of `v`'s instruction (operand-free, the same wherever it
@@ -890,7 +1151,8 @@ impl<'a> Linearizer<'a> {
     /// block `b`, output block `block`, lanes `mask`).
     fn define(&mut self, v: Value, block: Block, new: Value, mask: Value) {
         self.local[v] = Some(new);
-        if self.crosses[v] {
+        // Block-IP reads a blended value only blended.
+        if self.crosses[v] && !(self.blends[v] && self.scheme == Scheme::BlockIp) {
             self.write(Var::Plain(v), block, new);
         }
         if self.blends[v] {
@@ -1008,6 +1270,20 @@ impl<'a> Linearizer<'a> {
             None,
         );
         self.out.append_inst(block, j);
+    }
+
+    fn switch(&mut self, block: Block, arg: Value, default: Block, cases: Vec<(u64, Block)>) {
+        let call = |block| BlockCall {
+            block,
+            args: vec![],
+        };
+        let data = InstData::Switch {
+            arg,
+            default: call(default),
+            cases: cases.into_iter().map(|(k, b)| (k, call(b))).collect(),
+        };
+        let inst = self.out.create_inst(data, None);
+        self.out.append_inst(block, inst);
     }
 
     /// An `undef` of `ty` at the start of root `block`.
