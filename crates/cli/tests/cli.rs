@@ -176,7 +176,8 @@ fn dump_after_all_prints_each_stage_as_ir_that_parses_back() {
             "unify_returns",
             "lower_switch",
             "split_barriers",
-            "linearize"
+            "linearize",
+            "layout_private"
         ],
         "{stdout}"
     );

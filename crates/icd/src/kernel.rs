@@ -379,43 +379,6 @@ pub unsafe extern "C" fn clSetKernelArgSVMPointer(
     })
 }
 
-/// A work-group size for a range given without one. Along the first
-/// dimension: the largest multiple of the SIMD width up to 128 that
-/// divides the global size, else (when groups may be non-uniform) 64
-/// work-items with a smaller last group, else the largest divisor up to
-/// 128. The other dimensions take the largest divisor of their size that
-/// keeps the group within 128 work-items.
-pub fn pick_local_size(global: [u64; 3], dims: usize, width: u64, uniform: bool) -> [u64; 3] {
-    const BUDGET: u64 = 128;
-    let mut local = [1u64; 3];
-    let g0 = global[0];
-    let simd_multiple = (1..=BUDGET / width)
-        .rev()
-        .map(|k| k * width)
-        .find(|l| g0.is_multiple_of(*l));
-    local[0] = match simd_multiple {
-        Some(l) => l,
-        None if !uniform => g0.min(64),
-        None => (1..=BUDGET.min(g0))
-            .rev()
-            .find(|l| g0.is_multiple_of(*l))
-            .unwrap_or(1),
-    };
-    let mut budget = BUDGET / local[0];
-    for d in 1..dims {
-        if budget <= 1 {
-            break;
-        }
-        let l = (1..=budget.min(global[d]))
-            .rev()
-            .find(|l| global[d].is_multiple_of(*l))
-            .unwrap_or(1);
-        local[d] = l;
-        budget /= l;
-    }
-    local
-}
-
 unsafe fn read3(p: *const usize, dims: usize, fill: u64) -> Option<[u64; 3]> {
     if p.is_null() {
         return None;
@@ -482,7 +445,7 @@ unsafe fn ndrange(
         }
         None => match required {
             Some(r) => r,
-            None => pick_local_size(
+            None => lockstep_runtime::pick_local_size(
                 global,
                 dims,
                 platform::simd_width() as u64,
@@ -608,19 +571,4 @@ pub unsafe extern "C" fn clEnqueueNativeKernel(
         // CL_DEVICE_EXECUTION_CAPABILITIES has no CL_EXEC_NATIVE_KERNEL.
         Err(CL_INVALID_OPERATION)
     })
-}
-
-#[cfg(test)]
-mod tests {
-    use super::pick_local_size;
-
-    #[test]
-    fn picks_simd_multiples_that_divide() {
-        assert_eq!(pick_local_size([1024, 1, 1], 1, 8, true), [128, 1, 1]);
-        assert_eq!(pick_local_size([24, 1, 1], 1, 8, true), [24, 1, 1]);
-        assert_eq!(pick_local_size([7, 1, 1], 1, 8, true), [7, 1, 1]);
-        assert_eq!(pick_local_size([1000, 1, 1], 1, 16, false), [64, 1, 1]);
-        assert_eq!(pick_local_size([1001, 1, 1], 1, 8, true), [91, 1, 1]);
-        assert_eq!(pick_local_size([64, 64, 1], 2, 8, true), [64, 2, 1]);
-    }
 }

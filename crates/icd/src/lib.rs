@@ -26,6 +26,5 @@ mod queue;
 mod stubs;
 
 pub use dispatch::DISPATCH_SLOTS;
-pub use kernel::pick_local_size;
 pub use platform::{ICD_SUFFIX, PLATFORM_NAME};
 pub use program::load_binary;

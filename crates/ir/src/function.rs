@@ -42,10 +42,14 @@ pub struct BlockData {
 
 /// A region of private memory of one work-item (a private array, or a local
 /// variable whose address is taken).
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
 pub struct StackSlotData {
     pub size: u32,
     pub align: u32,
+    /// Gang-level IR: the slot is interleaved across lanes by elements of
+    /// this many bytes (see [`crate::private`]); `None`: each lane's copy is
+    /// contiguous.
+    pub interleave: Option<u32>,
 }
 
 /// A position in the OpenCL C source, from debug info (`-g`).

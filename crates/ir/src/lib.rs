@@ -67,7 +67,10 @@
 //! unpredicated one acts in every lane, those past the end of the
 //! work-group included. A predicated instruction whose operands and
 //! result are all uniform acts once for the gang, if the mask is set in
-//! any lane (a scalar access under a mask test). The gang's state across a
+//! any lane (a scalar access under a mask test). A stack slot may be
+//! `interleaved E` (lane `l`'s element `i` of E bytes beside the other
+//! lanes' element `i`) when every access to it moves one aligned element
+//! ([`private::private_accesses`]). The gang's state across a
 //! barrier is a suspend point's arguments, as above. The verifier checks
 //! these rules; the interpreter runs gang-level IR too (a work-group as
 //! gangs of W consecutive work-items by local linear id), checking that
@@ -96,6 +99,7 @@ mod named_enum;
 mod operands;
 pub mod parse;
 pub mod print;
+pub mod private;
 pub mod types;
 pub mod verify;
 

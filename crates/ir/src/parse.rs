@@ -732,7 +732,17 @@ impl Parser {
                     self.punct(',')?;
                     self.keyword("align")?;
                     let align = self.uint("alignment")?;
-                    st.func.stack_slots.push(StackSlotData { size, align });
+                    let interleave = if self.eat_punct(',') {
+                        self.keyword("interleaved")?;
+                        Some(self.uint("element size")?)
+                    } else {
+                        None
+                    };
+                    st.func.stack_slots.push(StackSlotData {
+                        size,
+                        align,
+                        interleave,
+                    });
                 }
                 _ => return Ok(()),
             }

@@ -159,11 +159,15 @@ pub fn write_function_annotated(
         }
     }
     for (slot, data) in func.stack_slots.iter() {
-        writeln!(
+        write!(
             w,
             "    {slot} = stack_slot {}, align {}",
             data.size, data.align
         )?;
+        if let Some(e) = data.interleave {
+            write!(w, ", interleaved {e}")?;
+        }
+        writeln!(w)?;
     }
     for &block in &func.layout {
         write!(w, "{block}")?;

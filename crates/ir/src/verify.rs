@@ -187,11 +187,31 @@ impl<'a> Verifier<'a> {
             return;
         };
         self.check_signature(entry);
+        let interleaved = func.stack_slots.values().any(|d| d.interleave.is_some());
+        let accesses = interleaved.then(|| crate::private::private_accesses(func));
         for (slot, data) in func.stack_slots.iter() {
             if !data.align.is_power_of_two() {
                 self.fail(
                     format!("{slot}"),
                     format!("alignment {} is not a power of two", data.align),
+                );
+            }
+            let (Some(e), Some(accesses)) = (data.interleave, &accesses) else {
+                continue;
+            };
+            if func.gang.is_none() {
+                self.fail(
+                    format!("{slot}"),
+                    "only gang-level IR interleaves private arrays",
+                );
+            } else if accesses.elem[slot] != Some(e) {
+                self.fail(
+                    format!("{slot}"),
+                    format!(
+                        "interleaved by {e} bytes, but not every access to it is a load or \
+                         store of one aligned {e}-byte element through a pointer used in \
+                         its own block"
+                    ),
                 );
             }
         }

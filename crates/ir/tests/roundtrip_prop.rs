@@ -257,6 +257,7 @@ fn gen_function(
         func.stack_slots.push(StackSlotData {
             size: 1 + c.below(128) as u32,
             align: c.pow2(4),
+            interleave: None,
         });
     }
 

@@ -41,6 +41,7 @@ pub fn filetest_checks() -> &'static [(&'static str, FiletestCheck)] {
         ("split_barriers", filetest::transform::<4>),
         ("linearize", filetest::transform::<5>),
         ("linearize-block-ip", filetest::linearize_block_ip),
+        ("layout_private", filetest::transform::<6>),
         ("pipeline", filetest::pipeline),
     ]
 }

@@ -15,6 +15,7 @@
 //! | `lower_switch` | normalized | `switch` on varying values → `brif` chains |
 //! | `split_barriers` | split | `barrier` → `suspend` passing the live state |
 //! | `linearize` | linearized | gang-level IR: divergent branches → per-block masks or block-IP |
+//! | `layout_private` | linearized | private arrays interleaved across lanes where accesses allow |
 //!
 //! `split_critical_edges` (normalized) is a pass of its own, not run yet
 //! (see [`Pass::PIPELINE`]).
@@ -36,17 +37,19 @@ pub enum Pass {
     SplitCriticalEdges,
     SplitBarriers,
     Linearize,
+    LayoutPrivate,
 }
 
 impl Pass {
     /// Every pass, in pipeline order.
-    pub const ALL: [Pass; 6] = [
+    pub const ALL: [Pass; 7] = [
         Pass::RemoveUnreachable,
         Pass::UnifyReturns,
         Pass::LowerSwitch,
         Pass::SplitCriticalEdges,
         Pass::SplitBarriers,
         Pass::Linearize,
+        Pass::LayoutPrivate,
     ];
 
     /// The passes the pipeline runs, in order. `split_critical_edges` is not
@@ -56,12 +59,13 @@ impl Pass {
     /// speedup over pocl in the same run, without -> with the split: AO
     /// 5.4x -> 3.8x, mandelbrot 5.5x -> 4.9x, parser 0.40x -> 0.37x); the
     /// `linearize` pass will need it.
-    pub const PIPELINE: [Pass; 5] = [
+    pub const PIPELINE: [Pass; 6] = [
         Pass::RemoveUnreachable,
         Pass::UnifyReturns,
         Pass::LowerSwitch,
         Pass::SplitBarriers,
         Pass::Linearize,
+        Pass::LayoutPrivate,
     ];
 
     /// The pass's name: its module, and what `--dump-after` takes.
@@ -73,6 +77,7 @@ impl Pass {
             Pass::SplitCriticalEdges => "split_critical_edges",
             Pass::SplitBarriers => "split_barriers",
             Pass::Linearize => "linearize",
+            Pass::LayoutPrivate => "layout_private",
         }
     }
 
@@ -87,7 +92,7 @@ impl Pass {
             Pass::RemoveUnreachable | Pass::UnifyReturns => Phase::Imported,
             Pass::LowerSwitch | Pass::SplitCriticalEdges => Phase::Normalized,
             Pass::SplitBarriers => Phase::Split,
-            Pass::Linearize => Phase::Linearized,
+            Pass::Linearize | Pass::LayoutPrivate => Phase::Linearized,
         }
     }
 
@@ -107,6 +112,7 @@ impl Pass {
                 let uniformity = Uniformity::for_function(func, config);
                 transform::linearize(func, &uniformity, scheme)
             }
+            Pass::LayoutPrivate => transform::layout_private(func),
         }
         func.phase = func.phase.max(self.phase_after());
     }

@@ -393,7 +393,13 @@ pub(crate) fn check_local_memory(kernel: &Kernel, bound: &[ArgValue]) -> Result<
 
 /// Checks the range against the kernel and the device, and returns the
 /// local size to use (picking one when the range has none).
-pub(crate) fn validate_range(kernel: &Kernel, range: &NDRange) -> Result<[u64; 3], LaunchError> {
+/// Checks `range` for `kernel` and returns its local size (chosen for
+/// gangs of `width` when the range gives none).
+pub(crate) fn validate_range(
+    kernel: &Kernel,
+    range: &NDRange,
+    width: u32,
+) -> Result<[u64; 3], LaunchError> {
     if !(1..=3).contains(&range.dims) {
         return Err(LaunchError::WorkDim(range.dims));
     }
@@ -430,7 +436,9 @@ pub(crate) fn validate_range(kernel: &Kernel, range: &NDRange) -> Result<[u64; 3
             local
         }
         (None, Some(r)) => r,
-        (None, None) => pick_local_size(global, dims, kernel.uniform_groups_required()),
+        (None, None) => {
+            pick_local_size(global, dims, width as u64, kernel.uniform_groups_required())
+        }
     };
     if let Some(dim) = local.iter().position(|&l| l == 0) {
         return Err(LaunchError::ZeroLocalSize { dim });
@@ -469,26 +477,54 @@ pub(crate) fn validate_range(kernel: &Kernel, range: &NDRange) -> Result<[u64; 3
     Ok(local)
 }
 
-/// A work-group size for a range given without one: up to 64 work-items
-/// along the first dimension (smaller last groups are fine when allowed),
-/// otherwise the largest divisors within that budget.
-fn pick_local_size(global: [u64; 3], dims: usize, uniform: bool) -> [u64; 3] {
+/// A work-group size for a range given without one. Along the first
+/// dimension: the largest multiple of the SIMD width up to 128 that
+/// divides the global size, else (when groups may be non-uniform) 64
+/// work-items with a smaller last group, else the largest divisor up to
+/// 128. The other dimensions take the largest divisor of their size that
+/// keeps the group within 128 work-items.
+pub fn pick_local_size(global: [u64; 3], dims: usize, width: u64, uniform: bool) -> [u64; 3] {
+    const BUDGET: u64 = 128;
     let mut local = [1u64; 3];
-    let mut budget = 64u64;
-    for d in 0..dims {
-        let l = if uniform {
-            (1..=budget.min(global[d]))
-                .rev()
-                .find(|l| global[d].is_multiple_of(*l))
-                .unwrap_or(1)
-        } else {
-            budget.min(global[d])
-        };
-        local[d] = l;
-        budget /= l;
+    let g0 = global[0];
+    let simd_multiple = (1..=BUDGET / width)
+        .rev()
+        .map(|k| k * width)
+        .find(|l| g0.is_multiple_of(*l));
+    local[0] = match simd_multiple {
+        Some(l) => l,
+        None if !uniform => g0.min(64),
+        None => (1..=BUDGET.min(g0))
+            .rev()
+            .find(|l| g0.is_multiple_of(*l))
+            .unwrap_or(1),
+    };
+    let mut budget = BUDGET / local[0];
+    for d in 1..dims {
         if budget <= 1 {
             break;
         }
+        let l = (1..=budget.min(global[d]))
+            .rev()
+            .find(|l| global[d].is_multiple_of(*l))
+            .unwrap_or(1);
+        local[d] = l;
+        budget /= l;
     }
     local
+}
+
+#[cfg(test)]
+mod tests {
+    use super::pick_local_size;
+
+    #[test]
+    fn picks_simd_multiples_that_divide() {
+        assert_eq!(pick_local_size([1024, 1, 1], 1, 8, true), [128, 1, 1]);
+        assert_eq!(pick_local_size([24, 1, 1], 1, 8, true), [24, 1, 1]);
+        assert_eq!(pick_local_size([7, 1, 1], 1, 8, true), [7, 1, 1]);
+        assert_eq!(pick_local_size([1000, 1, 1], 1, 16, false), [64, 1, 1]);
+        assert_eq!(pick_local_size([1001, 1, 1], 1, 8, true), [91, 1, 1]);
+        assert_eq!(pick_local_size([64, 64, 1], 2, 8, true), [64, 2, 1]);
+    }
 }

@@ -38,7 +38,9 @@ use lockstep_ir as ir;
 pub use buffer::{lock_all, Access, AllocError, Buffer, Pod, Storage, StorageGuard, BUFFER_ALIGN};
 pub use device::{Device, SimdFeatures};
 pub use error::{BinaryError, BuildError, EngineError, LaunchError};
-pub use kernel::{ArgKind, ArgMeta, ArgValue, Bytes, Kernel, LocalMem, ScalarKind};
+pub use kernel::{
+    pick_local_size, ArgKind, ArgMeta, ArgValue, Bytes, Kernel, LocalMem, ScalarKind,
+};
 pub use lockstep_codegen::Linearization;
 pub use ndrange::NDRange;
 
@@ -221,7 +223,7 @@ impl Context {
 
     /// Runs `kernel` over `range` after validating its arguments and the range.
     pub fn launch(&self, kernel: &Kernel, range: &NDRange) -> Result<LaunchReport, LaunchError> {
-        let local = kernel::validate_range(kernel, range)?;
+        let local = kernel::validate_range(kernel, range, self.width())?;
         let bound = kernel.bound_args()?;
         kernel::check_local_memory(kernel, &bound)?;
         if let (Engine::Simd, Some(index)) = (self.engine, kernel.null_buffer_used(&bound)) {

@@ -19,7 +19,6 @@
 
 mod llvm;
 mod ops;
-mod private;
 
 use std::collections::HashMap;
 
@@ -111,8 +110,6 @@ pub(crate) struct Emitter<'a> {
     pub cur_block: Block,
     /// Per stack slot: the gang's private array and the bytes per lane.
     pub stack: SecondaryMap<ir::StackSlot, Option<(V, u64)>>,
-    /// Interleaved private arrays and the pointers into them.
-    private: private::PrivatePlan,
     /// Each pointer into an interleaved private array: its slot and the
     /// byte offset (scalar or `<W x i64>`) in the lane's view.
     pub private_ptrs: HashMap<Value, (ir::StackSlot, Repr)>,
@@ -221,7 +218,6 @@ pub fn emit_kernel(
             .entry_block()
             .expect("verified functions have an entry"),
         stack: SecondaryMap::new(),
-        private: private::plan(func),
         private_ptrs: HashMap::new(),
         local_layout: layout_locals(module),
         alloca_block,
@@ -518,7 +514,7 @@ impl<'a> Emitter<'a> {
     fn stack_slots(&mut self) {
         let slots: Vec<_> = self.func.stack_slots.iter().map(|(s, d)| (s, *d)).collect();
         for (slot, data) in slots {
-            if let Some(e) = self.private.elem[slot] {
+            if let Some(e) = data.interleave {
                 // Interleaved: element i of lane l at (i·W + l)·E.
                 let elems = (data.size as u64).div_ceil(e as u64);
                 let arr = self.gang_bytes(elems * e as u64 * self.w as u64, 64);

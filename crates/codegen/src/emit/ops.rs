@@ -328,13 +328,13 @@ impl<'a> Emitter<'a> {
         }
     }
 
-    /// Instructions on interleaved private arrays (see `private.rs`):
+    /// Instructions on private arrays the `layout_private` pass interleaved:
     /// pointers are kept as byte offsets, accesses compute lane addresses.
     fn private_inst(&mut self, inst: ir::Inst, data: &InstData) -> bool {
         let func = self.func;
         let result = func.results[inst];
         match data {
-            InstData::StackAddr { slot } if self.private.elem[*slot].is_some() => {
+            InstData::StackAddr { slot } if func.stack_slots[*slot].interleave.is_some() => {
                 let zero = self.l.const_int(self.l.i64(), 0);
                 self.private_ptrs.insert(
                     result.expect("stack_addr has a result"),

@@ -467,10 +467,11 @@ impl<'a> FnImp<'a> {
                 let align = inst.alignment().max(self.imp.layout.abi_align(elem)).max(1);
                 let size = u32::try_from(size.max(1))
                     .map_err(|_| self.unsupported("a private array larger than 4 GiB"))?;
-                let slot = self
-                    .func
-                    .stack_slots
-                    .push(ir::StackSlotData { size, align });
+                let slot = self.func.stack_slots.push(ir::StackSlotData {
+                    size,
+                    align,
+                    interleave: None,
+                });
                 let v = self.val(InstData::StackAddr { slot }, Type::Ptr(AddrSpace::Private));
                 self.define(inst, vec![v]);
                 Ok(())

@@ -1121,9 +1121,18 @@ impl<'a> Linearizer<'a> {
 
     /// True if the use of `v` (defined in original block `def`) in `at`
     /// reads each lane's own last definition: after a divergent loop that
-    /// defines it; block-IP, anywhere outside its block once it is blended.
+    /// defines it; block-IP, anywhere outside its block for a per-lane value
+    /// of a loop whose lanes may be in different iterations.
     fn reads_blend(&self, v: Value, def: Block, at: Block) -> bool {
-        self.blends[v] && (self.scheme == Scheme::BlockIp || self.divergent_loop_between(def, at))
+        self.blends[v] && (self.blended_everywhere(v) || self.divergent_loop_between(def, at))
+    }
+
+    /// Block-IP: a per-lane value of a loop with a divergent branch, which
+    /// every use in another block reads blended.
+    fn blended_everywhere(&self, v: Value) -> bool {
+        self.scheme == Scheme::BlockIp
+            && self.def_block[v].is_some_and(|d| self.interleaved[d])
+            && self.is_varying_src(v)
     }
 
     /// A copy of `v`'s instruction (operand-free, the same wherever it
@@ -1151,8 +1160,7 @@ impl<'a> Linearizer<'a> {
     /// block `b`, output block `block`, lanes `mask`).
     fn define(&mut self, v: Value, block: Block, new: Value, mask: Value) {
         self.local[v] = Some(new);
-        // Block-IP reads a blended value only blended.
-        if self.crosses[v] && !(self.blends[v] && self.scheme == Scheme::BlockIp) {
+        if self.crosses[v] && !(self.blends[v] && self.blended_everywhere(v)) {
             self.write(Var::Plain(v), block, new);
         }
         if self.blends[v] {

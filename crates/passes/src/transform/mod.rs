@@ -5,6 +5,7 @@
 //! verifies the IR after each. Each module's doc says what the pass needs
 //! (analyses it takes or computes) and what it changes.
 
+pub mod layout_private;
 pub mod linearize;
 pub mod lower_switch;
 pub mod remove_unreachable;
@@ -13,6 +14,7 @@ pub mod split_critical_edges;
 mod ssa;
 pub mod unify_returns;
 
+pub use layout_private::layout_private;
 pub use linearize::linearize;
 pub use lower_switch::lower_switch;
 pub use remove_unreachable::remove_unreachable;
