@@ -730,20 +730,55 @@ impl<'a> Emitter<'a> {
         let is_zero = self.l.icmp(LLVMIntEQ, b, zero);
         let b = self.l.select(is_zero, one, b);
         match op {
-            BinaryOp::Udiv => self.l.udiv(a, b),
-            BinaryOp::Urem => self.l.urem(a, b),
+            BinaryOp::Udiv | BinaryOp::Urem => self.integer_division(op, a, b),
             _ => {
                 let minus_one = self.int_splat(b, u64::MAX);
                 let is_m1 = self.l.icmp(LLVMIntEQ, b, minus_one);
                 let safe_b = self.l.select(is_m1, one, b);
+                let r = self.integer_division(op, a, safe_b);
                 if op == BinaryOp::Sdiv {
-                    let q = self.l.sdiv(a, safe_b);
                     let n = self.l.neg(a);
-                    self.l.select(is_m1, n, q)
+                    self.l.select(is_m1, n, r)
                 } else {
-                    let r = self.l.srem(a, safe_b);
                     self.l.select(is_m1, zero, r)
                 }
+            }
+        }
+    }
+
+    /// `a / b` or `a % b` for a divisor that is neither 0 nor (signed) -1.
+    /// x86 has no vector integer division: LLVM would divide lane by lane.
+    /// Lanes of up to 32 bits divide as doubles instead, which is exact:
+    /// the quotient's rounding error is below (a/b)·2^-53 < 2^-21/b, less
+    /// than its distance 1/b to the next integer when it is not one, so
+    /// truncating gives the integer quotient; the remainder is a - q·b.
+    fn integer_division(&mut self, op: BinaryOp, a: V, b: V) -> V {
+        let signed = matches!(op, BinaryOp::Sdiv | BinaryOp::Srem);
+        let t = self.l.type_of(a);
+        if !self.l.is_vector(a) || self.elem_bits(t) > 32 {
+            return match op {
+                BinaryOp::Udiv => self.l.udiv(a, b),
+                BinaryOp::Urem => self.l.urem(a, b),
+                BinaryOp::Sdiv => self.l.sdiv(a, b),
+                _ => self.l.srem(a, b),
+            };
+        }
+        use llvm_sys::LLVMOpcode::{LLVMFPToSI, LLVMFPToUI, LLVMSIToFP, LLVMUIToFP};
+        let dt = self.l.vec(self.l.f64(), self.w);
+        let (to_f, to_i) = if signed {
+            (LLVMSIToFP, LLVMFPToSI)
+        } else {
+            (LLVMUIToFP, LLVMFPToUI)
+        };
+        let af = self.l.cast(to_f, a, dt);
+        let bf = self.l.cast(to_f, b, dt);
+        let qf = self.l.fdiv(af, bf);
+        let q = self.l.cast(to_i, qf, t);
+        match op {
+            BinaryOp::Udiv | BinaryOp::Sdiv => q,
+            _ => {
+                let qb = self.l.mul(q, b);
+                self.l.sub(a, qb)
             }
         }
     }
