@@ -513,6 +513,22 @@ impl<'a> Emitter<'a> {
                 let y = self.l.and(y, mask);
                 Some(self.l.shl(x, y))
             }
+            InstData::Binary {
+                op: op @ (BinaryOp::Sshr | BinaryOp::Ushr),
+                args,
+            } => {
+                let (x, y) = (base(self, args[0]), base(self, args[1]));
+                let mask = self.l.const_int(
+                    self.l.type_of(y),
+                    (self.func.value_type(args[0]).bits() - 1) as u64,
+                );
+                let y = self.l.and(y, mask);
+                Some(if *op == BinaryOp::Sshr {
+                    self.l.ashr(x, y)
+                } else {
+                    self.l.lshr(x, y)
+                })
+            }
             InstData::PtrAdd { args } => {
                 let (x, y) = (base(self, args[0]), base(self, args[1]));
                 Some(self.l.gep_i8(x, y))

@@ -568,6 +568,24 @@ impl Uniformity {
                         }
                         _ => Shape::Varying,
                     },
+                    // `(x << 32) >> 32` is how LLVM writes `sext(trunc x)`
+                    // (`int i = get_global_id(0)`): a shift right by k of a
+                    // stride that 2^k divides keeps the shape, under the same
+                    // no-wrap assumption as for `sext`.
+                    BinaryOp::Sshr | BinaryOp::Ushr => match (sa, sb) {
+                        (Shape::Uniform, Shape::Uniform) => Shape::Uniform,
+                        (Shape::Consecutive { stride }, Shape::Uniform) => {
+                            let k = int_constant(func, *b)
+                                .filter(|&k| (0..i64::from(ty.bits())).contains(&k) && k < 63);
+                            match k {
+                                Some(k) if stride % (1i64 << k) == 0 => {
+                                    Shape::consecutive(stride / (1i64 << k))
+                                }
+                                _ => Shape::Varying,
+                            }
+                        }
+                        _ => Shape::Varying,
+                    },
                     _ => all_uniform(&[*a, *b])?,
                 }
             }
