@@ -6,6 +6,7 @@
  * says which was compiled. */
 #include <math.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 #include <immintrin.h>
 #include <omp.h>
@@ -765,5 +766,137 @@ void nat_parser_resume(const unsigned char *restrict text, u32 rec_len, u32 nrec
     done:
         sums[r] = sum;
         counts[r] = count | (errors << 24);
+    }
+}
+
+/* ---- spmv: y = A*x, CSR, one row per iteration (rows of skewed length) ---- */
+
+void nat_spmv(const u32 *restrict rowptr, const u32 *restrict col, const float *restrict val,
+              const float *restrict x, float *restrict y, u32 rows)
+{
+#pragma omp parallel for schedule(dynamic, 1024)
+    for (u32 row = 0; row < rows; row++) {
+        float sum = 0.0f;
+        for (u32 k = rowptr[row]; k < rowptr[row + 1]; k++)
+            sum += val[k] * x[col[k]];
+        y[row] = sum;
+    }
+}
+
+/* ---- vm: the bytecode interpreter of vm.cl ---- */
+
+void nat_vm(const u32 *restrict code, u32 len, const u32 *restrict input, u32 *restrict output,
+            u32 n, u32 steps)
+{
+#pragma omp parallel for schedule(static)
+    for (u32 gid = 0; gid < n; gid++) {
+        u32 r0 = input[gid], r1 = gid, r2 = 0x9e3779b9u, r3 = 0;
+        u32 pc = gid % len;
+        for (u32 s = 0; s < steps; s++) {
+            u32 ins = code[pc];
+            u32 imm = ins >> 8;
+            switch (ins & 7) {
+            case 0: r0 += r1 ^ imm; break;
+            case 1: r1 = (r1 << 3) ^ (r0 >> 2); break;
+            case 2: r2 = r2 * 1664525u + r0; break;
+            case 3: r3 ^= r2 + imm; break;
+            case 4: r0 = (r0 ^ r3) * 0x85ebca6bu; break;
+            case 5:
+                if (r0 & 1)
+                    pc = (pc + imm) % len;
+                break;
+            case 6: r1 += r3 >> (imm & 15); break;
+            default: {
+                u32 t = r0;
+                r0 = r1;
+                r1 = r2;
+                r2 = t;
+                break;
+            }
+            }
+            pc = (pc + 1) % len;
+        }
+        output[gid] = r0 ^ r1 ^ r2 ^ r3;
+    }
+}
+
+/* ---- conv5x5: 5x5 convolution, clamped borders ---- */
+
+static inline int clampi(int v, int lo, int hi)
+{
+    return v < lo ? lo : v > hi ? hi : v;
+}
+
+/* Row by row: each tap is added to the whole output row (a loop gcc
+ * vectorizes), in the kernel's tap order, so every pixel sums the same
+ * products in the same order; the two columns at each edge clamp. */
+void nat_conv5x5(const float *restrict in, float *restrict out, const float *restrict filt, int w,
+                 int h)
+{
+#pragma omp parallel for schedule(static)
+    for (int y = 0; y < h; y++) {
+        float *restrict o = out + (size_t)y * w;
+        for (int x = 0; x < w; x++)
+            o[x] = 0.0f;
+        for (int j = 0; j < 5; j++) {
+            const float *row = in + (size_t)clampi(y + j - 2, 0, h - 1) * w;
+            for (int i = 0; i < 5; i++) {
+                float f = filt[j * 5 + i];
+                for (int x = 0; x < 2; x++)
+                    o[x] += f * row[clampi(x + i - 2, 0, w - 1)];
+                for (int x = 2; x < w - 2; x++)
+                    o[x] += f * row[x + i - 2];
+                for (int x = w - 2; x < w; x++)
+                    o[x] += f * row[clampi(x + i - 2, 0, w - 1)];
+            }
+        }
+    }
+}
+
+/* ---- transpose: out (h x w... as w rows of h) = transpose of in (h rows of w), 16x16 blocks ---- */
+
+void nat_transpose(const float *restrict in, float *restrict out, u32 w, u32 h)
+{
+#pragma omp parallel for schedule(static)
+    for (u32 by = 0; by < h; by += 16)
+        for (u32 bx = 0; bx < w; bx += 16)
+            for (u32 x = bx; x < bx + 16; x++)
+                for (u32 y = by; y < by + 16; y++)
+                    out[(size_t)x * h + y] = in[(size_t)y * w + x];
+}
+
+/* ---- stream_int: c = a + s*b ---- */
+
+void nat_stream(const float *restrict a, const float *restrict b, float *restrict c, float s, int n)
+{
+#pragma omp parallel for schedule(static)
+    for (int i = 0; i < n; i++)
+        c[i] = a[i] + s * b[i];
+}
+
+/* ---- smooth: iterated 3-point smoothing within slices of `group` elements ---- */
+
+void nat_smooth(const float *restrict in, float *restrict out, u32 n, u32 group, u32 iters)
+{
+#pragma omp parallel
+    {
+        float *a = malloc(group * sizeof(float));
+        float *b = malloc(group * sizeof(float));
+#pragma omp for schedule(static)
+        for (u32 g = 0; g < n / group; g++) {
+            memcpy(a, in + (size_t)g * group, group * sizeof(float));
+            for (u32 it = 0; it < iters; it++) {
+                b[0] = 0.25f * a[0] + 0.5f * a[0] + 0.25f * a[1];
+                for (u32 l = 1; l + 1 < group; l++)
+                    b[l] = 0.25f * a[l - 1] + 0.5f * a[l] + 0.25f * a[l + 1];
+                b[group - 1] = 0.25f * a[group - 2] + 0.5f * a[group - 1] + 0.25f * a[group - 1];
+                float *t = a;
+                a = b;
+                b = t;
+            }
+            memcpy(out + (size_t)g * group, a, group * sizeof(float));
+        }
+        free(a);
+        free(b);
     }
 }

@@ -1,15 +1,18 @@
 //! `lockstep-bench`: runs every benchmark kernel on Lockstep (SIMD engine,
-//! all cores), on pocl (through the OpenCL ICD loader) and as native C
-//! (OpenMP, plus hand-vectorized intrinsics where that is the bound), in one
-//! process; checks that all agree; prints a table and writes JSON.
+//! all cores), on the OpenCL CPU platforms it finds through the ICD loader
+//! (pocl, and Intel's oneAPI CPU runtime when `make bench` has registered
+//! it), and as native C (OpenMP, plus hand-vectorized intrinsics where that
+//! is the bound), in one process; checks that all agree; prints a table and
+//! writes JSON.
 //!
 //! Timing is kernel execution only: for Lockstep the `Context::launch` calls
-//! of one run, for pocl `clEnqueueNDRangeKernel` for each launch of the run
-//! followed by one `clFinish` (wall clock), for native the C call. Buffers
-//! are created once and reused; buffers a run modifies in place are written
-//! back before each run, outside the timed region. Each measurement is the
-//! best of `--repeat` runs after `--warmup` runs; the implementations take
-//! turns run by run, so that outside load hits them alike.
+//! of one run, for an OpenCL platform `clEnqueueNDRangeKernel` for each
+//! launch of the run followed by one `clFinish` (wall clock), for native the
+//! C call. Buffers are created once and reused; buffers a run modifies in
+//! place are written back before each run, outside the timed region. Each
+//! measurement is the best of `--repeat` runs after `--warmup` runs; the
+//! implementations take turns run by run, so that outside load hits them
+//! alike.
 
 mod json;
 mod native;
@@ -27,11 +30,68 @@ use json::Json;
 use lockstep_runtime::{Buffer, Context, Kernel, LocalMem, NDRange, Program};
 use suite::{Arg, Bench, Check};
 
-/// The OpenCL platform compared against.
-const POCL_PLATFORM: &str = "Portable Computing Language";
+/// An OpenCL platform compared against, found by its platform name.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Platform {
+    Pocl,
+    Intel,
+}
+
+impl Platform {
+    const ALL: [Platform; 2] = [Platform::Pocl, Platform::Intel];
+
+    /// Its name in probes, labels and the JSON.
+    fn key(self) -> &'static str {
+        match self {
+            Platform::Pocl => "pocl",
+            Platform::Intel => "intel",
+        }
+    }
+
+    /// Its name in the table.
+    fn title(self) -> &'static str {
+        match self {
+            Platform::Pocl => "pocl",
+            Platform::Intel => "Intel",
+        }
+    }
+
+    /// The platform name (`CL_PLATFORM_NAME`) it has, or starts with.
+    fn platform_name(self) -> &'static str {
+        match self {
+            Platform::Pocl => "Portable Computing Language",
+            Platform::Intel => "Intel(R) OpenCL",
+        }
+    }
+
+    /// How to get it when it is missing.
+    fn hint(self) -> &'static str {
+        match self {
+            Platform::Pocl => "install pocl-opencl-icd",
+            Platform::Intel => {
+                "run through `make bench`, which installs Intel's CPU runtime (pip intel-opencl-rt) \
+                 and registers it with the ICD loader through OCL_ICD_VENDORS"
+            }
+        }
+    }
+
+    fn from_key(key: &str) -> Option<Platform> {
+        Platform::ALL.into_iter().find(|p| p.key() == key)
+    }
+
+    /// The environment variable of its on-disk program cache, and those to
+    /// remove so that it is used; `None`: it keeps no cache on disk (Intel's
+    /// CPU runtime compiles every program in every process).
+    fn cache_env(self) -> Option<(&'static str, &'static [&'static str])> {
+        match self {
+            Platform::Pocl => Some(("POCL_CACHE_DIR", &["POCL_KERNEL_CACHE"])),
+            Platform::Intel => None,
+        }
+    }
+}
 
 #[derive(Parser)]
-#[command(about = "Lockstep vs pocl vs native C, side by side")]
+#[command(about = "Lockstep vs pocl vs Intel's OpenCL CPU runtime vs native C, side by side")]
 struct Cli {
     /// Timed runs per kernel and implementation (the best is reported).
     #[arg(long, default_value_t = 10)]
@@ -48,8 +108,9 @@ struct Cli {
     /// Where the JSON results go.
     #[arg(long, default_value = concat!(env!("CARGO_MANIFEST_DIR"), "/results/latest.json"))]
     json: PathBuf,
-    /// Internal: measure one build in this process (`lockstep:NAME` or
-    /// `pocl:NAME`) and print it; the parent sets the cache directory.
+    /// Internal: measure one build in this process (`lockstep:NAME`,
+    /// `pocl:NAME` or `intel:NAME`) and print it; the parent sets the cache
+    /// directory.
     #[arg(long, hide = true)]
     probe: Option<String>,
 }
@@ -184,21 +245,22 @@ impl<'b> Lockstep<'b> {
     }
 }
 
-// ---------------------------------------------------------------- pocl
+// ---------------------------------------------------------------- OpenCL platforms
 
-struct Pocl<'d, 'b> {
+/// One benchmark set up on an OpenCL platform.
+struct Ocl<'d, 'b> {
     dev: &'d opencl::Device,
     bench: &'b Bench,
     kernels: HashMap<&'static str, opencl::ClKernel<'d>>,
     bufs: Vec<opencl::Mem<'d>>,
 }
 
-impl<'d, 'b> Pocl<'d, 'b> {
+impl<'d, 'b> Ocl<'d, 'b> {
     fn new(
         dev: &'d opencl::Device,
         bench: &'b Bench,
         program: &opencl::ClProgram<'d>,
-    ) -> Result<Pocl<'d, 'b>> {
+    ) -> Result<Ocl<'d, 'b>> {
         let mut kernels = HashMap::new();
         for l in &bench.launches {
             if !kernels.contains_key(l.kernel) {
@@ -210,7 +272,7 @@ impl<'d, 'b> Pocl<'d, 'b> {
             .iter()
             .map(|b| dev.buffer(as_bytes(b)))
             .collect::<Result<_>>()?;
-        Ok(Pocl {
+        Ok(Ocl {
             dev,
             bench,
             kernels,
@@ -346,7 +408,8 @@ struct Outcome {
     what: String,
     size: String,
     lockstep: Option<Stats>,
-    pocl: Option<Stats>,
+    /// Per OpenCL platform that ran it.
+    cl: Vec<(Platform, Stats)>,
     /// Per native variant.
     native: Vec<(String, Stats)>,
     /// Problems: errors and mismatches (each makes the exit status nonzero).
@@ -362,6 +425,16 @@ struct Outcome {
 }
 
 impl Outcome {
+    /// The best time on OpenCL platform `p`.
+    fn cl_best(&self, p: Platform) -> Option<f64> {
+        self.cl.iter().find(|(q, _)| *q == p).map(|(_, s)| s.best)
+    }
+
+    /// Lockstep's speedup over platform `p`: its time / Lockstep's.
+    fn speedup(&self, p: Platform) -> Option<f64> {
+        Some(self.cl_best(p)? / self.lockstep.as_ref()?.best)
+    }
+
     fn native_best(&self) -> Option<(&str, f64)> {
         self.native
             .iter()
@@ -394,7 +467,7 @@ enum Runner<'d, 'b> {
         bufs: Vec<Vec<u32>>,
     },
     Lockstep(Lockstep<'b>),
-    Pocl(Pocl<'d, 'b>),
+    Cl(Platform, Ocl<'d, 'b>),
 }
 
 impl Runner<'_, '_> {
@@ -402,7 +475,7 @@ impl Runner<'_, '_> {
         match self {
             Runner::Native { variant, .. } => format!("native {}", variant.name),
             Runner::Lockstep(_) => "lockstep".into(),
-            Runner::Pocl(_) => "pocl".into(),
+            Runner::Cl(p, _) => p.key().into(),
         }
     }
 
@@ -418,7 +491,7 @@ impl Runner<'_, '_> {
                 ls.reset();
                 Ok(())
             }
-            Runner::Pocl(p) => p.reset(),
+            Runner::Cl(_, p) => p.reset(),
         }
     }
 
@@ -429,7 +502,7 @@ impl Runner<'_, '_> {
                 Ok(())
             }
             Runner::Lockstep(ls) => ls.run(),
-            Runner::Pocl(p) => p.run(),
+            Runner::Cl(_, p) => p.run(),
         }
     }
 
@@ -443,7 +516,7 @@ impl Runner<'_, '_> {
                 .iter()
                 .map(|o| ls.bufs[o.buf].read())
                 .collect()),
-            Runner::Pocl(p) => bench
+            Runner::Cl(_, p) => bench
                 .outputs
                 .iter()
                 .map(|o| p.bufs[o.buf].read().map(|b| to_words(&b)))
@@ -452,8 +525,9 @@ impl Runner<'_, '_> {
     }
 }
 
-/// Runs one benchmark on every implementation; `run_lockstep` is false when
-/// its probe failed (so that a compiler crash does not end the suite).
+/// Runs one benchmark on every implementation: native, Lockstep (unless
+/// `run_lockstep` is false: its probe failed, and a compiler crash must not
+/// end the suite) and the OpenCL platforms `platforms`.
 ///
 /// The implementations take turns: after their warm-up runs, timed run k
 /// of each runs before timed run k+1 of any, so that load from elsewhere on
@@ -461,7 +535,7 @@ impl Runner<'_, '_> {
 fn run_bench(
     cli: &Cli,
     bench: &Bench,
-    pocl: Option<&opencl::Device>,
+    platforms: &[(Platform, &opencl::Device)],
     run_lockstep: bool,
 ) -> Outcome {
     let mut out = Outcome {
@@ -499,14 +573,14 @@ fn run_bench(
         Ok(ls) => runners.push(Runner::Lockstep(ls)),
         Err(e) => out.failures.push(format!("lockstep: {e:#}")),
     }
-    if let Some(dev) = pocl {
-        let p = (|| -> Result<Pocl> {
+    for &(platform, dev) in platforms {
+        let p = (|| -> Result<Ocl> {
             let program = dev.build(&source, "")?;
-            Pocl::new(dev, bench, &program)
+            Ocl::new(dev, bench, &program)
         })();
         match p {
-            Ok(p) => runners.push(Runner::Pocl(p)),
-            Err(e) => out.failures.push(format!("pocl: {e:#}")),
+            Ok(p) => runners.push(Runner::Cl(platform, p)),
+            Err(e) => out.failures.push(format!("{}: {e:#}", platform.key())),
         }
     }
 
@@ -560,7 +634,7 @@ fn run_bench(
                     ls.reset();
                     ls.run_launches(&mut add)
                 }
-                Runner::Pocl(p) => p.reset().and_then(|_| p.run_launches(&mut add)),
+                Runner::Cl(_, p) => p.reset().and_then(|_| p.run_launches(&mut add)),
                 Runner::Native { .. } => continue,
             };
             match traced {
@@ -585,7 +659,7 @@ fn run_bench(
                 out.lockstep = Some(s);
                 out.fallback = ls.fallback.take();
             }
-            Runner::Pocl(_) => out.pocl = Some(s),
+            Runner::Cl(p, _) => out.cl.push((*p, s)),
         }
         match runner.results(bench) {
             Ok(r) => results.push((runner.label(), r)),
@@ -668,12 +742,14 @@ fn probe(spec: &str) -> Result<()> {
             )?;
             (program_ms, first, steady.best)
         }
-        "pocl" => {
-            let dev = opencl::Device::open(POCL_PLATFORM)?;
+        key => {
+            let platform =
+                Platform::from_key(key).with_context(|| format!("unknown backend {key}"))?;
+            let dev = opencl::Device::open(platform.platform_name(), platform.hint())?;
             let t = Instant::now();
             let program = dev.build(&source, "")?;
             let program_ms = ms(t.elapsed());
-            let p = Pocl::new(&dev, &bench, &program)?;
+            let p = Ocl::new(&dev, &bench, &program)?;
             p.reset()?;
             let t = Instant::now();
             p.run()?;
@@ -681,7 +757,6 @@ fn probe(spec: &str) -> Result<()> {
             let steady = measure(0, 3, || p.reset(), || p.run())?;
             (program_ms, first, steady.best)
         }
-        _ => bail!("unknown backend {backend}"),
     };
     println!("PROBE {program_ms} {first} {steady}");
     Ok(())
@@ -712,12 +787,15 @@ fn probe_child(backend: &str, bench: &str, dir: Option<&Path>) -> Result<BuildTi
     let mut cmd = Command::new(probe_exe()?);
     cmd.arg("--probe").arg(format!("{backend}:{bench}"));
     if let Some(dir) = dir {
-        match backend {
-            "lockstep" => cmd.env("XDG_CACHE_HOME", dir).env_remove("LOCKSTEP_CACHE"),
-            _ => cmd
-                .env("POCL_CACHE_DIR", dir)
-                .env_remove("POCL_KERNEL_CACHE"),
-        };
+        if backend == "lockstep" {
+            cmd.env("XDG_CACHE_HOME", dir).env_remove("LOCKSTEP_CACHE");
+        } else if let Some((var, remove)) = Platform::from_key(backend).and_then(|p| p.cache_env())
+        {
+            cmd.env(var, dir);
+            for r in remove {
+                cmd.env_remove(r);
+            }
+        }
     }
     let output = cmd.output()?;
     let text = String::from_utf8_lossy(&output.stdout);
@@ -785,7 +863,7 @@ fn launch_overhead_lockstep() -> Result<Stats> {
     })
 }
 
-fn launch_overhead_pocl(dev: &opencl::Device) -> Result<Stats> {
+fn launch_overhead_cl(dev: &opencl::Device) -> Result<Stats> {
     let program = dev.build(&source_of("empty.cl")?, "")?;
     let k = program.kernel("empty")?;
     let buf = dev.buffer(&[0u8; 256])?;
@@ -857,29 +935,46 @@ struct Target {
     detail: String,
 }
 
-fn targets(outcomes: &[Outcome], geo_speedup: Option<f64>) -> Vec<Target> {
+/// Issue #16's targets (every kernel at least as fast as each platform,
+/// geomean speedups), then issue #9's against native C. `geomeans` holds
+/// the geomean speedup over each platform that ran.
+fn targets(outcomes: &[Outcome], geomeans: &[(Platform, Option<f64>)]) -> Vec<Target> {
     let mut t = Vec::new();
-    let slower: Vec<String> = outcomes
-        .iter()
-        .filter_map(|o| {
-            let s = o.pocl.as_ref()?.best / o.lockstep.as_ref()?.best;
-            (s < 1.0).then(|| format!("{} {s:.2}x", o.name))
-        })
-        .collect();
-    t.push(Target {
-        what: "every kernel at least as fast as pocl".into(),
-        met: Some(slower.is_empty()),
-        detail: if slower.is_empty() {
-            "all >= 1.00x".into()
-        } else {
-            format!("slower: {}", slower.join(", "))
-        },
-    });
-    t.push(Target {
-        what: "geomean speedup over pocl >= 2x".into(),
-        met: geo_speedup.map(|g| g >= 2.0),
-        detail: fmt_ratio(geo_speedup),
-    });
+    for p in Platform::ALL {
+        let Some(&(_, geo)) = geomeans.iter().find(|(q, _)| *q == p) else {
+            t.push(Target {
+                what: format!("every kernel at least as fast as {}", p.title()),
+                met: None,
+                detail: format!("{} did not run", p.title()),
+            });
+            continue;
+        };
+        let slower: Vec<String> = outcomes
+            .iter()
+            .filter_map(|o| {
+                let s = o.speedup(p)?;
+                (s < 1.0).then(|| format!("{} {s:.2}x", o.name))
+            })
+            .collect();
+        t.push(Target {
+            what: format!("every kernel at least as fast as {}", p.title()),
+            met: Some(slower.is_empty()),
+            detail: if slower.is_empty() {
+                "all >= 1.00x".into()
+            } else {
+                format!("slower: {}", slower.join(", "))
+            },
+        });
+        let goal = match p {
+            Platform::Pocl => 2.5,
+            Platform::Intel => 1.5,
+        };
+        t.push(Target {
+            what: format!("geomean speedup over {} >= {goal}x", p.title()),
+            met: geo.map(|g| g >= goal),
+            detail: fmt_ratio(geo),
+        });
+    }
     let ratio = |name: &str, variant: Option<&str>| {
         let o = outcomes.iter().find(|o| o.name == name)?;
         let native = match variant {
@@ -928,25 +1023,55 @@ fn main() {
 /// Runs the suite; `Ok(false)` when any implementation failed or disagreed.
 fn run(cli: &Cli) -> Result<bool> {
     let device = lockstep_runtime::Device::host();
+    if let Some(e) = &device.target_error {
+        bail!("Lockstep cannot compile: {e}");
+    }
     let load_start = loadavg();
     let (commit, dirty) = source_state();
     let isa = native::isa();
     let width = Context::new().width();
     let threads = Context::new().threads();
+    let lockstep_cpu = if device.target_from_env {
+        format!("{} (LOCKSTEP_CPU)", device.target_cpu)
+    } else {
+        format!("{} (host)", device.target_cpu)
+    };
     println!(
-        "lockstep-bench: {} ({} cores), Lockstep SIMD width {width}, {threads} threads; native hand-vectorized ISA: {isa}; load average {load_start}",
+        "lockstep-bench: {} ({} cores); Lockstep: CPU {lockstep_cpu}, SIMD width {width}, {threads} threads; native hand-vectorized ISA: {isa}; load average {load_start}",
         device.cpu_model, device.cores
     );
-    let pocl = match opencl::Device::open(POCL_PLATFORM) {
-        Ok(d) => {
-            println!("pocl: {} / {}", d.platform_name, d.device_name);
-            Some(d)
+    let loader = opencl::loader_path();
+    match (&loader, opencl::platform_names()) {
+        (Ok(path), Ok(names)) => {
+            println!("OpenCL ICD loader: {path}; platforms: {}", names.join(", "))
         }
-        Err(e) => {
-            println!("pocl: unavailable: {e:#}");
-            None
+        (Err(e), _) => println!("OpenCL: unavailable: {e:#}"),
+        (_, Err(e)) => println!("OpenCL: unavailable: {e:#}"),
+    }
+    let intel_arch = std::env::var("CL_CONFIG_CPU_TARGET_ARCH").ok();
+    let mut devices: Vec<(Platform, opencl::Device)> = Vec::new();
+    let mut missing: Vec<(Platform, String)> = Vec::new();
+    for p in Platform::ALL {
+        match opencl::Device::open(p.platform_name(), p.hint()) {
+            Ok(d) => {
+                let arch = match (p, &intel_arch) {
+                    (Platform::Intel, Some(a)) => format!(" (CL_CONFIG_CPU_TARGET_ARCH={a})"),
+                    _ => String::new(),
+                };
+                println!(
+                    "{}: {} / {}{arch}",
+                    p.title(),
+                    d.platform_name,
+                    d.device_name
+                );
+                devices.push((p, d));
+            }
+            Err(e) => {
+                println!("{}: unavailable, its column stays empty: {e:#}", p.title());
+                missing.push((p, format!("{e:#}")));
+            }
         }
-    };
+    }
     println!(
         "source: commit {commit}{}",
         if dirty.is_empty() {
@@ -971,10 +1096,8 @@ fn run(cli: &Cli) -> Result<bool> {
         // kernel crashes before this process runs it.
         let mut build = Vec::new();
         let mut crashed = Vec::new();
-        for backend in ["lockstep", "pocl"] {
-            if backend == "pocl" && pocl.is_none() {
-                continue;
-            }
+        let backends = std::iter::once("lockstep").chain(devices.iter().map(|(p, _)| p.key()));
+        for backend in backends {
             let result = if cli.no_build_times {
                 probe_child(backend, bench.name, None).map(|_| None)
             } else {
@@ -989,22 +1112,25 @@ fn run(cli: &Cli) -> Result<bool> {
                 Err(e) => crashed.push((backend, format!("{e:#}"))),
             }
         }
-        let lockstep_crashed = crashed.iter().any(|(b, _)| *b == "lockstep");
-        let pocl_crashed = crashed.iter().any(|(b, _)| *b == "pocl");
-        let mut o = run_bench(
-            cli,
-            &bench,
-            pocl.as_ref().filter(|_| !pocl_crashed),
-            !lockstep_crashed,
-        );
+        let ok = |b: &str| !crashed.iter().any(|(c, _)| *c == b);
+        let platforms: Vec<(Platform, &opencl::Device)> = devices
+            .iter()
+            .filter(|(p, _)| ok(p.key()))
+            .map(|(p, d)| (*p, d))
+            .collect();
+        let mut o = run_bench(cli, &bench, &platforms, ok("lockstep"));
         o.build = build;
         for (backend, e) in crashed {
             o.failures.insert(0, format!("{backend}: {e}"));
         }
+        let cl: Vec<String> = devices
+            .iter()
+            .map(|(p, _)| format!("{} {} ms", p.key(), fmt_ms(o.cl_best(*p))))
+            .collect();
         eprintln!(
-            " lockstep {} ms, pocl {} ms, native {} ms{}",
+            " lockstep {} ms, {}, native {} ms{}",
             fmt_ms(o.lockstep.as_ref().map(|s| s.best)),
-            fmt_ms(o.pocl.as_ref().map(|s| s.best)),
+            cl.join(", "),
             fmt_ms(o.native_best().map(|n| n.1)),
             if o.failures.is_empty() {
                 ""
@@ -1016,23 +1142,30 @@ fn run(cli: &Cli) -> Result<bool> {
     }
 
     let overhead_ls = launch_overhead_lockstep();
-    let overhead_pocl = pocl.as_ref().map(launch_overhead_pocl);
+    let overhead_cl: Vec<(Platform, Result<Stats>)> = devices
+        .iter()
+        .map(|(p, d)| (*p, launch_overhead_cl(d)))
+        .collect();
     let load_end = loadavg();
 
-    // The table.
-    println!(
-        "{:<13} {:>11} {:>9} {:>9} {:<11} {:>13} {:>15}  check",
-        "kernel", "Lockstep ms", "pocl ms", "native ms", "(native)", "speedup/pocl", "ratio/native"
-    );
-    let mut speedups = Vec::new();
+    // The table: a column per platform, found or not.
+    let ran = |p: Platform| devices.iter().any(|(q, _)| *q == p);
+    let mut head = format!("{:<13} {:>11}", "kernel", "Lockstep ms");
+    for p in Platform::ALL {
+        head += &format!(" {:>9}", format!("{} ms", p.title()));
+    }
+    head += &format!(" {:>9} {:<11}", "native ms", "(native)");
+    for p in Platform::ALL {
+        head += &format!(" {:>13}", format!("speedup/{}", p.title()));
+    }
+    head += &format!(" {:>12}  check", "ratio/native");
+    println!("{head}");
+    let mut speedups: Vec<Vec<f64>> = vec![Vec::new(); Platform::ALL.len()];
     let mut ratios = Vec::new();
     for o in &outcomes {
         let ls = o.lockstep.as_ref().map(|s| s.best);
-        let pc = o.pocl.as_ref().map(|s| s.best);
         let nat = o.native_best();
-        let speedup = ls.zip(pc).map(|(l, p)| p / l);
         let ratio = ls.zip(nat).map(|(l, n)| l / n.1);
-        speedups.extend(speedup);
         ratios.extend(ratio);
         let check = if o.failures.is_empty() {
             if o.fallback.is_some() {
@@ -1043,30 +1176,47 @@ fn run(cli: &Cli) -> Result<bool> {
         } else {
             "FAILED"
         };
-        println!(
-            "{:<13} {:>11} {:>9} {:>9} {:<11} {:>13} {:>15}  {check}",
-            o.name,
-            fmt_ms(ls),
-            fmt_ms(pc),
+        let mut line = format!("{:<13} {:>11}", o.name, fmt_ms(ls));
+        for p in Platform::ALL {
+            line += &format!(" {:>9}", fmt_ms(o.cl_best(p)));
+        }
+        line += &format!(
+            " {:>9} {:<11}",
             fmt_ms(nat.map(|n| n.1)),
-            nat.map_or(String::new(), |n| format!("({})", n.0)),
-            fmt_ratio(speedup),
-            fmt_ratio(ratio),
+            nat.map_or(String::new(), |n| format!("({})", n.0))
         );
+        for (i, p) in Platform::ALL.into_iter().enumerate() {
+            let s = o.speedup(p);
+            speedups[i].extend(s);
+            line += &format!(" {:>13}", fmt_ratio(s));
+        }
+        line += &format!(" {:>12}  {check}", fmt_ratio(ratio));
+        println!("{line}");
     }
-    let geo_speedup = geomean(&speedups);
+    let geomeans: Vec<(Platform, Option<f64>)> = Platform::ALL
+        .into_iter()
+        .zip(&speedups)
+        .filter(|(p, _)| ran(*p))
+        .map(|(p, s)| (p, geomean(s)))
+        .collect();
+    let geo_of = |p: Platform| geomeans.iter().find(|(q, _)| *q == p).and_then(|g| g.1);
     let geo_ratio = geomean(&ratios);
+    let mut line = format!("{:<13} {:>11}", "geomean", "");
+    for _ in Platform::ALL {
+        line += &format!(" {:>9}", "");
+    }
+    line += &format!(" {:>9} {:<11}", "", "");
+    for p in Platform::ALL {
+        line += &format!(" {:>13}", fmt_ratio(geo_of(p)));
+    }
+    line += &format!(" {:>12}", fmt_ratio(geo_ratio));
+    println!("{line}");
     println!(
-        "{:<13} {:>11} {:>9} {:>9} {:<11} {:>13} {:>15}",
-        "geomean",
-        "",
-        "",
-        "",
-        "",
-        fmt_ratio(geo_speedup),
-        fmt_ratio(geo_ratio)
+        "\nspeedup/X = X ms / Lockstep ms (higher is better: Lockstep is faster above 1); ratio/native = Lockstep ms / native ms (lower is better)"
     );
-    println!("\nspeedup/pocl = pocl ms / Lockstep ms (higher is better); ratio/native = Lockstep ms / native ms (lower is better)");
+    for (p, why) in &missing {
+        println!("{}: not measured ({why})", p.title());
+    }
     let traced: Vec<&Outcome> = outcomes
         .iter()
         .filter(|o| !o.per_kernel.is_empty())
@@ -1082,11 +1232,18 @@ fn run(cli: &Cli) -> Result<bool> {
     }
 
     if !cli.no_build_times {
-        println!("\nbuild times, ms (program build + first-launch compile; cold = empty cache, cached = second process):");
-        println!(
-            "{:<13} {:>15} {:>15} {:>15} {:>15}",
-            "kernel", "Lockstep cold", "Lockstep cached", "pocl cold", "pocl cached"
-        );
+        println!("\nbuild times, ms (program build + first-launch compile; cold = empty cache, cached = second process; Intel keeps no cache on disk):");
+        let mut columns = vec![("lockstep", "Lockstep")];
+        columns.extend(devices.iter().map(|(p, _)| (p.key(), p.title())));
+        let mut head = format!("{:<13}", "kernel");
+        for (_, title) in &columns {
+            head += &format!(
+                " {:>15} {:>15}",
+                format!("{title} cold"),
+                format!("{title} cached")
+            );
+        }
+        println!("{head}");
         for o in &outcomes {
             let get = |k: &str| {
                 o.build
@@ -1095,14 +1252,15 @@ fn run(cli: &Cli) -> Result<bool> {
                     .map(|(_, b)| format!("{:.1}", b.total()))
                     .unwrap_or_else(|| "-".into())
             };
-            println!(
-                "{:<13} {:>15} {:>15} {:>15} {:>15}",
-                o.name,
-                get("lockstep cold"),
-                get("lockstep cached"),
-                get("pocl cold"),
-                get("pocl cached")
-            );
+            let mut line = format!("{:<13}", o.name);
+            for (key, _) in &columns {
+                line += &format!(
+                    " {:>15} {:>15}",
+                    get(&format!("{key} cold")),
+                    get(&format!("{key} cached"))
+                );
+            }
+            println!("{line}");
         }
     }
     let show = |r: &Result<Stats>| match r {
@@ -1110,12 +1268,12 @@ fn run(cli: &Cli) -> Result<bool> {
         Err(e) => format!("failed: {e:#}"),
     };
     println!("\nlaunch overhead (empty kernel, 64 work-items, {OVERHEAD_LAUNCHES} launches):");
-    println!("  Lockstep: {}", show(&overhead_ls));
-    if let Some(p) = &overhead_pocl {
-        println!("  pocl:     {}", show(p));
+    println!("  {:<9} {}", "Lockstep:", show(&overhead_ls));
+    for (p, r) in &overhead_cl {
+        println!("  {:<9} {}", format!("{}:", p.title()), show(r));
     }
 
-    let targets = targets(&outcomes, geo_speedup);
+    let targets = targets(&outcomes, &geomeans);
     println!("\ntargets:");
     for t in &targets {
         let mark = match t.met {
@@ -1136,7 +1294,7 @@ fn run(cli: &Cli) -> Result<bool> {
             println!("\nFAILED: {}: {f}", o.name);
         }
     }
-    if overhead_ls.is_err() || matches!(overhead_pocl, Some(Err(_))) {
+    if overhead_ls.is_err() || overhead_cl.iter().any(|(_, r)| r.is_err()) {
         all_ok = false;
     }
     println!("\nload average: {load_start} at start, {load_end} at end");
@@ -1153,12 +1311,12 @@ fn run(cli: &Cli) -> Result<bool> {
         .iter()
         .map(|o| {
             let ls = o.lockstep.as_ref().map(|s| s.best);
-            let pc = o.pocl.as_ref().map(|s| s.best);
             let nat = o.native_best();
             let bench = suite::all()
                 .into_iter()
                 .map(|f| f())
                 .find(|b| b.name == o.name);
+            let cl_stats = |p: Platform| o.cl.iter().find(|(q, _)| *q == p).map(|(_, s)| s);
             Json::obj(vec![
                 ("name", Json::Str(o.name.clone())),
                 ("what", Json::Str(o.what.clone())),
@@ -1172,7 +1330,8 @@ fn run(cli: &Cli) -> Result<bool> {
                     ),
                 ),
                 ("lockstep", stats_json(o.lockstep.as_ref())),
-                ("pocl", stats_json(o.pocl.as_ref())),
+                ("pocl", stats_json(cl_stats(Platform::Pocl))),
+                ("intel", stats_json(cl_stats(Platform::Intel))),
                 (
                     "native",
                     Json::Obj(
@@ -1187,7 +1346,8 @@ fn run(cli: &Cli) -> Result<bool> {
                     "native_best_variant",
                     nat.map_or(Json::Null, |n| Json::Str(n.0.to_string())),
                 ),
-                ("speedup_vs_pocl", Json::opt(ls.zip(pc).map(|(l, p)| p / l))),
+                ("speedup_vs_pocl", Json::opt(o.speedup(Platform::Pocl))),
+                ("speedup_vs_intel", Json::opt(o.speedup(Platform::Intel))),
                 (
                     "ratio_vs_native",
                     Json::opt(ls.zip(nat).map(|(l, n)| l / n.1)),
@@ -1252,20 +1412,38 @@ fn run(cli: &Cli) -> Result<bool> {
         ]),
         Err(e) => Json::Str(format!("failed: {e:#}")),
     };
+    let device_of = |p: Platform| {
+        devices
+            .iter()
+            .find(|(q, _)| *q == p)
+            .map_or(Json::Null, |(_, d)| Json::Str(d.device_name.clone()))
+    };
+    let missing_json = Json::Obj(
+        missing
+            .iter()
+            .map(|(p, why)| (p.key().to_string(), Json::Str(why.clone())))
+            .collect(),
+    );
     let doc = Json::obj(vec![
         (
             "machine",
             Json::obj(vec![
                 ("cpu", Json::Str(device.cpu_model.clone())),
                 ("cores", Json::Num(device.cores as f64)),
+                ("lockstep_cpu", Json::Str(device.target_cpu.clone())),
+                ("lockstep_cpu_from_env", Json::Bool(device.target_from_env)),
                 ("lockstep_simd_width", Json::Num(width as f64)),
                 ("lockstep_threads", Json::Num(threads as f64)),
                 ("native_isa", Json::Str(isa.clone())),
                 ("native_flags", Json::Str("gcc -O3 -march=native -fopenmp -fno-math-errno".into())),
+                ("opencl_loader", loader.as_ref().map_or(Json::Null, |l| Json::Str(l.clone()))),
+                ("pocl_device", device_of(Platform::Pocl)),
+                ("intel_device", device_of(Platform::Intel)),
                 (
-                    "pocl_device",
-                    pocl.as_ref().map_or(Json::Null, |d| Json::Str(d.device_name.clone())),
+                    "intel_target_arch",
+                    intel_arch.clone().map_or(Json::Null, Json::Str),
                 ),
+                ("platforms_missing", missing_json),
                 ("git_commit", Json::Str(commit.clone())),
                 (
                     "uncommitted_compiler_changes",
@@ -1282,23 +1460,33 @@ fn run(cli: &Cli) -> Result<bool> {
                 ("warmup", Json::Num(cli.warmup as f64)),
                 ("statistic", Json::Str("best of repeat runs (median also given)".into())),
                 ("lockstep_timing", Json::Str("wall clock of the Context::launch calls of one run (synchronous)".into())),
-                ("pocl_timing", Json::Str("wall clock of clEnqueueNDRangeKernel for every launch of one run, then one clFinish; buffers created once".into())),
+                ("opencl_timing", Json::Str("pocl and Intel: wall clock of clEnqueueNDRangeKernel for every launch of one run, then one clFinish; buffers created once".into())),
                 ("native_timing", Json::Str("wall clock of the C function (OpenMP parallel)".into())),
+                ("interleaving", Json::Str("after the warm-up runs, run k of every implementation before run k+1 of any, 20 ms pause before each".into())),
                 ("reference", Json::Str("the first native variant (plain C); every other implementation is compared with it".into())),
-                ("build_time", Json::Str("child process: program build + (first run - best steady run); cold = empty cache directory (XDG_CACHE_HOME for Lockstep, POCL_CACHE_DIR for pocl), cached = a second process with the filled directory".into())),
+                ("build_time", Json::Str("child process: program build + (first run - best steady run); cold = empty cache directory (XDG_CACHE_HOME for Lockstep, POCL_CACHE_DIR for pocl; Intel keeps no cache on disk), cached = a second process with the filled directory".into())),
             ]),
         ),
         ("kernels", Json::Arr(kernels)),
-        ("geomean_speedup_vs_pocl", Json::opt(geo_speedup)),
+        ("geomean_speedup_vs_pocl", Json::opt(geo_of(Platform::Pocl))),
+        ("geomean_speedup_vs_intel", Json::opt(geo_of(Platform::Intel))),
         ("geomean_ratio_vs_native", Json::opt(geo_ratio)),
         (
             "launch_overhead",
-            Json::obj(vec![
-                ("kernel", Json::Str("empty, 64 work-items, one group".into())),
-                ("launches", Json::Num(OVERHEAD_LAUNCHES as f64)),
-                ("lockstep", overhead_json(&overhead_ls)),
-                ("pocl", overhead_pocl.as_ref().map_or(Json::Null, overhead_json)),
-            ]),
+            Json::Obj(
+                [
+                    ("kernel".to_string(), Json::Str("empty, 64 work-items, one group".into())),
+                    ("launches".to_string(), Json::Num(OVERHEAD_LAUNCHES as f64)),
+                    ("lockstep".to_string(), overhead_json(&overhead_ls)),
+                ]
+                .into_iter()
+                .chain(
+                    overhead_cl
+                        .iter()
+                        .map(|(p, r)| (p.key().to_string(), overhead_json(r))),
+                )
+                .collect(),
+            ),
         ),
         (
             "targets",

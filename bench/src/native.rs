@@ -62,6 +62,26 @@ extern "C" {
     pub fn nat_bitonic(data: *mut u32, n: u32);
     pub fn nat_ao(spheres: *const f32, ns: u32, samples: u32, w: u32, h: u32, out: *mut f32);
     pub fn nat_parser(text: *const u8, rec_len: u32, nrec: u32, sums: *mut i32, counts: *mut u32);
+    pub fn nat_spmv(
+        rowptr: *const u32,
+        col: *const u32,
+        val: *const f32,
+        x: *const f32,
+        y: *mut f32,
+        rows: u32,
+    );
+    pub fn nat_vm(
+        code: *const u32,
+        len: u32,
+        input: *const u32,
+        output: *mut u32,
+        n: u32,
+        steps: u32,
+    );
+    pub fn nat_conv5x5(input: *const f32, out: *mut f32, filt: *const f32, w: i32, h: i32);
+    pub fn nat_transpose(input: *const f32, out: *mut f32, w: u32, h: u32);
+    pub fn nat_stream(a: *const f32, b: *const f32, c: *mut f32, s: f32, n: i32);
+    pub fn nat_smooth(input: *const f32, out: *mut f32, n: u32, group: u32, iters: u32);
     pub fn nat_parser_resume(
         text: *const u8,
         rec_len: u32,

@@ -1,6 +1,8 @@
 //! A minimal OpenCL host API over the ICD loader (`libOpenCL.so.1`), loaded
 //! at run time with `dlopen` so that building this crate needs no OpenCL
-//! library: just what the benchmarks use on pocl.
+//! library: just what the benchmarks use on pocl and on Intel's CPU
+//! runtime. The loader finds the platforms (`/etc/OpenCL/vendors`, or the
+//! directory `OCL_ICD_VENDORS` names); platforms are chosen by name.
 
 use std::ffi::{c_char, c_void, CStr, CString};
 use std::ptr::{null, null_mut};
@@ -11,7 +13,7 @@ type Handle = *mut c_void;
 
 const CL_PLATFORM_NAME: u32 = 0x0902;
 const CL_DEVICE_NAME: u32 = 0x102B;
-const CL_DEVICE_TYPE_ALL: u64 = 0xFFFF_FFFF;
+const CL_DEVICE_TYPE_CPU: u64 = 1 << 1;
 const CL_PROGRAM_BUILD_LOG: u32 = 0x1183;
 const CL_MEM_READ_WRITE: u64 = 1;
 const CL_TRUE: u32 = 1;
@@ -91,6 +93,56 @@ fn check(code: i32, what: &str) -> Result<()> {
         bail!("{what} failed with OpenCL error {code}");
     }
     Ok(())
+}
+
+/// The file the ICD loader was loaded from (`/lib/x86_64-linux-gnu/libOpenCL.so.1`
+/// for the system's ocl-icd): shows that no other `libOpenCL.so.1` (Intel's
+/// wheel ships one) shadows it.
+pub fn loader_path() -> Result<String> {
+    let api = Api::load()?;
+    // SAFETY: dladdr on the address of a function of a loaded library.
+    unsafe {
+        let mut info: libc::Dl_info = std::mem::zeroed();
+        if libc::dladdr(api.get_platform_ids as *const c_void, &mut info) == 0
+            || info.dli_fname.is_null()
+        {
+            bail!("dladdr found no file for clGetPlatformIDs");
+        }
+        Ok(CStr::from_ptr(info.dli_fname)
+            .to_string_lossy()
+            .into_owned())
+    }
+}
+
+/// The names of the platforms the ICD loader offers.
+pub fn platform_names() -> Result<Vec<String>> {
+    let api = Api::load()?;
+    Ok(platforms(&api)?
+        .into_iter()
+        .map(|p| platform_name(&api, p))
+        .collect())
+}
+
+fn platforms(api: &Api) -> Result<Vec<Handle>> {
+    // SAFETY: OpenCL calls with valid out-pointers and sizes.
+    unsafe {
+        let mut count = 0u32;
+        check(
+            (api.get_platform_ids)(0, null_mut(), &mut count),
+            "clGetPlatformIDs",
+        )?;
+        let mut platforms = vec![null_mut(); count as usize];
+        check(
+            (api.get_platform_ids)(count, platforms.as_mut_ptr(), null_mut()),
+            "clGetPlatformIDs",
+        )?;
+        Ok(platforms)
+    }
+}
+
+fn platform_name(api: &Api, p: Handle) -> String {
+    // SAFETY: a platform the loader returned.
+    info_string(|n, v, r| unsafe { (api.get_platform_info)(p, CL_PLATFORM_NAME, n, v, r) })
 }
 
 impl Api {
@@ -194,34 +246,28 @@ fn info_string(f: impl Fn(usize, *mut c_void, *mut usize) -> i32) -> String {
 }
 
 impl Device {
-    /// The first device of the platform whose name contains `platform`.
-    pub fn open(platform: &str) -> Result<Device> {
+    /// The first CPU device of the first platform called `platform` (or
+    /// whose name starts with it) that has one; `hint` says how to get the
+    /// platform when there is none.
+    pub fn open(platform: &str, hint: &str) -> Result<Device> {
         let api = Api::load()?;
-        // SAFETY: OpenCL calls with valid out-pointers and sizes.
-        unsafe {
-            let mut count = 0u32;
-            check(
-                (api.get_platform_ids)(0, null_mut(), &mut count),
-                "clGetPlatformIDs",
-            )?;
-            let mut platforms = vec![null_mut(); count as usize];
-            check(
-                (api.get_platform_ids)(count, platforms.as_mut_ptr(), null_mut()),
-                "clGetPlatformIDs",
-            )?;
-            let mut names = Vec::new();
-            for &p in &platforms {
-                let name =
-                    info_string(|n, v, r| (api.get_platform_info)(p, CL_PLATFORM_NAME, n, v, r));
-                if !name.contains(platform) {
-                    names.push(name);
+        let mut names = Vec::new();
+        for p in platforms(&api)? {
+            let name = platform_name(&api, p);
+            if !name.starts_with(platform) {
+                names.push(name);
+                continue;
+            }
+            // SAFETY: OpenCL calls with valid out-pointers and sizes.
+            unsafe {
+                let mut device = null_mut();
+                let mut count = 0u32;
+                if (api.get_device_ids)(p, CL_DEVICE_TYPE_CPU, 1, &mut device, &mut count) != 0
+                    || count == 0
+                {
+                    names.push(format!("{name} (no CPU device)"));
                     continue;
                 }
-                let mut device = null_mut();
-                check(
-                    (api.get_device_ids)(p, CL_DEVICE_TYPE_ALL, 1, &mut device, null_mut()),
-                    "clGetDeviceIDs",
-                )?;
                 let device_name =
                     info_string(|n, v, r| (api.get_device_info)(device, CL_DEVICE_NAME, n, v, r));
                 let mut err = 0;
@@ -239,10 +285,8 @@ impl Device {
                     device_name,
                 });
             }
-            bail!(
-                "no OpenCL platform named '{platform}' (found: {names:?}); install pocl-opencl-icd"
-            )
         }
+        bail!("no OpenCL platform named '{platform}' with a CPU device (found: {names:?}); {hint}")
     }
 
     /// Builds `source` with `options`; the build log is in the error.

@@ -154,6 +154,12 @@ pub fn all() -> Vec<fn() -> Bench> {
         ao,
         parser,
         parser_resume,
+        spmv,
+        vm,
+        conv5x5,
+        transpose,
+        stream_int,
+        smooth,
     ]
 }
 
@@ -832,4 +838,254 @@ fn parser_resume() -> Bench {
         true,
         c::nat_parser_resume,
     )
+}
+
+fn spmv() -> Bench {
+    const ROWS: usize = 1 << 18;
+    let mut rng = Rng::new(16);
+    // Skewed rows: one in 64 has 128..1024 non-zeros, the others 1..16.
+    let mut rowptr = Vec::with_capacity(ROWS + 1);
+    let mut col = Vec::new();
+    let mut val = Vec::new();
+    rowptr.push(0u32);
+    for _ in 0..ROWS {
+        let len = if rng.next_u32().is_multiple_of(64) {
+            128 + rng.next_u32() % 897
+        } else {
+            1 + rng.next_u32() % 16
+        };
+        for _ in 0..len {
+            col.push(rng.next_u32() % ROWS as u32);
+            val.push(rng.float(-1.0, 1.0).to_bits());
+        }
+        rowptr.push(col.len() as u32);
+    }
+    let nnz = col.len();
+    Bench {
+        name: "spmv",
+        file: "spmv.cl",
+        what: "CSR sparse matrix times vector, skewed row lengths, gathers",
+        size: format!("{ROWS} rows, {nnz} non-zeros (1/64 of rows 128..1024 long, others 1..16)"),
+        bufs: vec![rowptr, col, val, floats(ROWS, 17, -1.0, 1.0), vec![0; ROWS]],
+        reset: vec![],
+        launches: vec![launch(
+            "spmv_csr",
+            vec![Buf(0), Buf(1), Buf(2), Buf(3), Buf(4), U32(ROWS as u32)],
+            &[ROWS as u64],
+            &[256],
+        )],
+        outputs: vec![Output {
+            buf: 4,
+            name: "y",
+            check: Check::Float {
+                rel: 1e-4,
+                abs: 1e-4,
+                max_bad: 0.0,
+            },
+        }],
+        native: vec![Native {
+            name: "c-openmp".into(),
+            run: Box::new(|b| unsafe {
+                let (inp, out) = b.split_at_mut(4);
+                c::nat_spmv(
+                    inp[0].as_ptr(),
+                    inp[1].as_ptr(),
+                    f(&inp[2]),
+                    f(&inp[3]),
+                    fm(&mut out[0]),
+                    ROWS as u32,
+                )
+            }),
+        }],
+    }
+}
+
+fn vm() -> Bench {
+    const N: usize = 1 << 16;
+    const LEN: u32 = 61;
+    const STEPS: u32 = 256;
+    let mut rng = Rng::new(18);
+    let code: Vec<u32> = (0..LEN)
+        .map(|_| (rng.next_u32() % 8) | ((rng.next_u32() & 0xffff) << 8))
+        .collect();
+    let input: Vec<u32> = (0..N).map(|_| rng.next_u32()).collect();
+    Bench {
+        name: "vm",
+        file: "vm.cl",
+        what: "bytecode interpreter: switch on the opcode, data-dependent jumps, pc % len (a kernel argument)",
+        size: format!("{N} work-items x {STEPS} steps, a {LEN}-instruction program"),
+        bufs: vec![code, input, vec![0; N]],
+        reset: vec![],
+        launches: vec![launch(
+            "vm",
+            vec![Buf(0), U32(LEN), Buf(1), Buf(2), U32(STEPS)],
+            &[N as u64],
+            &[256],
+        )],
+        outputs: vec![Output {
+            buf: 2,
+            name: "registers",
+            check: Check::Exact,
+        }],
+        native: vec![Native {
+            name: "c-openmp".into(),
+            run: Box::new(|b| unsafe {
+                let (inp, out) = b.split_at_mut(2);
+                c::nat_vm(
+                    inp[0].as_ptr(),
+                    LEN,
+                    inp[1].as_ptr(),
+                    out[0].as_mut_ptr(),
+                    N as u32,
+                    STEPS,
+                )
+            }),
+        }],
+    }
+}
+
+fn conv5x5() -> Bench {
+    const W: usize = 4096;
+    const H: usize = 4096;
+    let mut rng = Rng::new(19);
+    let raw: Vec<f32> = (0..25).map(|_| rng.float(0.1, 1.0)).collect();
+    let total: f32 = raw.iter().sum();
+    let filt: Vec<u32> = raw.iter().map(|x| (x / total).to_bits()).collect();
+    Bench {
+        name: "conv5x5",
+        file: "conv5x5.cl",
+        what: "5x5 convolution, 16x16 tiles + halo staged in local memory, barrier",
+        size: format!("{W}x{H} floats, 25 taps"),
+        bufs: vec![floats(W * H, 20, 0.0, 1.0), vec![0; W * H], filt],
+        reset: vec![],
+        launches: vec![launch(
+            "conv5x5",
+            vec![Buf(0), Buf(1), Buf(2), U32(W as u32), U32(H as u32)],
+            &[W as u64, H as u64],
+            &[16, 16],
+        )],
+        outputs: vec![Output {
+            buf: 1,
+            name: "out",
+            check: Check::Float {
+                rel: 1e-5,
+                abs: 1e-5,
+                max_bad: 0.0,
+            },
+        }],
+        native: vec![Native {
+            name: "c-openmp".into(),
+            run: Box::new(|b| unsafe {
+                let (inp, out) = b.split_at_mut(1);
+                let (o, filt) = out.split_at_mut(1);
+                c::nat_conv5x5(f(&inp[0]), fm(&mut o[0]), f(&filt[0]), W as i32, H as i32)
+            }),
+        }],
+    }
+}
+
+fn transpose() -> Bench {
+    const W: usize = 4096;
+    const H: usize = 4096;
+    Bench {
+        name: "transpose",
+        file: "transpose.cl",
+        what: "matrix transpose through 16x16 tiles in local memory, barrier",
+        size: format!("{W}x{H} floats"),
+        bufs: vec![floats(W * H, 21, -1.0, 1.0), vec![0; W * H]],
+        reset: vec![],
+        launches: vec![launch(
+            "transpose",
+            vec![Buf(0), Buf(1), U32(W as u32), U32(H as u32)],
+            &[W as u64, H as u64],
+            &[16, 16],
+        )],
+        outputs: vec![Output {
+            buf: 1,
+            name: "transposed",
+            check: Check::Exact,
+        }],
+        native: vec![Native {
+            name: "c-openmp".into(),
+            run: Box::new(|b| unsafe {
+                let (inp, out) = b.split_at_mut(1);
+                c::nat_transpose(f(&inp[0]), fm(&mut out[0]), W as u32, H as u32)
+            }),
+        }],
+    }
+}
+
+fn stream_int() -> Bench {
+    const N: usize = 1 << 25;
+    const S: f32 = 1.5;
+    Bench {
+        name: "stream_int",
+        file: "stream_int.cl",
+        what: "c = a + s*b with an int index (sign-extended id), memory bound",
+        size: format!("{N} floats (3 x {} MiB)", (N * 4) >> 20),
+        bufs: vec![
+            floats(N, 22, -1.0, 1.0),
+            floats(N, 23, -1.0, 1.0),
+            vec![0; N],
+        ],
+        reset: vec![],
+        launches: vec![launch(
+            "stream_int",
+            vec![Buf(0), Buf(1), Buf(2), F32(S)],
+            &[N as u64],
+            &[256],
+        )],
+        outputs: vec![Output {
+            buf: 2,
+            name: "c",
+            check: Check::Float {
+                rel: 1e-6,
+                abs: 1e-6,
+                max_bad: 0.0,
+            },
+        }],
+        native: vec![Native {
+            name: "c-openmp".into(),
+            run: Box::new(|b| unsafe {
+                let (inp, out) = b.split_at_mut(2);
+                c::nat_stream(f(&inp[0]), f(&inp[1]), fm(&mut out[0]), S, N as i32)
+            }),
+        }],
+    }
+}
+
+fn smooth() -> Bench {
+    const N: usize = 1 << 22;
+    const LOCAL: u64 = 256;
+    const ITERS: u32 = 32;
+    Bench {
+        name: "smooth",
+        file: "smooth.cl",
+        what: "iterated 3-point smoothing in local memory: uniform loop with barriers",
+        size: format!("{N} floats, slices of {LOCAL}, {ITERS} iterations"),
+        bufs: vec![floats(N, 24, 0.0, 1.0), vec![0; N]],
+        reset: vec![],
+        launches: vec![launch(
+            "smooth",
+            vec![Buf(0), Buf(1), U32(ITERS), Local(LOCAL as usize * 4)],
+            &[N as u64],
+            &[LOCAL],
+        )],
+        outputs: vec![Output {
+            buf: 1,
+            name: "smoothed",
+            check: Check::Float {
+                rel: 1e-5,
+                abs: 1e-5,
+                max_bad: 0.0,
+            },
+        }],
+        native: vec![Native {
+            name: "c-openmp".into(),
+            run: Box::new(|b| unsafe {
+                let (inp, out) = b.split_at_mut(1);
+                c::nat_smooth(f(&inp[0]), fm(&mut out[0]), N as u32, LOCAL as u32, ITERS)
+            }),
+        }],
+    }
 }

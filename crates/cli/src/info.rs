@@ -8,6 +8,15 @@ pub fn run() -> Result<()> {
     let d = Device::host();
     println!("device:             {}", d.cpu_model);
     println!("cores:              {}", d.cores);
+    match &d.target_error {
+        Some(e) => println!("target CPU:         none: {e}"),
+        None if d.target_from_env => println!(
+            "target CPU:         {} (from {}; code for it runs on this CPU)",
+            d.target_cpu,
+            lockstep_codegen::backend::target::CPU_ENV
+        ),
+        None => println!("target CPU:         {} (the host)", d.target_cpu),
+    }
     let features: Vec<String> = d
         .features
         .list()

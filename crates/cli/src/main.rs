@@ -16,6 +16,11 @@ use lockstep_runtime::Engine;
 #[derive(Parser)]
 #[command(name = "lockstep", version, about, long_about = None)]
 struct Cli {
+    /// Compile kernels for this CPU instead of the host's (LLVM's name, same
+    /// architecture: znver3, haswell, x86-64-v3, …): its features and SIMD
+    /// width. The same as LOCKSTEP_CPU=NAME.
+    #[arg(long, global = true, value_name = "NAME")]
+    cpu: Option<String>,
     #[command(subcommand)]
     command: Command,
 }
@@ -55,6 +60,18 @@ fn main() -> ExitCode {
     // SAFETY: restoring the default action of SIGPIPE before any thread starts.
     unsafe { libc::signal(libc::SIGPIPE, libc::SIG_DFL) };
     let cli = Cli::parse();
+    if let Some(cpu) = &cli.cpu {
+        // Before anything reads it: the code generator detects its target
+        // once, from the environment (no thread has started yet).
+        std::env::set_var(lockstep_codegen::backend::target::CPU_ENV, cpu);
+    }
+    if lockstep_codegen::backend::target::requested_cpu().is_some() {
+        // A CPU name that is wrong is an error now, not at the first launch.
+        if let Err(e) = lockstep_codegen::target() {
+            eprintln!("lockstep: {e}");
+            return ExitCode::FAILURE;
+        }
+    }
     let result = match cli.command {
         Command::Compile(args) => compile::run(args),
         Command::Run(args) => run::run(args),

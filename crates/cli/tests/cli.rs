@@ -201,3 +201,66 @@ fn dump_after_all_prints_each_stage_as_ir_that_parses_back() {
     );
     assert!(last.contains("= any ") && last.contains("suspend local, work_group"));
 }
+
+#[test]
+fn lockstep_cpu_compiles_for_another_cpu_of_the_same_architecture() {
+    // znver3 is AVX2 without AVX-512: width 8 even on an AVX-512 host, and
+    // its code runs on any x86-64 CPU with AVX2.
+    let avx2 = std::is_x86_feature_detected!("avx2") && std::is_x86_feature_detected!("fma");
+    for (env, args) in [
+        (Some("znver3"), vec!["info"]),
+        (None, vec!["--cpu", "znver3", "info"]),
+    ] {
+        let mut cmd = Command::new(env!("CARGO_BIN_EXE_lockstep"));
+        cmd.args(&args).env_remove("LOCKSTEP_CPU");
+        if let Some(cpu) = env {
+            cmd.env("LOCKSTEP_CPU", cpu);
+        }
+        let out = cmd.output().expect("lockstep runs");
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        if !avx2 {
+            assert_eq!(out.status.code(), Some(1), "{stdout}{stderr}");
+            assert!(stderr.contains("lacks"), "{stderr}");
+            continue;
+        }
+        assert!(out.status.success(), "{stdout}{stderr}");
+        assert!(
+            stdout.contains("target CPU:         znver3 (from LOCKSTEP_CPU"),
+            "{stdout}"
+        );
+        assert!(stdout.contains("SIMD width:         8 lanes"), "{stdout}");
+        assert!(stdout.contains("-avx512f"), "{stdout}");
+    }
+    if avx2 {
+        // The AVX2 code runs and computes what the interpreter does.
+        let sim = repo("tests/kernels/elementwise/saxpy.sim");
+        let out = lockstep(&["--cpu", "znver3", "run", &sim]);
+        let reference = lockstep(&["run", &sim, "--engine", "interp"]);
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert!(reference.status.success());
+        assert_eq!(out.stdout, reference.stdout);
+    }
+}
+
+#[test]
+fn an_unknown_cpu_exits_1_naming_it() {
+    for args in [
+        vec!["--cpu", "no-such-cpu", "info"],
+        vec!["run", "x.sim", "--cpu", "no-such-cpu"],
+    ] {
+        let out = lockstep(&args);
+        assert_eq!(out.status.code(), Some(1));
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            stderr.contains("LOCKSTEP_CPU=no-such-cpu: LLVM knows no CPU of that name"),
+            "{stderr}"
+        );
+        assert!(stderr.contains("znver3"), "{stderr}");
+        assert!(!stderr.contains("panicked"), "{stderr}");
+    }
+}

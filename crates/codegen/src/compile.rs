@@ -13,7 +13,7 @@ use std::sync::{Mutex, OnceLock};
 use lockstep_ir::{FuncId, Module};
 
 use crate::abi::WorkGroupFn;
-use crate::backend::{target, HostTarget, Jit, ObjectCache};
+use crate::backend::{target, Jit, ObjectCache};
 use crate::{emit, CodegenError, LocalLayout, Report, Spec};
 
 /// One compiled kernel specialization: its work-group function and what
@@ -52,7 +52,7 @@ pub fn compile(
 ) -> Result<CompiledKernel, CodegenError> {
     let name = &module.functions[kernel].name;
     let internal = |e: String| CodegenError::Internal(e);
-    let host = host().map_err(internal)?;
+    let host = crate::target()?;
     let jit = jit(runtime).map_err(internal)?;
     let context = inkwell::context::Context::create();
     let llvm = context.create_module(name);
@@ -112,14 +112,6 @@ pub fn compile(
         local,
         report,
     })
-}
-
-/// The host target, detected once.
-fn host() -> Result<&'static HostTarget, String> {
-    static HOST: OnceLock<Result<HostTarget, String>> = OnceLock::new();
-    HOST.get_or_init(|| HostTarget::detect().map_err(|e| e.to_string()))
-        .as_ref()
-        .map_err(|e| e.clone())
 }
 
 /// The process's JIT, with the runtime's functions registered (on the first call).

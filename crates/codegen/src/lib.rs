@@ -28,6 +28,10 @@ pub enum CodegenError {
     /// LLVM rejected generated code: a compiler bug.
     #[error("internal code generation error: {0}")]
     Internal(String),
+    /// The CPU to compile for is unknown or cannot run here
+    /// (`LOCKSTEP_CPU`), or LLVM cannot target the host.
+    #[error("{0}")]
+    Target(backend::BackendError),
 }
 
 /// What [`kernel_listing`] shows.
@@ -53,7 +57,7 @@ pub fn kernel_listing(
     let context = inkwell::context::Context::create();
     let llvm = context.create_module(&module.functions[kernel].name);
     let (_, report) = emit::emit_kernel(context.raw(), llvm.as_mut_ptr(), module, kernel, spec)?;
-    let host = || backend::HostTarget::detect().map_err(|e| CodegenError::Internal(e.to_string()));
+    let host = || backend::HostTarget::detect().map_err(CodegenError::Target);
     let backend_err = |e: backend::BackendError| CodegenError::Internal(e.to_string());
     Ok(match listing {
         Listing::Report => report.to_string(),
@@ -65,9 +69,34 @@ pub fn kernel_listing(
     })
 }
 
-/// The SIMD width Lockstep picks for 32-bit lanes on this host.
+/// The SIMD width Lockstep picks for 32-bit lanes on the CPU it compiles
+/// for ([`target`]); 4 when there is none (the error comes at compile time).
 pub fn host_width() -> u32 {
-    backend::HostTarget::detect()
-        .map(|h| h.preferred_width_32())
-        .unwrap_or(4)
+    target().map(|t| t.preferred_width_32()).unwrap_or(4)
+}
+
+/// The CPU kernels are compiled for and run on: the host, or the CPU
+/// `LOCKSTEP_CPU` names ([`backend::target::CPU_ENV`]) if this machine can
+/// run its code. Detected once per process.
+pub fn target() -> Result<&'static backend::HostTarget, CodegenError> {
+    static TARGET: std::sync::OnceLock<Result<backend::HostTarget, backend::BackendError>> =
+        std::sync::OnceLock::new();
+    TARGET
+        .get_or_init(|| {
+            let target = backend::HostTarget::detect()?;
+            if backend::target::requested_cpu().is_some() {
+                let host = backend::HostTarget::native()?;
+                let missing = target.missing_on(&host);
+                if !missing.is_empty() {
+                    return Err(backend::BackendError::CpuNotRunnable {
+                        cpu: target.cpu().to_owned(),
+                        host: host.cpu().to_owned(),
+                        missing,
+                    });
+                }
+            }
+            Ok(target)
+        })
+        .as_ref()
+        .map_err(|e| CodegenError::Target(e.clone()))
 }

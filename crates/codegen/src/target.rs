@@ -8,6 +8,13 @@
 //! split into halves. [`HostTarget`] holds only strings so that it is `Send +
 //! Sync` and can be detected once per process; LLVM target machines are made
 //! from it on demand (they are cheap, and not thread-safe to share).
+//!
+//! `LOCKSTEP_CPU=NAME` ([`CPU_ENV`]; `lockstep --cpu NAME`) replaces the host
+//! by another CPU of the same architecture, by LLVM's name (`znver3`,
+//! `haswell`, `x86-64-v3`): its features come from LLVM's tables, so the
+//! width, the code and the cache keys are that CPU's. This measures AVX2
+//! code on an AVX-512 machine; code for a CPU with features the host lacks
+//! is refused before it runs ([`HostTarget::missing_on`]).
 
 use std::collections::BTreeSet;
 use std::sync::OnceLock;
@@ -42,10 +49,92 @@ pub enum BackendError {
     /// find a symbol.
     #[error("JIT: {0}")]
     Jit(String),
+    /// [`CPU_ENV`] names a CPU LLVM does not know for the host's
+    /// architecture.
+    #[error("{CPU_ENV}={cpu}: LLVM knows no CPU of that name for {triple}; known: {known}")]
+    UnknownCpu {
+        cpu: String,
+        triple: String,
+        /// LLVM's CPU names for the triple, space separated.
+        known: String,
+    },
+    /// The chosen CPU has features the host lacks: its code cannot run here.
+    #[error(
+        "{CPU_ENV}={cpu}: code for it would use {} that this CPU ({host}) lacks; choose a CPU this one can run (e.g. one of the same or an older generation)",
+        missing.join(", ")
+    )]
+    CpuNotRunnable {
+        cpu: String,
+        host: String,
+        missing: Vec<String>,
+    },
 }
 
 /// `Result` with a [`BackendError`].
 pub type BackendResult<T> = Result<T, BackendError>;
+
+/// Prefixes of the x86 features whose instructions LLVM selects in ordinary
+/// code (vector and scalar arithmetic, loads, stores, bit manipulation), as
+/// opposed to features reachable only through their intrinsics.
+pub const CODE_FEATURES: &[&str] = &[
+    "sse", "ssse3", "avx", "evex512", "fma", "f16c", "xop", "gfni", "bmi", "lzcnt", "popcnt",
+    "movbe", "cmov", "cx8", "cx16", "sahf", "adx", "tbm",
+];
+
+/// The environment variable naming the CPU to compile for instead of the
+/// host's (LLVM's name; empty, `native` or `host`: the host).
+pub const CPU_ENV: &str = "LOCKSTEP_CPU";
+
+/// The CPU [`CPU_ENV`] asks for, if it asks for one other than the host.
+pub fn requested_cpu() -> Option<String> {
+    let cpu = std::env::var(CPU_ENV).ok()?;
+    let cpu = cpu.trim();
+    (!cpu.is_empty() && cpu != "native" && cpu != "host").then(|| cpu.to_string())
+}
+
+extern "C" {
+    // src/cpu_features.cpp
+    fn lockstep_cpu_features(
+        triple: *const std::ffi::c_char,
+        cpu: *const std::ffi::c_char,
+        out: *mut *mut std::ffi::c_char,
+    ) -> std::ffi::c_int;
+    fn lockstep_cpu_features_free(s: *mut std::ffi::c_char);
+}
+
+/// LLVM's feature string for `cpu` on `triple` (whose target is
+/// initialized), from LLVM's subtarget tables.
+fn cpu_features(triple: &str, cpu: &str) -> BackendResult<String> {
+    let c = |s: &str| {
+        std::ffi::CString::new(s).map_err(|_| BackendError::Target(format!("a NUL byte in {s:?}")))
+    };
+    let (triple_c, cpu_c) = (c(triple)?, c(cpu)?);
+    let mut out: *mut std::ffi::c_char = std::ptr::null_mut();
+    // SAFETY: NUL-terminated strings in, a malloc'd string (or NULL when
+    // out of memory) out, which is copied and freed here.
+    let (code, text) = unsafe {
+        let code = lockstep_cpu_features(triple_c.as_ptr(), cpu_c.as_ptr(), &mut out);
+        let text = if out.is_null() {
+            String::new()
+        } else {
+            let t = std::ffi::CStr::from_ptr(out).to_string_lossy().into_owned();
+            lockstep_cpu_features_free(out);
+            t
+        };
+        (code, text)
+    };
+    match code {
+        0 if !text.is_empty() => Ok(text),
+        1 => Err(BackendError::UnknownCpu {
+            cpu: cpu.to_owned(),
+            triple: triple.to_owned(),
+            known: text,
+        }),
+        _ => Err(BackendError::Target(format!(
+            "the features of CPU {cpu} on {triple}: {text}"
+        ))),
+    }
+}
 
 /// The LLVM pipeline that [`optimize`] runs.
 pub const PIPELINE: &str = "default<O3>";
@@ -72,9 +161,19 @@ pub(crate) fn initialize_native() -> BackendResult<()> {
 }
 
 impl HostTarget {
+    /// The CPU kernels are compiled for: the one [`CPU_ENV`] names, else the
+    /// host ([`HostTarget::native`]). An unknown name is an error
+    /// ([`BackendError::UnknownCpu`]), never a silent fallback.
+    pub fn detect() -> BackendResult<HostTarget> {
+        match requested_cpu() {
+            Some(cpu) => HostTarget::for_cpu(&cpu),
+            None => HostTarget::native(),
+        }
+    }
+
     /// Initializes LLVM's native target and describes the host: its triple,
     /// CPU name (`znver4`, `sapphirerapids`, …) and feature string.
-    pub fn detect() -> BackendResult<HostTarget> {
+    pub fn native() -> BackendResult<HostTarget> {
         initialize_native()?;
         let triple = TargetMachine::get_default_triple();
         let triple = triple.as_str().to_string_lossy().into_owned();
@@ -87,6 +186,20 @@ impl HostTarget {
         // Fail here, not at the first compile, if LLVM cannot target the host.
         host.target_machine()?;
         Ok(host)
+    }
+
+    /// The host's architecture with the CPU LLVM calls `cpu` (`znver3`,
+    /// `skylake-avx512`, `x86-64-v3`) and the features LLVM's tables give
+    /// it, as `clang -march=CPU` would compile. Every feature of the target
+    /// is in the feature string, with `+` or `-`.
+    pub fn for_cpu(cpu: &str) -> BackendResult<HostTarget> {
+        initialize_native()?;
+        let triple = TargetMachine::get_default_triple();
+        let triple = triple.as_str().to_string_lossy().into_owned();
+        let features = cpu_features(&triple, cpu)?;
+        let target = HostTarget::from_parts(&triple, cpu, &features);
+        target.target_machine()?;
+        Ok(target)
     }
 
     /// A target from explicit parts, e.g. to compile for another x86 CPU in
@@ -125,6 +238,29 @@ impl HostTarget {
     /// `avx2`, `fma`).
     pub fn has_feature(&self, feature: &str) -> bool {
         self.enabled.contains(feature)
+    }
+
+    /// The instructions this target's code may contain that `host` lacks:
+    /// the enabled features that `host`'s feature string lists with `-`,
+    /// among those LLVM uses in ordinary code ([`CODE_FEATURES`]). Code for
+    /// this target could fault on `host` when the list is not empty.
+    ///
+    /// System features (`pku`, `rdpru`, `wbnoinvd`, `mwaitx`, …) do not
+    /// count: LLVM emits them only for their intrinsics, which kernels
+    /// cannot call, and hypervisors often hide them from the guest (a znver4
+    /// VM may report no `pku` while znver3's tables have it).
+    pub fn missing_on(&self, host: &HostTarget) -> Vec<String> {
+        let absent: BTreeSet<&str> = host
+            .features
+            .split(',')
+            .filter_map(|f| f.trim().strip_prefix('-'))
+            .collect();
+        self.enabled
+            .iter()
+            .filter(|f| absent.contains(f.as_str()))
+            .filter(|f| CODE_FEATURES.iter().any(|p| f.starts_with(p)))
+            .cloned()
+            .collect()
     }
 
     /// The preferred number of 32-bit lanes of a gang: 16 with AVX-512F, 8

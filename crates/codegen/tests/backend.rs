@@ -238,6 +238,49 @@ fn preferred_width_follows_features() {
 }
 
 #[test]
+fn a_named_cpu_gets_llvms_features_and_its_width() {
+    // What LOCKSTEP_CPU=znver3 compiles for: AVX2 and FMA, no AVX-512, so
+    // 8 lanes of 32 bits, whatever the host is.
+    let zen3 = HostTarget::for_cpu("znver3").expect("LLVM knows znver3");
+    assert_eq!(zen3.cpu(), "znver3");
+    assert_eq!(zen3.triple(), host().triple());
+    assert!(zen3.has_feature("avx2") && zen3.has_feature("fma"));
+    assert!(!zen3.has_feature("avx512f"), "{}", zen3.features());
+    assert!(zen3.features().contains("-avx512f"), "{}", zen3.features());
+    assert_eq!(zen3.preferred_width_32(), 8);
+    let zen4 = HostTarget::for_cpu("znver4").expect("LLVM knows znver4");
+    assert_eq!(zen4.preferred_width_32(), 16);
+    // The cache key differs with the CPU.
+    assert_ne!(zen3.fingerprint(), zen4.fingerprint());
+    // znver3's code runs on a znver4, not the other way round.
+    assert!(zen3.missing_on(&zen4).is_empty());
+    let missing = zen4.missing_on(&zen3);
+    assert!(missing.iter().any(|f| f == "avx512f"), "{missing:?}");
+    // Emission for it uses 256-bit registers only.
+    let context = Context::create();
+    let module = add16_module(&context);
+    let asm = target::emit_assembly(&zen3, &module).expect("assembly");
+    assert!(asm.contains("ymm") && !asm.contains("zmm"), "{asm}");
+}
+
+#[test]
+fn an_unknown_cpu_is_an_error_naming_it() {
+    let err = HostTarget::for_cpu("no-such-cpu").expect_err("no such CPU");
+    match &err {
+        BackendError::UnknownCpu { cpu, known, .. } => {
+            assert_eq!(cpu, "no-such-cpu");
+            assert!(known.split(' ').any(|k| k == "znver3"), "{known}");
+        }
+        other => panic!("{other:?}"),
+    }
+    let message = err.to_string();
+    assert!(
+        message.starts_with("LOCKSTEP_CPU=no-such-cpu: LLVM knows no CPU"),
+        "{message}"
+    );
+}
+
+#[test]
 fn jit_runs_simd_runtime_libm_and_sleef() {
     let host = host();
     let jit = Jit::new(&[(

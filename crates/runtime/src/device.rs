@@ -4,6 +4,10 @@
 //! The SIMD engine picks its vector width and target features from here, the
 //! OpenCL ICD answers `clGetDeviceInfo` from here, and `lockstep info`
 //! prints it, so all three agree.
+//!
+//! With `LOCKSTEP_CPU=NAME` the kernels are compiled for that CPU (LLVM's
+//! name, same architecture): the features and the width are then that CPU's,
+//! as the code generator sees them, not the host's.
 
 use std::sync::OnceLock;
 
@@ -60,6 +64,21 @@ impl SimdFeatures {
         ]
     }
 
+    /// The features of a CPU described by LLVM feature names (`has` answers
+    /// for `avx2`, `sse4.2`, …).
+    pub fn from_llvm(has: impl Fn(&str) -> bool) -> SimdFeatures {
+        SimdFeatures {
+            sse4_2: has("sse4.2"),
+            avx: has("avx"),
+            avx2: has("avx2"),
+            fma: has("fma"),
+            avx512f: has("avx512f"),
+            avx512bw: has("avx512bw"),
+            avx512vl: has("avx512vl"),
+            avx512dq: has("avx512dq"),
+        }
+    }
+
     /// How many 32-bit lanes one vector register holds: 16 with AVX-512,
     /// 8 with AVX2, otherwise 4 (SSE, or NEON-sized vectors elsewhere).
     pub fn width_32(&self) -> u32 {
@@ -81,6 +100,16 @@ pub struct Device {
     pub cpu_model: String,
     /// Cores (hardware threads) this process may use: the worker count.
     pub cores: usize,
+    /// LLVM's name of the CPU kernels are compiled for: the host's, or the
+    /// one `LOCKSTEP_CPU` names (`target_from_env`). Empty when there is
+    /// none (`target_error`).
+    pub target_cpu: String,
+    /// Whether `LOCKSTEP_CPU` chose `target_cpu`.
+    pub target_from_env: bool,
+    /// Why no kernel can be compiled (an unknown `LOCKSTEP_CPU`, or one
+    /// this machine cannot run), if so.
+    pub target_error: Option<String>,
+    /// The SIMD features of `target_cpu` (the host's when detection fails).
     pub features: SimdFeatures,
     /// Work-items per SIMD gang for 32-bit lanes.
     pub simd_width: u32,
@@ -96,10 +125,20 @@ impl Device {
     pub fn host() -> &'static Device {
         static HOST: OnceLock<Device> = OnceLock::new();
         HOST.get_or_init(|| {
-            let features = SimdFeatures::detect();
+            let target = lockstep_codegen::target();
+            let target_from_env = lockstep_codegen::backend::target::requested_cpu().is_some();
+            let features = match &target {
+                Ok(t) if target_from_env => SimdFeatures::from_llvm(|f| t.has_feature(f)),
+                _ => SimdFeatures::detect(),
+            };
             Device {
                 cpu_model: cpu_model().unwrap_or_else(|| std::env::consts::ARCH.to_string()),
                 cores: std::thread::available_parallelism().map_or(1, |n| n.get()),
+                target_cpu: target
+                    .as_ref()
+                    .map_or(String::new(), |t| t.cpu().to_owned()),
+                target_from_env,
+                target_error: target.as_ref().err().map(|e| e.to_string()),
                 features,
                 simd_width: features.width_32(),
                 max_work_group_size: MAX_WORK_GROUP_SIZE,
@@ -147,5 +186,8 @@ mod tests {
             ..avx2
         };
         assert_eq!(avx512.width_32(), 16);
+        let llvm = SimdFeatures::from_llvm(|f| ["sse4.2", "avx", "avx2", "fma"].contains(&f));
+        assert_eq!(llvm.width_32(), 8);
+        assert!(llvm.fma && !llvm.avx512f);
     }
 }
