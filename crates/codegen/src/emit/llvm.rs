@@ -132,9 +132,14 @@ impl Llvm {
         unsafe { LLVMGetInsertBlock(self.builder) }
     }
     pub fn add_fn_attr(&self, f: V, name: &str) {
+        self.add_fn_attr_value(f, name, 0);
+    }
+    /// A function attribute with an integer value (`memory` takes its
+    /// encoded effects).
+    pub fn add_fn_attr_value(&self, f: V, name: &str, value: u64) {
         unsafe {
             let kind = LLVMGetEnumAttributeKindForName(name.as_ptr() as *const _, name.len());
-            let attr = LLVMCreateEnumAttribute(self.ctx, kind, 0);
+            let attr = LLVMCreateEnumAttribute(self.ctx, kind, value);
             LLVMAddAttributeAtIndex(f, llvm_sys::LLVMAttributeFunctionIndex, attr);
         }
     }
@@ -355,6 +360,25 @@ impl Llvm {
         let f = self
             .get_function(name)
             .unwrap_or_else(|| self.add_function(name, fty));
+        self.call(fty, f, args)
+    }
+
+    /// Declares (once) and calls an external function that only computes
+    /// its result from its arguments (math): it neither reads nor writes
+    /// memory, always returns and does not unwind, so LLVM may merge equal
+    /// calls, drop unused ones and keep memory values in registers across
+    /// them.
+    pub fn call_pure(&self, name: &str, ret: T, params: &[T], args: &[V]) -> V {
+        let fty = self.func_type(ret, params);
+        let f = self.get_function(name).unwrap_or_else(|| {
+            let f = self.add_function(name, fty);
+            for attr in ["nounwind", "willreturn", "nosync", "nofree"] {
+                self.add_fn_attr(f, attr);
+            }
+            // `memory(none)`: the memory effects attribute, no location.
+            self.add_fn_attr_value(f, "memory", 0);
+            f
+        });
         self.call(fty, f, args)
     }
 }

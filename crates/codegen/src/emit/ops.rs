@@ -886,7 +886,7 @@ impl<'a> Emitter<'a> {
         for start in (0..self.w).step_by(chunk as usize) {
             let pieces: Vec<V> = args.iter().map(|&a| self.lanes(a, start, chunk)).collect();
             let params = vec![ct; pieces.len()];
-            parts.push(self.l.call_extern(&fname, ct, &params, &pieces));
+            parts.push(self.l.call_pure(&fname, ct, &params, &pieces));
         }
         // Concatenate the chunks, pairwise.
         while parts.len() > 1 {
