@@ -59,7 +59,12 @@ pub fn private_accesses(func: &Function) -> PrivateAccesses {
                 fits
             };
             for &u in uses.get(&p).map(|v| v.as_slice()).unwrap_or(&[]) {
-                ok &= match &func.insts[u] {
+                // A predicated access moves what the access would.
+                let data = match &func.insts[u] {
+                    InstData::Predicated { inst, .. } => &**inst,
+                    data => data,
+                };
+                ok &= match data {
                     InstData::PtrAdd { args: [a, off] } if *a == p && *off != p => {
                         let r = func.results[u].expect("ptradd has a result");
                         let here = func.inst_block[u];
@@ -82,22 +87,6 @@ pub fn private_accesses(func: &Function) -> PrivateAccesses {
                         align,
                         volatile: false,
                     } if *q == p && *v != p => agree(access_size(func.value_type(*v)), *align),
-                    InstData::Predicated { inst, .. } => match &**inst {
-                        InstData::Load {
-                            ptr,
-                            align,
-                            volatile: false,
-                        } if *ptr == p => {
-                            let t = func.value_type(func.results[u].expect("load has a result"));
-                            agree(access_size(t), *align)
-                        }
-                        InstData::Store {
-                            args: [v, q],
-                            align,
-                            volatile: false,
-                        } if *q == p && *v != p => agree(access_size(func.value_type(*v)), *align),
-                        _ => false,
-                    },
                     _ => false,
                 };
             }

@@ -502,7 +502,7 @@ impl<'a> Emitter<'a> {
                 Some(self.l.mul(x, y))
             }
             InstData::Binary {
-                op: BinaryOp::Ishl,
+                op: op @ (BinaryOp::Ishl | BinaryOp::Sshr | BinaryOp::Ushr),
                 args,
             } => {
                 let (x, y) = (base(self, args[0]), base(self, args[1]));
@@ -511,22 +511,10 @@ impl<'a> Emitter<'a> {
                     (self.func.value_type(args[0]).bits() - 1) as u64,
                 );
                 let y = self.l.and(y, mask);
-                Some(self.l.shl(x, y))
-            }
-            InstData::Binary {
-                op: op @ (BinaryOp::Sshr | BinaryOp::Ushr),
-                args,
-            } => {
-                let (x, y) = (base(self, args[0]), base(self, args[1]));
-                let mask = self.l.const_int(
-                    self.l.type_of(y),
-                    (self.func.value_type(args[0]).bits() - 1) as u64,
-                );
-                let y = self.l.and(y, mask);
-                Some(if *op == BinaryOp::Sshr {
-                    self.l.ashr(x, y)
-                } else {
-                    self.l.lshr(x, y)
+                Some(match op {
+                    BinaryOp::Ishl => self.l.shl(x, y),
+                    BinaryOp::Sshr => self.l.ashr(x, y),
+                    _ => self.l.lshr(x, y),
                 })
             }
             InstData::PtrAdd { args } => {
