@@ -147,6 +147,18 @@ impl Val {
         unsafe { LLVMGetCmpXchgSuccessOrdering(self.0) }
     }
 
+    /// True for an `or disjoint` instruction: its operands have no set bit
+    /// in common, so it is an addition.
+    pub fn is_disjoint_or(self) -> bool {
+        // SAFETY: `self.0` is a live value; the flag is read only from an
+        // `or` instruction (constant expressions have none).
+        unsafe {
+            !llvm_sys::core::LLVMIsAInstruction(self.0).is_null()
+                && LLVMGetInstructionOpcode(self.0) == llvm_sys::LLVMOpcode::LLVMOr
+                && llvm_sys::core::LLVMGetIsDisjoint(self.0) != 0
+        }
+    }
+
     pub fn icmp_predicate(self) -> llvm_sys::LLVMIntPredicate {
         unsafe { LLVMGetICmpPredicate(self.0) }
     }

@@ -598,6 +598,9 @@ impl<'a> FnImp<'a> {
                         (LLVMMul | LLVMAnd, true) => BinaryOp::Band,
                         (LLVMOr, true) => BinaryOp::Bor,
                         (_, true) => return Err(self.unsupported(format!("{op:?} on i1 values"))),
+                        // `or disjoint` (no common bits) is an addition: say
+                        // so, and `base + 2 * id | 1` stays consecutive.
+                        (LLVMOr, false) if inst.is_disjoint_or() => BinaryOp::Iadd,
                         (op, false) => binary_op(op),
                     };
                     out.push(self.binary(binop, x, y));

@@ -193,22 +193,40 @@ fn uniform_gang(func: &Function, uni: &Uniformity) -> Function {
     out
 }
 
-/// True if `v` is computed by an instruction without operands that gives
-/// the same value wherever it runs (a constant, a work-item query, an
-/// address): used in another block, it is computed there again rather than
-/// carried through the linearized blocks.
+/// The most instructions a value may take to compute again.
+const MAX_REMATERIALIZE: usize = 8;
+
+/// True if `v` gives the same value wherever it runs and costs a few
+/// instructions: a cheap pure computation (`split_barriers`' rule) on
+/// constants, work-item queries, addresses and the function's parameters,
+/// such as `(int)get_local_id(0)` or `a + 4 * get_global_id(0)`. Used in
+/// another block, it is computed there again rather than carried through
+/// the linearized blocks (where a resume would leave it unset and a routing
+/// select could hide its shape).
 fn rematerializable(func: &Function, v: Value) -> bool {
-    match func.values[v].def {
-        ValueDef::Result(inst) => matches!(
-            func.insts[inst],
-            InstData::Iconst { .. }
-                | InstData::Fconst { .. }
-                | InstData::GlobalAddr { .. }
-                | InstData::StackAddr { .. }
-                | InstData::WorkItem { .. }
-        ),
-        _ => false,
+    fn cost(func: &Function, v: Value, budget: usize) -> Option<usize> {
+        let ValueDef::Result(inst) = func.values[v].def else {
+            return is_function_param(func, v).then_some(0);
+        };
+        let data = &func.insts[inst];
+        if budget == 0 || !crate::transform::split_barriers::is_cheap_and_pure(data) {
+            return None;
+        }
+        let mut used = 1;
+        for a in data.args() {
+            used += cost(func, a, budget - used)?;
+            if used > budget {
+                return None;
+            }
+        }
+        Some(used)
     }
+    matches!(func.values[v].def, ValueDef::Result(_)) && cost(func, v, MAX_REMATERIALIZE).is_some()
+}
+
+/// True if `v` is a parameter of the function (of its entry block).
+fn is_function_param(func: &Function, v: Value) -> bool {
+    func.params().contains(&v)
 }
 
 /// Removes the pure instructions whose results nothing uses (the empty
@@ -1135,8 +1153,8 @@ impl<'a> Linearizer<'a> {
             && self.is_varying_src(v)
     }
 
-    /// A copy of `v`'s instruction (operand-free, the same wherever it
-    /// runs) in `block`, made once per block.
+    /// A copy of `v`'s computation (see [`rematerializable`]) in `block`,
+    /// made once per block, operands first.
     fn rematerialize(&mut self, v: Value, block: Block) -> Value {
         if let Some(&copy) = self.copies.get(&(v, block)) {
             return copy;
@@ -1145,9 +1163,26 @@ impl<'a> Linearizer<'a> {
         let ValueDef::Result(inst) = src.values[v].def else {
             unreachable!("only instruction results are rematerialized");
         };
-        let new = self
-            .out
-            .create_inst(src.insts[inst].clone(), Some(src.value_type(v)));
+        let mut data = src.insts[inst].clone();
+        let mapped: Vec<(Value, Value)> = data
+            .args()
+            .into_iter()
+            .map(|a| {
+                let new = if is_function_param(src, a) {
+                    self.local[a].expect("the function's parameters are mapped first")
+                } else {
+                    self.rematerialize(a, block)
+                };
+                (a, new)
+            })
+            .collect();
+        data.map_args(|a| {
+            mapped
+                .iter()
+                .find(|&&(old, _)| old == a)
+                .map_or(a, |&(_, new)| new)
+        });
+        let new = self.out.create_inst(data, Some(src.value_type(v)));
         self.out.append_inst(block, new);
         self.out.srclocs[new] = src.srclocs[inst];
         let copy = self.out.results[new].expect("has a result");

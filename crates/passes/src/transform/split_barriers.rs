@@ -79,15 +79,19 @@ pub fn split_barriers(func: &mut Function) {
         }
     }
     for (value, defs) in redefined {
-        // Where definitions of a value without operands meet, it is
-        // computed once more instead of passed.
-        let meet = match func.values[value].def {
-            ValueDef::Result(inst) if func.insts[inst].args().is_empty() => {
-                Some(func.insts[inst].clone())
-            }
-            _ => None,
+        // Where definitions of a value computed again meet, it is computed
+        // once more instead of passed (a parameter would hide that it is,
+        // say, the local id).
+        let recomputable =
+            Recompute::new(resume_blocks[0].1).plan(func, &params, value, &mut Vec::new());
+        let mut again = |func: &mut Function, block: Block| {
+            Recompute::new(block)
+                .value(func, &params, value)
+                .expect("planned to be computed again")
         };
-        ssa::redefine(func, &analyses, value, &defs, meet.as_ref());
+        let recompute: Option<&mut dyn FnMut(&mut Function, Block) -> Value> =
+            if recomputable { Some(&mut again) } else { None };
+        ssa::redefine(func, &analyses, value, &defs, recompute);
     }
 }
 
@@ -217,7 +221,7 @@ impl Recompute {
 
 /// Instructions that cost about one machine instruction, read no memory,
 /// and give the same result for the same operands anywhere in a work-item.
-fn is_cheap_and_pure(data: &InstData) -> bool {
+pub(crate) fn is_cheap_and_pure(data: &InstData) -> bool {
     use lockstep_ir::{BinaryOp as B, ConvertOp as C};
     match data {
         InstData::Iconst { .. }

@@ -29,15 +29,16 @@ pub(crate) struct Analyses<'a> {
 /// start). Uses are renamed; blocks where definitions meet get parameters.
 /// The instructions that define the new values are not renamed.
 ///
-/// `recompute`, for a value whose instruction gives the same result
-/// wherever it runs (a constant): where definitions meet, that instruction
-/// runs again instead of receiving a block parameter.
+/// `recompute`, for a value whose computation gives the same result
+/// wherever it runs (a constant, `(int)get_local_id(0)`): where definitions
+/// meet, it computes the value again at the start of that block (and
+/// returns it) instead of the block receiving a parameter.
 pub(crate) fn redefine(
     func: &mut Function,
     a: &Analyses,
     value: Value,
     new_defs: &[(Block, Value)],
-    recompute: Option<&InstData>,
+    mut recompute: Option<&mut dyn FnMut(&mut Function, Block) -> Value>,
 ) {
     let home = match func.values[value].def {
         ValueDef::Result(inst) => func.inst_block[inst],
@@ -59,11 +60,9 @@ pub(crate) fn redefine(
         if !a.liveness.live_in(b).contains(value) {
             continue;
         }
-        match recompute {
-            Some(data) => {
-                let inst = func.create_inst(data.clone(), Some(ty));
-                func.insert_inst(b, 0, inst);
-                let v = func.inst_result(inst).expect("created with a result");
+        match recompute.as_mut() {
+            Some(compute) => {
+                let v = compute(func, b);
                 all_defs.push((b, v));
             }
             None => phis[b] = Some(func.append_block_param(b, ty)),
