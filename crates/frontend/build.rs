@@ -1,6 +1,10 @@
 //! Builds the OpenCL C builtin library (`builtins/*.cl`) into one LLVM
 //! bitcode file, `$OUT_DIR/lockstep_builtins.bc`, embedded by
-//! `src/builtins.rs`.
+//! `src/builtins.rs`, and compiles `src/link_builtins.cpp`, which links it
+//! into programs (LLVM's C++ API, with headers found like llvm-sys finds
+//! LLVM: `$LLVM_SYS_191_PREFIX/bin/llvm-config`, else `llvm-config-19` on
+//! PATH, else `llvm-config`; the symbols come from the libLLVM that
+//! llvm-sys links).
 //!
 //! Every unit `#include`d by `builtins/lockstep_builtins.cl` is compiled on
 //! its own, and `builtins/convert.cl` once per destination type (its
@@ -71,6 +75,8 @@ fn run() -> Result<(), String> {
     let out_dir = PathBuf::from(env::var("OUT_DIR").map_err(|e| e.to_string())?);
     let src_dir = manifest_dir.join("builtins");
 
+    compile_shim()?;
+
     println!("cargo:rerun-if-env-changed=LOCKSTEP_CLANG");
     println!("cargo:rerun-if-env-changed=LOCKSTEP_LLVM_LINK");
     let mut sources: Vec<PathBuf> = fs::read_dir(&src_dir)
@@ -98,6 +104,51 @@ fn run() -> Result<(), String> {
     link.args(units.iter().map(|u| &u.output));
     run_tool(&mut link, &llvm_link)?;
     Ok(())
+}
+
+/// Compiles the C++ part of the crate, `src/link_builtins.cpp`.
+fn compile_shim() -> Result<(), String> {
+    println!("cargo:rerun-if-changed=src/link_builtins.cpp");
+    println!("cargo:rerun-if-env-changed=LLVM_SYS_191_PREFIX");
+    let cxxflags = llvm_config("--cxxflags")?;
+    let mut build = cc::Build::new();
+    build.cpp(true).file("src/link_builtins.cpp");
+    for flag in cxxflags.split_whitespace() {
+        // LLVM's headers as system headers: their warnings are not ours.
+        match flag.strip_prefix("-I") {
+            Some(dir) => build.flag("-isystem").flag(dir),
+            None => build.flag(flag),
+        };
+    }
+    // LLVM is built without RTTI; the shim must not ask for its type info.
+    build.flag("-fno-rtti").warnings(true);
+    build
+        .try_compile("lockstep_link_builtins")
+        .map_err(|e| format!("compiling src/link_builtins.cpp: {e}"))
+}
+
+/// The output of `llvm-config ARG` for the LLVM that llvm-sys links.
+fn llvm_config(arg: &str) -> Result<String, String> {
+    let mut candidates: Vec<PathBuf> = Vec::new();
+    if let Some(prefix) = env::var_os("LLVM_SYS_191_PREFIX") {
+        candidates.push(PathBuf::from(prefix).join("bin").join("llvm-config"));
+    }
+    candidates.push("llvm-config-19".into());
+    candidates.push("llvm-config".into());
+    let mut tried = Vec::new();
+    for tool in &candidates {
+        match Command::new(tool).arg(arg).output() {
+            Ok(out) if out.status.success() => {
+                return Ok(String::from_utf8_lossy(&out.stdout).trim().to_string());
+            }
+            Ok(out) => tried.push(format!("{} {arg}: {}", tool.display(), out.status)),
+            Err(e) => tried.push(format!("{}: {e}", tool.display())),
+        }
+    }
+    Err(format!(
+        "no usable llvm-config (install llvm-19-dev): {}",
+        tried.join("; ")
+    ))
 }
 
 /// The units: every `#include "X.cl"` of lockstep_builtins.cl, and

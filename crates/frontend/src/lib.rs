@@ -2,10 +2,10 @@
 //! produces into Lockstep IR. The only crate that reads LLVM IR.
 //!
 //! [`compile`] is the whole job: clang compiles the source for `spir64` at
-//! `-O0`; the builtin library (OpenCL C compiled at build time, see
-//! `builtins/`) is linked in; every helper function is inlined into its
-//! kernels and LLVM's `-O2` pipeline runs without its vectorizers; the
-//! importer turns the result into a verified Lockstep IR [`Module`](ir::Module).
+//! `-O0`; what the program uses of the builtin library (OpenCL C compiled
+//! at build time, see `builtins/`) is linked in; every helper function is
+//! inlined into its kernels and LLVM's `-O2` pipeline runs without its
+//! vectorizers; the importer turns the result into a verified Lockstep IR [`Module`](ir::Module).
 //!
 //! Separate compilation (OpenCL's `clCompileProgram` and `clLinkProgram`)
 //! splits that job: [`compile_object`] stops after clang, keeping its
@@ -79,13 +79,9 @@ fn prepare<'c>(
     name: &str,
 ) -> CompileResult<()> {
     let library = timing::stage(name, "library load", Clock::Thread, || {
-        builtin_library(context)
+        builtins::Library::load(context)
     })?;
-    if let Some(library) = library {
-        timing::stage(name, "link", Clock::Thread, || {
-            optimize::link_library(module, library)
-        })?;
-    }
+    timing::stage(name, "link", Clock::Thread, || library.link_into(module))?;
     timing::stage(name, "optimize", Clock::Thread, || {
         optimize::optimize(module, options.opt_level)
     })
@@ -223,15 +219,4 @@ pub fn optimized_llvm_text(source: &Source, options: &BuildOptions) -> CompileRe
     let (_, module) = run_clang(&context, source, options)?;
     prepare(&context, &module, options, &source.name)?;
     Ok(module.print_to_string().to_string())
-}
-
-fn builtin_library(context: &Context) -> CompileResult<Option<inkwell::module::Module<'_>>> {
-    builtins_bitcode()
-        .map(|bc| optimize::parse_bitcode(context, bc, "lockstep_builtins"))
-        .transpose()
-}
-
-/// The builtin library's bitcode (compiled from `builtins/` at build time).
-fn builtins_bitcode() -> Option<&'static [u8]> {
-    Some(builtins::BUILTINS_BC)
 }

@@ -27,16 +27,6 @@ pub fn parse_bitcode<'c>(
         .map_err(|e| CompileError::Internal(format!("reading {name} bitcode: {e}")))
 }
 
-/// Links `library` into `module`.
-pub fn link_library<'c>(module: &Module<'c>, library: Module<'c>) -> CompileResult<()> {
-    // The library's data layout string may differ trivially; use the user's.
-    library.set_triple(&module.get_triple());
-    library.set_data_layout(&module.get_data_layout());
-    module
-        .link_in_module(library)
-        .map_err(|e| CompileError::Internal(format!("linking the builtin library: {e}")))
-}
-
 /// Internalizes and inlines every function but the kernels, then optimizes
 /// (LLVM's `-O<opt_level>` pipeline; at 0 only inlining).
 pub fn optimize(module: &Module<'_>, opt_level: u8) -> CompileResult<()> {
