@@ -3,7 +3,7 @@
 //!
 //! `build.rs` compiles `crates/frontend/builtins/*.cl` with clang 19 for
 //! `spir64` (OpenCL C 3.0, with both the generic and the named address
-//! space overloads) and links the units into one module. It defines every
+//! space overloads), one module per unit. Together they define every
 //! OpenCL C builtin a kernel can call - math, common, integer, geometric,
 //! relational, vector load/store, shuffle, conversions, atomics, async
 //! copies - under the mangled names clang gives user calls, for OpenCL C
@@ -28,32 +28,47 @@
 //!   instructions; async copies are plain loops over the work-group plus a
 //!   barrier in `wait_group_events`.
 //!
-//! How to link: [`Library::load`] reads the bitcode lazily and
-//! [`Library::link_into`] links with LLVM's `LinkOnlyNeeded`, so only the
-//! functions a program calls (and what they call) are read and linked (the
-//! module defines about 12 750 functions, 3.6 MB; reading and linking all
-//! of them took most of a second, and the optimizer then had thousands of
-//! functions to look at); then `optimize` internalizes everything but the
-//! kernels. All library functions carry clang's OpenCL `convergent`
-//! attribute; only the ones that reach a barrier need it, so stripping it
-//! from the rest before optimizing is safe and gives LLVM more freedom.
+//! How to link: [`link_into`] links into a program what it uses of the
+//! library, and nothing else. The library is kept as the units `build.rs`
+//! compiled (`math`, `integer`, `convert_float`, ...; 12 750 functions and
+//! 3.6 MB in all) with an index of the symbols each defines: a build reads
+//! only the units that define a function the program calls, lazily (a
+//! function's body is read only when it is linked), and links them with
+//! LLVM's `LinkOnlyNeeded`, so only the functions it calls (and what they
+//! call) are linked. Reading and linking the whole library took most of a
+//! second, and the optimizer then had thousands of functions to look at;
+//! an `a + b` kernel now reads no unit at all. Then `optimize`
+//! internalizes everything but the kernels. All library functions carry
+//! clang's OpenCL `convergent` attribute; only the ones that reach a
+//! barrier need it, so stripping it from the rest before optimizing is
+//! safe and gives LLVM more freedom.
 //!
-//! Both steps are LLVM C++ (`src/link_builtins.cpp`, compiled by
-//! `build.rs`): the C API reads metadata eagerly and links everything.
-//! Each build has its own LLVM context and lazy module; the bitcode bytes
-//! are shared read-only, so builds on several threads need no lock.
+//! Reading lazily and linking only what is needed are LLVM C++
+//! (`src/link_builtins.cpp`, compiled by `build.rs`): the C API reads
+//! metadata eagerly and links everything. Each build has its own LLVM
+//! context and lazy modules; the bitcode and the index are static and
+//! read-only, so builds on several threads need no lock.
 
-use std::ffi::{c_char, c_int, CStr};
+use std::collections::HashSet;
+use std::ffi::{c_char, c_int, CStr, CString};
 use std::marker::PhantomData;
 
 use inkwell::context::Context;
 use inkwell::module::Module;
-use llvm_sys::prelude::{LLVMContextRef, LLVMModuleRef};
+use llvm_sys::core::*;
+use llvm_sys::prelude::{LLVMContextRef, LLVMModuleRef, LLVMValueRef};
 
 use crate::error::{CompileError, CompileResult};
+use crate::timing;
 
-/// The library's bitcode.
-pub const BUILTINS_BC: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/lockstep_builtins.bc"));
+/// One unit of the library: a module compiled from one source file.
+pub struct Unit {
+    pub name: &'static str,
+    pub bitcode: &'static [u8],
+}
+
+// `UNITS` and `SYMBOLS`.
+include!(concat!(env!("OUT_DIR"), "/builtin_units.rs"));
 
 extern "C" {
     fn lockstep_lazy_bitcode_module(
@@ -72,47 +87,128 @@ extern "C" {
     fn lockstep_link_free(s: *mut c_char);
 }
 
-/// The builtin library read lazily into a context: its globals and
-/// function prototypes, no function body yet.
-pub struct Library<'c> {
+/// Links into `module` the library functions (and variables) it refers
+/// to, and what those refer to; `name` names the program in the build
+/// times ([`timing`]), where this is the stages "library load" and "link".
+pub fn link_into<'c>(context: &'c Context, module: &Module<'c>, name: &str) -> CompileResult<()> {
+    let mut load = timing::Total::default();
+    let mut link = timing::Total::default();
+    // Each symbol is looked for once: a unit that does not define what its
+    // index says would otherwise be read again and again.
+    let mut asked = HashSet::new();
+    loop {
+        let mut units = Vec::new();
+        for symbol in declarations(module) {
+            let Some(unit) = unit_defining(&symbol) else {
+                continue;
+            };
+            if !asked.insert(symbol.clone()) {
+                return Err(CompileError::Internal(format!(
+                    "the builtin library's unit {} does not define {symbol}",
+                    UNITS[unit].name
+                )));
+            }
+            units.push(unit);
+        }
+        if units.is_empty() {
+            break;
+        }
+        units.sort_unstable();
+        units.dedup();
+        // A unit may refer to another's functions: linking it can declare
+        // more, which the next round links.
+        for unit in units {
+            let lazy = load.time(|| LazyUnit::load(context, &UNITS[unit]))?;
+            link.time(|| lazy.link_into(module))?;
+        }
+    }
+    load.report(name, "library load");
+    link.report(name, "link");
+    Ok(())
+}
+
+/// The index of the unit that defines `symbol`.
+fn unit_defining(symbol: &str) -> Option<usize> {
+    SYMBOLS
+        .binary_search_by(|(name, _)| (*name).cmp(symbol))
+        .ok()
+        .map(|i| usize::from(SYMBOLS[i].1))
+}
+
+/// The names of the functions and variables `module` declares without
+/// defining.
+fn declarations(module: &Module<'_>) -> Vec<String> {
+    let raw = module.as_mut_ptr();
+    let mut out = Vec::new();
+    // SAFETY: walking a live module's function and global lists.
+    unsafe {
+        let mut push = |v: LLVMValueRef| {
+            if LLVMIsDeclaration(v) != 0 {
+                let mut len = 0;
+                let p = LLVMGetValueName2(v, &mut len);
+                if !p.is_null() && len > 0 {
+                    let bytes = std::slice::from_raw_parts(p.cast::<u8>(), len);
+                    out.push(String::from_utf8_lossy(bytes).into_owned());
+                }
+            }
+        };
+        let mut f = LLVMGetFirstFunction(raw);
+        while !f.is_null() {
+            push(f);
+            f = LLVMGetNextFunction(f);
+        }
+        let mut g = LLVMGetFirstGlobal(raw);
+        while !g.is_null() {
+            push(g);
+            g = LLVMGetNextGlobal(g);
+        }
+    }
+    out
+}
+
+/// A unit read lazily into a context: its globals and function
+/// prototypes, no function body yet.
+struct LazyUnit<'c> {
     module: LLVMModuleRef,
     _context: PhantomData<&'c Context>,
 }
 
-impl<'c> Library<'c> {
-    /// Reads the library's module table into `context`.
-    pub fn load(context: &'c Context) -> CompileResult<Library<'c>> {
+impl<'c> LazyUnit<'c> {
+    /// Reads `unit`'s module table into `context`.
+    fn load(context: &'c Context, unit: &'static Unit) -> CompileResult<LazyUnit<'c>> {
+        let name = CString::new(format!("lockstep_builtins_{}", unit.name))
+            .expect("unit names have no NUL");
         let mut module = std::ptr::null_mut();
         let mut error = std::ptr::null_mut();
-        // SAFETY: `BUILTINS_BC` is static, so it outlives the module that
-        // keeps pointing into it; the name is NUL-terminated; `module` and
-        // `error` are valid places for the results.
+        // SAFETY: the bitcode is static, so it outlives the module that
+        // keeps pointing into it; the name is NUL-terminated (LLVM copies
+        // it); `module` and `error` are valid places for the results.
         let failed = unsafe {
             lockstep_lazy_bitcode_module(
                 context.raw(),
-                BUILTINS_BC.as_ptr().cast(),
-                BUILTINS_BC.len(),
-                c"lockstep_builtins".as_ptr(),
+                unit.bitcode.as_ptr().cast(),
+                unit.bitcode.len(),
+                name.as_ptr(),
                 &mut module,
                 &mut error,
             )
         };
         if failed != 0 {
             return Err(CompileError::Internal(format!(
-                "reading the builtin library: {}",
+                "reading the builtin library's unit {}: {}",
+                unit.name,
                 take_message(error)
             )));
         }
-        Ok(Library {
+        Ok(LazyUnit {
             module,
             _context: PhantomData,
         })
     }
 
-    /// Links into `module` the library functions and variables it refers
-    /// to, and what those refer to, reading their bodies from the bitcode
-    /// now; the rest of the library is never read.
-    pub fn link_into(self, module: &Module<'c>) -> CompileResult<()> {
+    /// Links into `module` what it needs of the unit, reading those
+    /// function bodies now; the rest of the unit is never read.
+    fn link_into(self, module: &Module<'c>) -> CompileResult<()> {
         let dst = module.as_mut_ptr();
         let src = self.module;
         std::mem::forget(self);
@@ -120,7 +216,6 @@ impl<'c> Library<'c> {
         // library's data layout may differ trivially, so it takes the
         // program's (strings LLVM copies).
         unsafe {
-            use llvm_sys::core::*;
             LLVMSetTarget(src, LLVMGetTarget(dst));
             LLVMSetDataLayout(src, LLVMGetDataLayoutStr(dst));
         }
@@ -137,10 +232,10 @@ impl<'c> Library<'c> {
     }
 }
 
-impl Drop for Library<'_> {
+impl Drop for LazyUnit<'_> {
     fn drop(&mut self) {
         // SAFETY: the module is ours (not linked into anything).
-        unsafe { llvm_sys::core::LLVMDisposeModule(self.module) }
+        unsafe { LLVMDisposeModule(self.module) }
     }
 }
 
@@ -154,5 +249,54 @@ fn take_message(message: *mut c_char) -> String {
         let text = CStr::from_ptr(message).to_string_lossy().into_owned();
         lockstep_link_free(message);
         text
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_index_is_sorted_and_names_existing_units() {
+        assert!(SYMBOLS.windows(2).all(|w| w[0].0 < w[1].0));
+        assert!(SYMBOLS.iter().all(|&(_, u)| usize::from(u) < UNITS.len()));
+        assert_eq!(
+            unit_defining("_Z4sqrtf").map(|u| UNITS[u].name),
+            Some("math")
+        );
+        assert_eq!(unit_defining("_Z13get_global_idj"), None);
+    }
+
+    /// Every unit reads, and every function the index names links from it:
+    /// what each build did when it linked the whole library.
+    #[test]
+    fn a_module_declaring_every_library_symbol_gets_every_definition() {
+        let context = Context::create();
+        let module = context.create_module("everything");
+        let ty = context.void_type().fn_type(&[], false);
+        for (name, _) in SYMBOLS {
+            module.add_function(name, ty, None);
+        }
+        link_into(&context, &module, "everything").unwrap();
+        let left: Vec<String> = declarations(&module)
+            .into_iter()
+            .filter(|d| unit_defining(d).is_some())
+            .collect();
+        assert!(left.is_empty(), "still declared: {left:?}");
+        let defined = module
+            .get_functions()
+            .filter(|f| f.count_basic_blocks() > 0)
+            .count();
+        assert!(defined >= SYMBOLS.len(), "{defined} definitions");
+    }
+
+    #[test]
+    fn a_module_calling_no_builtin_reads_no_unit() {
+        let context = Context::create();
+        let module = context.create_module("plain");
+        let ty = context.void_type().fn_type(&[], false);
+        module.add_function("helper_defined_nowhere", ty, None);
+        link_into(&context, &module, "plain").unwrap();
+        assert_eq!(module.get_functions().count(), 1);
     }
 }

@@ -78,10 +78,7 @@ fn prepare<'c>(
     options: &BuildOptions,
     name: &str,
 ) -> CompileResult<()> {
-    let library = timing::stage(name, "library load", Clock::Thread, || {
-        builtins::Library::load(context)
-    })?;
-    timing::stage(name, "link", Clock::Thread, || library.link_into(module))?;
+    builtins::link_into(context, module, name)?;
     timing::stage(name, "optimize", Clock::Thread, || {
         optimize::optimize(module, options.opt_level)
     })

@@ -72,6 +72,33 @@ pub fn stage<T>(unit: &str, stage: &str, clock: Clock, f: impl FnOnce() -> T) ->
     out
 }
 
+/// The time of a stage that runs in pieces, on the calling thread.
+#[derive(Default)]
+pub struct Total {
+    cpu: Duration,
+    wall: Duration,
+}
+
+impl Total {
+    /// Runs `f` as a piece of the stage.
+    pub fn time<T>(&mut self, f: impl FnOnce() -> T) -> T {
+        if !enabled() {
+            return f();
+        }
+        let wall = Instant::now();
+        let cpu = thread_cpu_time();
+        let out = f();
+        self.cpu += thread_cpu_time().saturating_sub(cpu);
+        self.wall += wall.elapsed();
+        out
+    }
+
+    /// Reports the stage's time so far as `stage` of building `unit`.
+    pub fn report(&self, unit: &str, stage: &str) {
+        report(unit, stage, self.cpu, self.wall);
+    }
+}
+
 /// Prints one stage's line (for stages timed elsewhere, like code
 /// generation in the CLI); nothing if timing is off.
 pub fn report(unit: &str, stage: &str, cpu: Duration, wall: Duration) {
