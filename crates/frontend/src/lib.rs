@@ -5,7 +5,8 @@
 //! `-O0`; what the program uses of the builtin library (OpenCL C compiled
 //! at build time, see `builtins/`) is linked in; every helper function is
 //! inlined into its kernels and LLVM's `-O2` pipeline runs without its
-//! vectorizers; the importer turns the result into a verified Lockstep IR [`Module`](ir::Module).
+//! vectorizers; the importer turns the result into a verified Lockstep IR
+//! [`Module`](ir::Module).
 //!
 //! Separate compilation (OpenCL's `clCompileProgram` and `clLinkProgram`)
 //! splits that job: [`compile_object`] stops after clang, keeping its

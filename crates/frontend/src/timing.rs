@@ -59,16 +59,21 @@ impl Clock {
     }
 }
 
-/// Runs `f` as the stage `stage` of building `unit`, and reports its time
+/// Runs `f` as the stage `stage` of building `program`, and reports its time
 /// if timing is on.
-pub fn stage<T>(unit: &str, stage: &str, clock: Clock, f: impl FnOnce() -> T) -> T {
+pub fn stage<T>(program: &str, stage: &str, clock: Clock, f: impl FnOnce() -> T) -> T {
     if !enabled() {
         return f();
     }
     let wall = Instant::now();
     let cpu = clock.now();
     let out = f();
-    report(unit, stage, clock.now().saturating_sub(cpu), wall.elapsed());
+    report(
+        program,
+        stage,
+        clock.now().saturating_sub(cpu),
+        wall.elapsed(),
+    );
     out
 }
 
@@ -93,20 +98,20 @@ impl Total {
         out
     }
 
-    /// Reports the stage's time so far as `stage` of building `unit`.
-    pub fn report(&self, unit: &str, stage: &str) {
-        report(unit, stage, self.cpu, self.wall);
+    /// Reports the stage's time so far as `stage` of building `program`.
+    pub fn report(&self, program: &str, stage: &str) {
+        report(program, stage, self.cpu, self.wall);
     }
 }
 
 /// Prints one stage's line (for stages timed elsewhere, like code
 /// generation in the CLI); nothing if timing is off.
-pub fn report(unit: &str, stage: &str, cpu: Duration, wall: Duration) {
+pub fn report(program: &str, stage: &str, cpu: Duration, wall: Duration) {
     if !enabled() {
         return;
     }
     eprintln!(
-        "lockstep: time: {unit}: {stage:<13} {:8.2} ms cpu {:8.2} ms wall",
+        "lockstep: time: {program}: {stage:<13} {:8.2} ms cpu {:8.2} ms wall",
         ms(cpu),
         ms(wall)
     );
