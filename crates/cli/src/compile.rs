@@ -7,7 +7,7 @@ use std::path::PathBuf;
 use anyhow::{bail, Context, Result};
 use clap::{Args, ValueEnum};
 use lockstep_codegen::{kernel_listing, Listing, Spec};
-use lockstep_frontend::{compile, BuildOptions, CompileError, Source};
+use lockstep_frontend::{compile, timing, BuildOptions, CompileError, Source};
 use lockstep_ir::print::write_function;
 use lockstep_passes::analysis::{Uniformity, UniformityConfig};
 use lockstep_passes::pipeline::{self, Pass};
@@ -43,6 +43,12 @@ pub struct CompileArgs {
     /// With --emit cfg-dot: also render FILE.png with Graphviz's `dot`.
     #[arg(long, value_name = "FILE")]
     png: Option<PathBuf>,
+    /// Print each build stage's CPU and wall time to stderr (clang, library
+    /// load, link, optimize, import, verify; with --emit llvm, llvm-opt or
+    /// asm also each kernel's code generation). The same as
+    /// LOCKSTEP_TIME_BUILD=1.
+    #[arg(long)]
+    time: bool,
     /// Build options as one string (as clBuildProgram takes them).
     #[arg(long = "build-options", default_value = "", allow_hyphen_values = true)]
     build_options: String,
@@ -137,6 +143,9 @@ fn parse_local_size(s: &str) -> Result<[u32; 3], String> {
 }
 
 pub fn run(args: CompileArgs) -> Result<()> {
+    if args.time {
+        timing::enable();
+    }
     let source = Source::from_file(&args.file)?;
     let mut option_text = args.build_options.clone();
     for o in &args.options {
@@ -224,15 +233,35 @@ pub fn run(args: CompileArgs) -> Result<()> {
                 dot
             }
             Emit::Report => kernel_listing(module, id, &spec, Listing::Report)?,
-            Emit::Llvm => kernel_listing(module, id, &spec, Listing::Llvm)?,
-            Emit::LlvmOpt => kernel_listing(module, id, &spec, Listing::OptimizedLlvm)?,
-            Emit::Asm => kernel_listing(module, id, &spec, Listing::Asm)?,
+            Emit::Llvm => timed_listing(&args, module, id, &spec, Listing::Llvm)?,
+            Emit::LlvmOpt => timed_listing(&args, module, id, &spec, Listing::OptimizedLlvm)?,
+            Emit::Asm => timed_listing(&args, module, id, &spec, Listing::Asm)?,
             Emit::Ir | Emit::LlvmInput => unreachable!("handled above"),
         };
         out.push_str(&text);
     }
     print!("{out}");
     Ok(())
+}
+
+/// [`kernel_listing`], reported as the stage "codegen KERNEL" when build
+/// times are on: the SIMD emitter, plus LLVM's -O3 for the host
+/// (`llvm-opt`) and the assembly printer (`asm`).
+fn timed_listing(
+    args: &CompileArgs,
+    module: &lockstep_ir::Module,
+    id: lockstep_ir::FuncId,
+    spec: &Spec,
+    listing: Listing,
+) -> Result<String> {
+    let unit = args.file.file_name().map_or_else(
+        || args.file.display().to_string(),
+        |n| n.to_string_lossy().into_owned(),
+    );
+    let stage = format!("codegen {}", module.functions[id].name);
+    Ok(timing::stage(&unit, &stage, timing::Clock::Thread, || {
+        kernel_listing(module, id, spec, listing)
+    })?)
 }
 
 fn render_png(dot: &str, png: &PathBuf) -> Result<()> {

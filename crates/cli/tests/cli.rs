@@ -114,6 +114,40 @@ fn run_times_the_kernel_when_asked() {
 }
 
 #[test]
+fn compile_time_reports_each_build_stage_on_stderr() {
+    let saxpy = repo("tests/kernels/elementwise/saxpy.cl");
+    let quiet = lockstep(&["compile", &saxpy]);
+    let timed = lockstep(&["compile", "--time", "--emit", "llvm", &saxpy]);
+    assert!(timed.status.success() && quiet.status.success());
+    assert!(String::from_utf8_lossy(&quiet.stderr).is_empty());
+    let stderr = String::from_utf8_lossy(&timed.stderr);
+    for stage in [
+        "clang",
+        "library load",
+        "link",
+        "optimize",
+        "import",
+        "verify",
+        "front end",
+        "codegen saxpy",
+    ] {
+        let prefix = format!("lockstep: time: saxpy.cl: {stage} ");
+        let line = stderr.lines().find(|l| l.starts_with(&prefix));
+        assert!(
+            line.is_some_and(|l| l.contains(" ms cpu ") && l.ends_with(" ms wall")),
+            "no '{stage}' line in:\n{stderr}"
+        );
+    }
+    // The same through the environment.
+    let env = Command::new(env!("CARGO_BIN_EXE_lockstep"))
+        .args(["compile", &saxpy])
+        .env("LOCKSTEP_TIME_BUILD", "1")
+        .output()
+        .expect("lockstep runs");
+    assert!(String::from_utf8_lossy(&env.stderr).contains("lockstep: time: saxpy.cl: link "));
+}
+
+#[test]
 fn report_lists_each_barrier_with_the_values_saved_across_it() {
     let out = lockstep(&[
         "compile",

@@ -2,10 +2,11 @@
 //! produces into Lockstep IR. The only crate that reads LLVM IR.
 //!
 //! [`compile`] is the whole job: clang compiles the source for `spir64` at
-//! `-O0`; the builtin library (OpenCL C compiled at build time, see
-//! `builtins/`) is linked in; every helper function is inlined into its
-//! kernels and LLVM's `-O2` pipeline runs without its vectorizers; the
-//! importer turns the result into a verified Lockstep IR [`Module`](ir::Module).
+//! `-O0`; what the program uses of the builtin library (OpenCL C compiled
+//! at build time, see `builtins/`) is linked in; every helper function is
+//! inlined into its kernels and LLVM's `-O2` pipeline runs without its
+//! vectorizers; the importer turns the result into a verified Lockstep IR
+//! [`Module`](ir::Module).
 //!
 //! Separate compilation (OpenCL's `clCompileProgram` and `clLinkProgram`)
 //! splits that job: [`compile_object`] stops after clang, keeping its
@@ -21,9 +22,11 @@ pub mod features;
 mod import;
 mod llvm;
 mod optimize;
+pub mod timing;
 
 use inkwell::context::Context;
 use lockstep_ir as ir;
+use timing::Clock;
 
 pub use driver::{find_clang, parse_diagnostics, BuildOptions, Source, DEFAULT_CL_STD};
 pub use error::{CompileError, CompileResult, Diagnostic, Location, Severity};
@@ -37,13 +40,14 @@ pub struct Compiled {
 
 /// Compiles OpenCL C source into a verified Lockstep IR module holding its kernels.
 pub fn compile(source: &Source, options: &BuildOptions) -> CompileResult<Compiled> {
-    let clang = driver::run_clang(source, options)?;
-    let context = Context::create();
-    let module = optimize::parse_bitcode(&context, &clang.bitcode, &source.name)?;
-    Ok(Compiled {
-        module: prepare_and_import(&context, &module, options, &source.name)?,
-        log: clang.log,
-        warnings: clang.diagnostics,
+    timing::stage(&source.name, "front end", Clock::ThreadAndChildren, || {
+        let context = Context::create();
+        let (clang, module) = run_clang(&context, source, options)?;
+        Ok(Compiled {
+            module: prepare_and_import(&context, &module, options, &source.name)?,
+            log: clang.log,
+            warnings: clang.diagnostics,
+        })
     })
 }
 
@@ -55,14 +59,45 @@ fn prepare_and_import<'c>(
     options: &BuildOptions,
     name: &str,
 ) -> CompileResult<ir::Module> {
-    optimize::prepare(module, builtin_library(context)?, options.opt_level)?;
-    let ir_module = import::import_module(module.as_mut_ptr(), name)?;
-    if let Err(errors) = ir::verify_module(&ir_module) {
-        return Err(CompileError::Internal(format!(
-            "the imported IR does not verify:\n{errors}"
-        )));
-    }
+    prepare(context, module, options, name)?;
+    let ir_module = timing::stage(name, "import", Clock::Thread, || {
+        import::import_module(module.as_mut_ptr(), name)
+    })?;
+    timing::stage(name, "verify", Clock::Thread, || {
+        ir::verify_module(&ir_module)
+    })
+    .map_err(|errors| {
+        CompileError::Internal(format!("the imported IR does not verify:\n{errors}"))
+    })?;
     Ok(ir_module)
+}
+
+/// Links the builtin library into `module` and optimizes it for import.
+fn prepare<'c>(
+    context: &'c Context,
+    module: &inkwell::module::Module<'c>,
+    options: &BuildOptions,
+    name: &str,
+) -> CompileResult<()> {
+    builtins::link_into(context, module, name)?;
+    timing::stage(name, "optimize", Clock::Thread, || {
+        optimize::optimize(module, options.opt_level)
+    })
+}
+
+/// Runs clang on `source` and parses the bitcode it made into `context`.
+fn run_clang<'c>(
+    context: &'c Context,
+    source: &Source,
+    options: &BuildOptions,
+) -> CompileResult<(driver::ClangOutput, inkwell::module::Module<'c>)> {
+    let clang = timing::stage(&source.name, "clang", Clock::Children, || {
+        driver::run_clang(source, options)
+    })?;
+    let module = timing::stage(&source.name, "parse", Clock::Thread, || {
+        optimize::parse_bitcode(context, &clang.bitcode, &source.name)
+    })?;
+    Ok((clang, module))
 }
 
 /// A separately compiled OpenCL C source: clang's module (before the
@@ -76,9 +111,8 @@ pub struct Object {
 
 /// Compiles OpenCL C source into an object for [`link`].
 pub fn compile_object(source: &Source, options: &BuildOptions) -> CompileResult<Object> {
-    let clang = driver::run_clang(source, options)?;
     let context = Context::create();
-    let module = optimize::parse_bitcode(&context, &clang.bitcode, &source.name)?;
+    let (clang, module) = run_clang(&context, source, options)?;
     Ok(Object {
         llvm_ir: module.print_to_string().to_string(),
         log: clang.log,
@@ -179,20 +213,8 @@ pub fn link(objects: &[&str], options: &BuildOptions, name: &str) -> CompileResu
 /// Parses the LLVM module clang made for `source` and dumps it as text (for
 /// `--emit llvm-input` and debugging the importer).
 pub fn optimized_llvm_text(source: &Source, options: &BuildOptions) -> CompileResult<String> {
-    let clang = driver::run_clang(source, options)?;
     let context = Context::create();
-    let module = optimize::parse_bitcode(&context, &clang.bitcode, &source.name)?;
-    optimize::prepare(&module, builtin_library(&context)?, options.opt_level)?;
+    let (_, module) = run_clang(&context, source, options)?;
+    prepare(&context, &module, options, &source.name)?;
     Ok(module.print_to_string().to_string())
-}
-
-fn builtin_library(context: &Context) -> CompileResult<Option<inkwell::module::Module<'_>>> {
-    builtins_bitcode()
-        .map(|bc| optimize::parse_bitcode(context, bc, "lockstep_builtins"))
-        .transpose()
-}
-
-/// The builtin library's bitcode (compiled from `builtins/` at build time).
-fn builtins_bitcode() -> Option<&'static [u8]> {
-    Some(builtins::BUILTINS_BC)
 }

@@ -27,23 +27,9 @@ pub fn parse_bitcode<'c>(
         .map_err(|e| CompileError::Internal(format!("reading {name} bitcode: {e}")))
 }
 
-/// Links `library` into `module`, internalizes and inlines, then optimizes
+/// Internalizes and inlines every function but the kernels, then optimizes
 /// (LLVM's `-O<opt_level>` pipeline; at 0 only inlining).
-pub fn prepare<'c>(
-    module: &Module<'c>,
-    library: Option<Module<'c>>,
-    opt_level: u8,
-) -> CompileResult<()> {
-    if let Some(library) = library {
-        // The library's data layout string may differ trivially; use the user's.
-        library.set_triple(&module.get_triple());
-        if let Some(layout) = Some(module.get_data_layout()) {
-            library.set_data_layout(&layout);
-        }
-        module
-            .link_in_module(library)
-            .map_err(|e| CompileError::Internal(format!("linking the builtin library: {e}")))?;
-    }
+pub fn optimize(module: &Module<'_>, opt_level: u8) -> CompileResult<()> {
     let context = module.get_context();
     let always_inline = context.create_enum_attribute(
         inkwell::attributes::Attribute::get_named_enum_kind_id("alwaysinline"),
