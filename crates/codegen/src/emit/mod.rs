@@ -107,6 +107,11 @@ pub(crate) struct Emitter<'a> {
     local: HashMap<Value, Repr>,
     /// Lane-0 values of consecutive values, where known.
     pub bases: HashMap<Value, V>,
+    /// Consecutive values whose lane-0 base came through an extension or a
+    /// mask (`zext`, `sext`, `band`): lanes where the narrow value wrapped
+    /// leave the line, which only lanes outside an access's mask may do,
+    /// so an access through them takes its base from an active lane.
+    pub inexact_bases: std::collections::HashSet<Value>,
     pub cur_block: Block,
     /// Per stack slot: the gang's private array and the bytes per lane.
     pub stack: SecondaryMap<ir::StackSlot, Option<(V, u64)>>,
@@ -214,6 +219,7 @@ pub fn emit_kernel(
         direct: SecondaryMap::new(),
         local: HashMap::new(),
         bases: HashMap::new(),
+        inexact_bases: Default::default(),
         cur_block: func
             .entry_block()
             .expect("verified functions have an entry"),

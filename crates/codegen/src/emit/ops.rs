@@ -542,9 +542,50 @@ impl<'a> Emitter<'a> {
             } => self.base_from_active_lane(r),
             _ => None,
         };
+        let nonlinear = matches!(
+            data,
+            InstData::Convert {
+                op: ConvertOp::Sext | ConvertOp::Zext,
+                ..
+            } | InstData::Binary {
+                op: BinaryOp::Band,
+                ..
+            }
+        );
+        if nonlinear || data.args().iter().any(|a| self.inexact_bases.contains(a)) {
+            self.inexact_bases.insert(r);
+        }
         if let Some(b) = b {
             self.bases.insert(r, b);
         }
+    }
+
+    /// The address of lane 0 for a consecutive access through `ptr` with
+    /// `stride` bytes between lanes, under the current mask: lane 0's own
+    /// pointer, unless the pointer's base is inexact (see
+    /// `Emitter::inexact_bases`); then the first active lane's pointer
+    /// minus its offset.
+    fn consecutive_address(&mut self, ptr: Value, stride: i64) -> V {
+        if !self.inexact_bases.contains(&ptr) {
+            return self.scalar(ptr);
+        }
+        let x = self.vector(ptr);
+        let gang_mask = self.l.param(self.f, 3);
+        if self.mask == gang_mask {
+            return self.l.extract(x, 0);
+        }
+        let bits = self.mask_bits(self.mask);
+        let no_poison = self.l.const_int(self.l.i1(), 0);
+        let k = self
+            .l
+            .intrinsic("llvm.cttz", &[self.l.int(self.w)], &[bits, no_poison]);
+        let k = self.l.cast(LLVMOpcode::LLVMZExt, k, self.l.i64());
+        // An empty mask (nothing is accessed) gives k = W: clamp it.
+        let last = self.l.const_int(self.l.i64(), self.w as u64 - 1);
+        let k = self.l.intrinsic("llvm.umin", &[self.l.i64()], &[k, last]);
+        let at_k = self.l.extract_dyn(x, k);
+        let offset = self.l.mul(k, self.l.const_int(self.l.i64(), stride as u64));
+        self.l.gep_i8(at_k, self.l.neg(offset))
     }
 
     /// The lane-0 base of consecutive `r`, from the first active lane
@@ -1143,7 +1184,7 @@ impl<'a> Emitter<'a> {
                 Access::Scalar,
             )
         } else if shape == (Shape::Consecutive { stride: size }) && !volatile {
-            let p = self.scalar(ptr);
+            let p = self.consecutive_address(ptr, size);
             let vt = self.vty(mt);
             let pass = self.l.poison(vt);
             let align_v = self.l.const_int(self.l.i32(), align as u64);
@@ -1217,7 +1258,7 @@ impl<'a> Emitter<'a> {
             self.l.position_at_end(done);
             Access::Scalar
         } else if shape == (Shape::Consecutive { stride: size }) && !volatile {
-            let p = self.scalar(ptr);
+            let p = self.consecutive_address(ptr, size);
             let v = self.vector(value);
             let v = self.to_mem(v, ty);
             let align_v = self.l.const_int(self.l.i32(), align as u64);
