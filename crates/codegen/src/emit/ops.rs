@@ -548,7 +548,7 @@ impl<'a> Emitter<'a> {
                 op: ConvertOp::Sext | ConvertOp::Zext,
                 ..
             } | InstData::Binary {
-                op: BinaryOp::Band,
+                op: BinaryOp::Band | BinaryOp::Sshr | BinaryOp::Ushr,
                 ..
             }
         );
