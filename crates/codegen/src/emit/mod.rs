@@ -107,11 +107,11 @@ pub(crate) struct Emitter<'a> {
     local: HashMap<Value, Repr>,
     /// Lane-0 values of consecutive values, where known.
     pub bases: HashMap<Value, V>,
-    /// Consecutive values whose lane-0 base came through an extension, a
-    /// mask or a shift right (`zext`, `sext`, `band`, `sshr`, `ushr`):
-    /// lanes where the narrow value wrapped leave the line, which only lanes
-    /// outside an access's mask may do, so an access through them takes its
-    /// base from an active lane.
+    /// Consecutive values whose lane-0 base came through an unsigned
+    /// narrowing (`zext`, `band` with a low mask, `ushr`): lanes where the
+    /// narrow value wrapped below 0 leave the line, which only lanes outside
+    /// an access's mask may do, so an access through them takes its base
+    /// from an active lane.
     pub inexact_bases: std::collections::HashSet<Value>,
     pub cur_block: Block,
     /// Per stack slot: the gang's private array and the bytes per lane.

@@ -542,13 +542,16 @@ impl<'a> Emitter<'a> {
             } => self.base_from_active_lane(r),
             _ => None,
         };
+        // Unsigned narrowing (a `uint` index that went below 0 in a lane
+        // that skips the access) breaks the line; a signed one would have
+        // to cross INT_MAX, which the shape analysis already rules out.
         let nonlinear = matches!(
             data,
             InstData::Convert {
-                op: ConvertOp::Sext | ConvertOp::Zext,
+                op: ConvertOp::Zext,
                 ..
             } | InstData::Binary {
-                op: BinaryOp::Band | BinaryOp::Sshr | BinaryOp::Ushr,
+                op: BinaryOp::Band | BinaryOp::Ushr,
                 ..
             }
         );
