@@ -65,6 +65,8 @@ struct Unit {
     output: PathBuf,
 }
 
+include!("../build-support/llvm_shim.rs");
+
 fn main() -> ExitCode {
     match run() {
         Ok(()) => ExitCode::SUCCESS,
@@ -80,7 +82,7 @@ fn run() -> Result<(), String> {
     let out_dir = PathBuf::from(env::var("OUT_DIR").map_err(|e| e.to_string())?);
     let src_dir = manifest_dir.join("builtins");
 
-    compile_shim()?;
+    compile_llvm_shim("link_builtins")?;
 
     println!("cargo:rerun-if-env-changed=LOCKSTEP_CLANG");
     println!("cargo:rerun-if-env-changed=LOCKSTEP_LLVM_LINK");
@@ -166,51 +168,6 @@ fn unit_index(llvm_nm: &Path, units: &[Unit]) -> Result<String, String> {
     }
     out.push_str("];\n");
     Ok(out)
-}
-
-/// Compiles the C++ part of the crate, `src/link_builtins.cpp`.
-fn compile_shim() -> Result<(), String> {
-    println!("cargo:rerun-if-changed=src/link_builtins.cpp");
-    println!("cargo:rerun-if-env-changed=LLVM_SYS_191_PREFIX");
-    let cxxflags = llvm_config("--cxxflags")?;
-    let mut build = cc::Build::new();
-    build.cpp(true).file("src/link_builtins.cpp");
-    for flag in cxxflags.split_whitespace() {
-        // LLVM's headers as system headers: their warnings are not ours.
-        match flag.strip_prefix("-I") {
-            Some(dir) => build.flag("-isystem").flag(dir),
-            None => build.flag(flag),
-        };
-    }
-    // LLVM is built without RTTI; the shim must not ask for its type info.
-    build.flag("-fno-rtti").warnings(true);
-    build
-        .try_compile("lockstep_link_builtins")
-        .map_err(|e| format!("compiling src/link_builtins.cpp: {e}"))
-}
-
-/// The output of `llvm-config ARG` for the LLVM that llvm-sys links.
-fn llvm_config(arg: &str) -> Result<String, String> {
-    let mut candidates: Vec<PathBuf> = Vec::new();
-    if let Some(prefix) = env::var_os("LLVM_SYS_191_PREFIX") {
-        candidates.push(PathBuf::from(prefix).join("bin").join("llvm-config"));
-    }
-    candidates.push("llvm-config-19".into());
-    candidates.push("llvm-config".into());
-    let mut tried = Vec::new();
-    for tool in &candidates {
-        match Command::new(tool).arg(arg).output() {
-            Ok(out) if out.status.success() => {
-                return Ok(String::from_utf8_lossy(&out.stdout).trim().to_string());
-            }
-            Ok(out) => tried.push(format!("{} {arg}: {}", tool.display(), out.status)),
-            Err(e) => tried.push(format!("{}: {e}", tool.display())),
-        }
-    }
-    Err(format!(
-        "no usable llvm-config (install llvm-19-dev): {}",
-        tried.join("; ")
-    ))
 }
 
 /// The units: every `#include "X.cl"` of lockstep_builtins.cl, and
