@@ -12,7 +12,7 @@
 //! |---|---|---|
 //! | `remove_unreachable` | imported | drops blocks the entry cannot reach |
 //! | `unify_returns` | imported | one `return` |
-//! | `lower_switch` | normalized | `switch` on varying values → `brif` chains |
+//! | `lower_switch` | normalized | `switch` on varying values → `brif` chains and search trees |
 //! | `split_barriers` | split | `barrier` → `suspend` passing the live state |
 //! | `linearize` | linearized | gang-level IR: divergent branches → per-block masks or block-IP |
 //! | `layout_private` | linearized | private arrays interleaved across lanes where accesses allow |

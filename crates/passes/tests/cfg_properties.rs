@@ -526,6 +526,9 @@ fn check_sync(func: &Function, cfg: &ControlFlowGraph) {
     for &b in cfg.rpo() {
         let succs = func.successors(b);
         let joins = sync.joins(b);
+        // Stopping where the paths from the branch meet gives what the
+        // whole graph gives, join points and their predecessors alike.
+        assert_eq!(joins, sync.joins_exhaustive(b), "joins of {b}");
         if succs.len() < 2 {
             assert!(joins.blocks.is_empty());
             continue;

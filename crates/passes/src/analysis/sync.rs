@@ -53,7 +53,10 @@
 //! synchronized by any header either, so an irreducible loop not containing
 //! `b` is divergent too when one of its entries is a join point of `b`.
 
-use cranelift_entity::SecondaryMap;
+use std::cmp::Reverse;
+use std::collections::{BinaryHeap, HashMap};
+use std::hash::Hash;
+
 use lockstep_ir::{Block, Function};
 
 use super::cfg::ControlFlowGraph;
@@ -104,67 +107,79 @@ impl<'a> SyncDependence<'a> {
     /// header of an inner loop from being a join point of its own exit
     /// branch by way of the outer loop's back edge.
     pub fn joins(&self, branch: Block) -> BranchJoins {
-        let cfg = self.cfg;
+        self.explore_joins(branch, true)
+    }
+
+    /// [`SyncDependence::joins`] computed on everything reachable from the
+    /// branch, without stopping where its paths meet: the same result,
+    /// slower; for tests of the shortcut.
+    pub fn joins_exhaustive(&self, branch: Block) -> BranchJoins {
+        self.explore_joins(branch, false)
+    }
+
+    fn explore_joins(&self, branch: Block, shortcut: bool) -> BranchJoins {
+        let (cfg, loops) = (self.cfg, self.loops);
         let mut out = BranchJoins::default();
         let succs = self.func.successors(branch);
         if !cfg.is_reachable(branch) || succs.len() < 2 {
             return out;
         }
-        let enclosing = self.loops.loops_containing(branch);
+        let enclosing = loops.loops_containing(branch);
         // An edge entering a loop that contains the branch from outside it.
         let reenters = |u: Block, s: Block| {
             enclosing
                 .iter()
-                .any(|&l| self.loops.entries(l).contains(&s) && !self.loops.contains(l, u))
+                .any(|&l| loops.entries(l).contains(&s) && !loops.contains(l, u))
         };
-        let n = cfg.num_block_ids();
-        let mut g = Graph::with_nodes(n);
-        let branch_in = g.add_node();
-        let target = |s: Block| {
-            if s == branch {
-                branch_in
-            } else {
-                s.as_u32()
+        // The graph, numbered as explored: node 0 is the branch, nodes
+        // `1..=succs.len()` its edge nodes, then the blocks it reaches
+        // (the branch itself again as the sink of the edges into it).
+        let mut g = Graph::with_nodes(1 + succs.len());
+        let mut block_of: Vec<Block> = vec![branch; 1 + succs.len()];
+        let mut explore = Explore::default();
+        let rpo = |b: Block| cfg.rpo_number(b).expect("reachable from a reachable block");
+        for (k, &s) in succs.iter().enumerate() {
+            g.add_edge(0, k as u32 + 1);
+            let t = explore.node(&mut g, &mut block_of, s, rpo(s));
+            g.add_edge(k as u32 + 1, t);
+        }
+        let mut may_stop = shortcut;
+        while let Some(x) = explore.next() {
+            let b = block_of[x as usize];
+            if may_stop && explore.is_empty() && b != branch && loops.innermost_loop(b).is_none() {
+                // Every path on from here goes through `b`: stop if it
+                // cannot come back (see `all_reach`).
+                if all_reach(&g, x, explore.ids.get(&branch).copied()) {
+                    break;
+                }
+                may_stop = false;
             }
-        };
-        for &u in cfg.rpo() {
-            if u != branch {
-                for &s in cfg.succs(u) {
-                    if !reenters(u, s) {
-                        g.add_edge(u.as_u32(), target(s));
-                    }
+            if b == branch {
+                continue; // the sink of the edges into the branch
+            }
+            for &s in cfg.succs(b) {
+                if !reenters(b, s) {
+                    let t = explore.node(&mut g, &mut block_of, s, rpo(s));
+                    g.add_edge(x, t);
                 }
             }
         }
-        let first_edge_node = g.len() as u32;
-        for s in succs {
-            let e = g.add_node();
-            g.add_edge(branch.as_u32(), e);
-            g.add_edge(e, target(s));
-        }
-        let (idom, _) = graph::dominators(&g, branch.as_u32());
+        let (idom, _) = graph::dominators(&g, 0);
         let preds = g.preds();
-        let block_of = |x: u32| {
-            if x == branch_in || x >= first_edge_node {
-                branch
-            } else {
-                Block::from_u32(x)
-            }
-        };
+        let first_block = succs.len() + 1;
         let mut found: Vec<(Block, Vec<Block>)> = Vec::new();
-        for x in 0..first_edge_node {
-            if x == branch.as_u32() || idom[x as usize] != branch.as_u32() {
+        for x in first_block..g.len() {
+            if idom[x] != 0 {
                 continue;
             }
-            let mut from: Vec<Block> = Vec::new();
-            for &p in &preds[x as usize] {
-                let pb = block_of(p);
-                if idom[p as usize] != graph::NONE && !from.contains(&pb) {
-                    from.push(pb);
-                }
-            }
+            let mut from: Vec<Block> = preds[x]
+                .iter()
+                .filter(|&&p| idom[p as usize] != graph::NONE)
+                .map(|&p| block_of[p as usize])
+                .collect();
             from.sort_by_key(|&b| cfg.rpo_number(b));
-            found.push((block_of(x), from));
+            from.dedup();
+            found.push((block_of[x], from));
         }
         found.sort_by_key(|(b, _)| cfg.rpo_number(*b));
         for (b, from) in found {
@@ -200,37 +215,138 @@ impl<'a> SyncDependence<'a> {
     /// different sinks (leave vs. continue, or continue at different entries)?
     fn lanes_split_in_iteration(&self, branch: Block, lp: Loop) -> bool {
         let (cfg, loops) = (self.cfg, self.loops);
-        let n = cfg.num_block_ids();
-        let mut in_loop: SecondaryMap<Block, bool> = SecondaryMap::new();
-        for &b in loops.blocks(lp) {
-            in_loop[b] = true;
-        }
-        let mut g = Graph::with_nodes(n);
-        let exit = g.add_node();
-        let end = g.add_node();
-        g.add_edge(exit, end);
         let entries = loops.entries(lp);
-        let conts: Vec<u32> = entries
-            .iter()
-            .map(|_| {
-                let c = g.add_node();
-                g.add_edge(c, end);
-                c
-            })
-            .collect();
-        for &u in loops.blocks(lp) {
-            for &s in cfg.succs(u) {
-                let to = if !in_loop[s] {
-                    exit
-                } else if let Some(i) = entries.iter().position(|&e| e == s) {
-                    conts[i]
-                } else {
-                    s.as_u32()
-                };
-                g.add_edge(u.as_u32(), to);
+        // Nodes numbered as explored from the branch (node 0), blocks in
+        // RPO, the sinks (one `EXIT`, a `CONT` per entry, then `END`) last.
+        #[derive(Copy, Clone, PartialEq, Eq, Hash)]
+        enum Node {
+            Block(Block),
+            Exit,
+            Cont(usize),
+            End,
+        }
+        let mut g = Graph::with_nodes(1);
+        let mut kind: Vec<Node> = vec![Node::Block(branch)];
+        let mut explore = Explore::default();
+        explore.ids.insert(Node::Block(branch), 0);
+        let key = |n: Node| match n {
+            Node::Block(b) => cfg.rpo_number(b).unwrap_or(u32::MAX),
+            _ => u32::MAX,
+        };
+        let mut end = None;
+        let mut x = 0;
+        loop {
+            let targets: Vec<Node> = match kind[x as usize] {
+                Node::Block(u) => cfg
+                    .succs(u)
+                    .iter()
+                    .map(|&s| {
+                        if !loops.contains(lp, s) {
+                            Node::Exit
+                        } else if let Some(i) = entries.iter().position(|&e| e == s) {
+                            Node::Cont(i)
+                        } else {
+                            Node::Block(s)
+                        }
+                    })
+                    .collect(),
+                Node::Exit | Node::Cont(_) => vec![Node::End],
+                Node::End => Vec::new(),
+            };
+            for t in targets {
+                let id = explore.node(&mut g, &mut kind, t, key(t));
+                if t == Node::End {
+                    end = Some(id);
+                }
+                g.add_edge(x, id);
+            }
+            let Some(next) = explore.next() else {
+                break;
+            };
+            if explore.is_empty() && kind[next as usize] != Node::End {
+                // Every path from here to `END` goes through `next`, which
+                // is not the branch: it dominates `END`.
+                return false;
+            }
+            x = next;
+        }
+        let Some(end) = end else {
+            return false;
+        };
+        let (idom, _) = graph::dominators(&g, 0);
+        idom[end as usize] == 0
+    }
+}
+
+/// The nodes of a graph being built as it is explored from its root: each
+/// gets a number when first seen and waits in a queue, the lowest key (RPO
+/// number) first, so that the blocks of an acyclic region come out in a
+/// topological order and the queue holds one node exactly when every path
+/// on from the explored part goes through it.
+struct Explore<K> {
+    ids: HashMap<K, u32>,
+    queue: BinaryHeap<Reverse<(u32, u32)>>,
+}
+
+impl<K> Default for Explore<K> {
+    fn default() -> Explore<K> {
+        Explore {
+            ids: HashMap::new(),
+            queue: BinaryHeap::new(),
+        }
+    }
+}
+
+impl<K: Copy + Eq + Hash> Explore<K> {
+    /// The node of `k` in `g` (`kinds[node] == k`): added and queued with
+    /// `key` when first seen.
+    fn node(&mut self, g: &mut Graph, kinds: &mut Vec<K>, k: K, key: u32) -> u32 {
+        if let Some(&id) = self.ids.get(&k) {
+            return id;
+        }
+        let id = g.add_node();
+        kinds.push(k);
+        self.ids.insert(k, id);
+        self.queue.push(Reverse((key, id)));
+        id
+    }
+
+    /// The next node to explore.
+    fn next(&mut self) -> Option<u32> {
+        self.queue.pop().map(|Reverse((_, id))| id)
+    }
+
+    /// True if no node waits.
+    fn is_empty(&self) -> bool {
+        self.queue.is_empty()
+    }
+}
+
+/// True if every node of `g` except the sink of the edges into the branch
+/// reaches `target` (the one node left to explore), so that, `target` being
+/// in no loop, nothing reached through it can come back into the explored
+/// part: the dominators of the explored part, and of `target`, are those
+/// of the whole graph.
+///
+/// Proof sketch: a node `u` reached through `target` with an edge into an
+/// explored node `y` (or into `target`) closes a cycle `target .. u y ..
+/// target` (every explored node reaches `target`), which a block in no loop
+/// cannot be on. The sink of the edges into the branch is not on such a
+/// cycle either: the branch reaches `target` too.
+fn all_reach(g: &Graph, target: u32, sink: Option<u32>) -> bool {
+    let preds = g.preds();
+    let mut seen = vec![false; g.len()];
+    seen[target as usize] = true;
+    let mut count = 1;
+    let mut work = vec![target];
+    while let Some(x) = work.pop() {
+        for &p in &preds[x as usize] {
+            if !seen[p as usize] {
+                seen[p as usize] = true;
+                count += 1;
+                work.push(p);
             }
         }
-        let (idom, _) = graph::dominators(&g, branch.as_u32());
-        idom[end as usize] == branch.as_u32()
     }
+    count + usize::from(sink.is_some_and(|s| !seen[s as usize])) == g.len()
 }

@@ -107,6 +107,7 @@
 //! Blocks unreachable from the entry never run; their values are reported
 //! varying and their branches uniform.
 
+use std::collections::HashSet;
 use std::fmt;
 
 use cranelift_entity::packed_option::PackedOption;
@@ -328,9 +329,9 @@ impl Uniformity {
         let sync = SyncDependence::new(func, &self.cfg, &self.loops);
         // None: not known yet (the optimistic start).
         let mut known: SecondaryMap<Value, Option<Shape>> = SecondaryMap::new();
-        // For each join point: the predecessors lanes of its divergent
-        // branches arrive from.
-        let mut join_preds: SecondaryMap<Block, Vec<Block>> = SecondaryMap::new();
+        // (join point, predecessor) for each predecessor lanes of the join
+        // point's divergent branches arrive from.
+        let mut join_preds: HashSet<(Block, Block)> = HashSet::new();
         let entry = self.cfg.entry();
         let rpo = self.cfg.rpo().to_vec();
         // Incoming (pred, args) of every reachable block, from reachable preds.
@@ -353,7 +354,7 @@ impl Uniformity {
                             Shape::Varying
                         })
                     } else {
-                        self.param_shape(&known, &incoming[b], &join_preds[b], b, i)
+                        self.param_shape(&known, &incoming[b], &join_preds, b, i)
                     };
                     if new.is_some() && known[p] != new {
                         known[p] = new;
@@ -385,11 +386,7 @@ impl Uniformity {
                             let joins = sync.joins(b);
                             for (&j, preds) in joins.blocks.iter().zip(&joins.preds) {
                                 self.joined_branches[j].push(b);
-                                for &p in preds {
-                                    if !join_preds[j].contains(&p) {
-                                        join_preds[j].push(p);
-                                    }
-                                }
+                                join_preds.extend(preds.iter().map(|&p| (j, p)));
                             }
                             for lp in sync.divergent_loops(b, &joins.blocks) {
                                 self.divergent_loops[lp] = true;
@@ -452,7 +449,7 @@ impl Uniformity {
         &self,
         known: &SecondaryMap<Value, Option<Shape>>,
         incoming: &[(Block, Vec<Value>)],
-        join_preds: &[Block],
+        join_preds: &HashSet<(Block, Block)>,
         block: Block,
         index: usize,
     ) -> Option<Shape> {
@@ -477,7 +474,7 @@ impl Uniformity {
         // the lanes disagree.
         let mut from_branch = incoming
             .iter()
-            .filter(|(pred, _)| join_preds.contains(pred))
+            .filter(|(pred, _)| join_preds.contains(&(block, *pred)))
             .map(|(_, args)| args[index]);
         let first = from_branch.next();
         let all_same = from_branch.all(|v| Some(v) == first);

@@ -331,6 +331,17 @@ struct Linearizer<'a> {
     sealed: SecondaryMap<Block, bool>,
     incomplete: SecondaryMap<Block, Vec<(Var, Value)>>,
     defs: HashMap<(Var, Block), Value>,
+    /// Each output block's place in the layout, which is the order blocks
+    /// are filled in.
+    seq: SecondaryMap<Block, u32>,
+    /// Output blocks on a cycle of the output CFG (in a loop, or any block
+    /// with block-IP, whose dispatch reaches every block).
+    cyclic: SecondaryMap<Block, bool>,
+    /// The entry body when it is the only root (no resume entries): it
+    /// dominates every block.
+    only_root: Option<Block>,
+    /// For each variable, the place (`seq`) of the first block that set it.
+    first_def: HashMap<Var, u32>,
     zeros: HashMap<(Block, Type), Value>,
     undefs: HashMap<(Block, Type), Value>,
     /// The values in `zeros` and `undefs`, for the folds.
@@ -392,6 +403,10 @@ impl<'a> Linearizer<'a> {
             sealed: SecondaryMap::new(),
             incomplete: SecondaryMap::new(),
             defs: HashMap::new(),
+            seq: SecondaryMap::new(),
+            cyclic: SecondaryMap::new(),
+            first_def: HashMap::new(),
+            only_root: None,
             zeros: HashMap::new(),
             undefs: HashMap::new(),
             zero_values: SecondaryMap::new(),
@@ -471,6 +486,9 @@ impl<'a> Linearizer<'a> {
         }
         let body_entry = self.body[entry].expect("entry body");
         self.roots[body_entry] = true;
+        if !self.order.iter().any(|&b| self.resumes[b]) {
+            self.only_root = Some(body_entry);
+        }
         // Layout: the entry body first, then in order.
         let mut layout = vec![body_entry];
         for (i, &b) in self.order.iter().enumerate() {
@@ -487,6 +505,21 @@ impl<'a> Linearizer<'a> {
         }
         layout.extend(self.dispatch);
         layout.push(self.end);
+        for (i, &block) in layout.iter().enumerate() {
+            self.seq[block] = i as u32;
+            self.cyclic[block] = self.scheme == Scheme::BlockIp;
+        }
+        for (i, &b) in self.order.iter().enumerate() {
+            if loops.innermost_loop(b).is_some() {
+                let blocks = [self.resume_entry[b], self.guard[b], self.body[b]];
+                for block in blocks.into_iter().flatten() {
+                    self.cyclic[block] = true;
+                }
+            }
+            for &(_, e) in &self.loop_ends[i] {
+                self.cyclic[e] = true;
+            }
+        }
         self.out.layout = layout;
         // Predecessors, as the terminators will have them.
         for (i, b) in self.order.clone().into_iter().enumerate() {
@@ -1329,7 +1362,8 @@ impl<'a> Linearizer<'a> {
         self.out.append_inst(block, inst);
     }
 
-    /// An `undef` of `ty` at the start of root `block`.
+    /// An `undef` of `ty` at the start of `block` (a root, or a block no
+    /// definition reaches).
     fn undef(&mut self, block: Block, ty: Type) -> Value {
         if let Some(&u) = self.undefs.get(&(block, ty)) {
             return u;
@@ -1383,8 +1417,36 @@ impl<'a> Linearizer<'a> {
 
     // ---- SSA construction (Braun et al.) ----
 
+    /// Sets `var` to `v` in `block` (the block being filled).
     fn write(&mut self, var: Var, block: Block, v: Value) {
+        let seq = self.seq[block];
+        self.first_def
+            .entry(var)
+            .and_modify(|s| *s = (*s).min(seq))
+            .or_insert(seq);
+        self.remember(var, block, v);
+    }
+
+    /// Records that `var` is `v` at the end of `block` (so far).
+    fn remember(&mut self, var: Var, block: Block, v: Value) {
         self.defs.insert((var, block), v);
+    }
+
+    /// True if `var` is unset at the end of `block` because no block on a
+    /// path to it has set it: none before it in the layout has (blocks
+    /// are filled in layout order, so no block yet to be filled comes
+    /// before it), and no path comes back to it from later blocks (it is
+    /// in no loop: a path from a later block back to an earlier one takes
+    /// the back edge of a loop containing every block between them, the
+    /// blocks of a loop being contiguous in the order). Reading the
+    /// variable there need not walk back to the entry through every block
+    /// that skips its definition.
+    fn unset_before(&self, var: Var, block: Block) -> bool {
+        !self.cyclic[block]
+            && self
+                .first_def
+                .get(&var)
+                .is_none_or(|&s| s > self.seq[block])
     }
 
     fn read(&mut self, var: Var, block: Block) -> Value {
@@ -1396,12 +1458,12 @@ impl<'a> Linearizer<'a> {
 
     fn read_recursive(&mut self, var: Var, block: Block) -> Value {
         let v = if self.roots[block] {
-            // Masks start empty; anything else is unset there.
-            let t = self.var_type(var);
-            match var {
-                Var::Mask(_) => self.zero(block, t.ty),
-                _ => self.undef(block, t.ty),
-            }
+            self.unset(var, block)
+        } else if self.unset_before(var, block) {
+            // Unset on every path from the entry (the only root, when no
+            // resume entry makes others) or from wherever lanes come from.
+            let at = self.only_root.unwrap_or(block);
+            self.unset(var, at)
         } else if !self.sealed[block] {
             let p = self.new_param(var, block);
             self.incomplete[block].push((var, p));
@@ -1411,12 +1473,22 @@ impl<'a> Linearizer<'a> {
             self.read(var, pred)
         } else {
             let p = self.new_param(var, block);
-            self.write(var, block, p);
+            self.remember(var, block, p);
             self.add_param_args(var, block);
             p
         };
-        self.write(var, block, v);
+        self.remember(var, block, v);
         v
+    }
+
+    /// The value of `var` where nothing set it, made in `block`: masks
+    /// start empty; anything else is `undef`.
+    fn unset(&mut self, var: Var, block: Block) -> Value {
+        let t = self.var_type(var);
+        match var {
+            Var::Mask(_) => self.zero(block, t.ty),
+            _ => self.undef(block, t.ty),
+        }
     }
 
     fn new_param(&mut self, var: Var, block: Block) -> Value {
