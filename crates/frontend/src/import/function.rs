@@ -29,13 +29,19 @@ pub(super) struct FnImp<'a> {
     blocks: HashMap<Bb, ir::Block>,
     cur: ir::Block,
     entry: ir::Block,
-    /// Where the next hoisted constant goes in the entry block.
-    const_pos: usize,
-    /// While true, `emit` inserts at `const_pos` (constant expressions).
+    /// The hoisted constants, in order: they go to the top of the entry
+    /// block once it is imported (inserting each there at once would move
+    /// the whole block every time).
+    hoisted: Vec<ir::Inst>,
+    /// While true, `emit` adds to `hoisted` (constant expressions).
     in_const: bool,
     consts: HashMap<Val, Vec<ir::Value>>,
     /// Hoisted integer and float constants by type and bits.
     scalar_consts: HashMap<(Type, bool, u64), ir::Value>,
+    /// Each phi's incoming value per predecessor, gathered on first use (a
+    /// search of the incoming list per edge is quadratic at a phi of
+    /// thousands of predecessors, a big `switch`'s join).
+    phi_incoming: HashMap<Val, HashMap<Bb, Val>>,
     /// Debug location of the instruction being imported.
     pub loc: Option<(u32, u32)>,
 }
@@ -49,10 +55,11 @@ pub(super) fn import_kernel(imp: &mut Importer, f: Val) -> CompileResult<ir::Fun
         blocks: HashMap::new(),
         cur: ir::Block::from_u32(0),
         entry: ir::Block::from_u32(0),
-        const_pos: 0,
+        hoisted: Vec::new(),
         in_const: false,
         consts: HashMap::new(),
         scalar_consts: HashMap::new(),
+        phi_incoming: HashMap::new(),
         loc: None,
     };
     fi.body(f).map_err(|e| match e {
@@ -120,6 +127,12 @@ impl<'a> FnImp<'a> {
                 self.instruction(inst, bb)?;
             }
         }
+        let mut insts = std::mem::take(&mut self.hoisted);
+        for &inst in &insts {
+            self.func.inst_block[inst] = Some(self.entry);
+        }
+        insts.append(&mut self.func.blocks[self.entry].insts);
+        self.func.blocks[self.entry].insts = insts;
         Ok(())
     }
 
@@ -164,8 +177,7 @@ impl<'a> FnImp<'a> {
     pub fn emit(&mut self, data: InstData, ty: Option<Type>) -> Option<ir::Value> {
         let inst = self.func.create_inst(data, ty);
         if self.in_const {
-            self.func.insert_inst(self.entry, self.const_pos, inst);
-            self.const_pos += 1;
+            self.hoisted.push(inst);
         } else {
             self.func.append_inst(self.cur, inst);
             self.func.srclocs[inst] = self.loc.map(|(line, col)| ir::SourceLoc { line, col });
@@ -834,11 +846,18 @@ impl<'a> FnImp<'a> {
             if phi.opcode() != LLVMOpcode::LLVMPHI {
                 break;
             }
-            let incoming = phi
-                .incoming()
-                .into_iter()
-                .find(|(_, b)| *b == from)
-                .map(|(v, _)| v)
+            let incoming = self
+                .phi_incoming
+                .entry(phi)
+                .or_insert_with(|| {
+                    let mut by_pred = HashMap::new();
+                    for (v, b) in phi.incoming() {
+                        by_pred.entry(b).or_insert(v);
+                    }
+                    by_pred
+                })
+                .get(&from)
+                .copied()
                 .ok_or_else(|| {
                     CompileError::Internal(format!(
                         "phi without an entry for a predecessor: {}",
@@ -1102,17 +1121,20 @@ fn align_at(align: u32, offset: u64) -> u32 {
 fn reverse_postorder(entry: Bb) -> Vec<Bb> {
     let mut post = Vec::new();
     let mut seen = HashSet::new();
-    let mut stack = vec![(entry, 0usize)];
+    let successors = |bb: Bb| bb.terminator().map(|t| t.successors()).unwrap_or_default();
+    // Each block with its successors (listed once: a `switch` has thousands)
+    // and the next one to visit.
+    let mut stack = vec![(entry, successors(entry), 0usize)];
     seen.insert(entry);
-    while let Some((bb, i)) = stack.pop() {
-        let succs = bb.terminator().map(|t| t.successors()).unwrap_or_default();
-        if i < succs.len() {
-            stack.push((bb, i + 1));
-            if seen.insert(succs[i]) {
-                stack.push((succs[i], 0));
+    while let Some((bb, succs, i)) = stack.last_mut() {
+        if let Some(&s) = succs.get(*i) {
+            *i += 1;
+            if seen.insert(s) {
+                stack.push((s, successors(s), 0));
             }
         } else {
-            post.push(bb);
+            post.push(*bb);
+            stack.pop();
         }
     }
     post.reverse();
