@@ -79,9 +79,10 @@ fn prepare<'c>(
     options: &BuildOptions,
     name: &str,
 ) -> CompileResult<()> {
+    let large = optimize::is_large(module);
     builtins::link_into(context, module, name)?;
     timing::stage(name, "optimize", Clock::Thread, || {
-        optimize::optimize(module, options.opt_level)
+        optimize::optimize(module, options.opt_level, large)
     })
 }
 

@@ -27,9 +27,34 @@ pub fn parse_bitcode<'c>(
         .map_err(|e| CompileError::Internal(format!("reading {name} bitcode: {e}")))
 }
 
+/// A program whose functions have more basic blocks than this in all (as
+/// clang emits them, before the builtin library) is optimized by
+/// [`LARGE_PROGRAM_PIPELINE`] rather than LLVM's `-O<opt_level>`, whose
+/// passes grow faster than the code on such functions: GVN, DSE and
+/// InstCombine on a 10,000-case `switch` (6.5 s at `-O3`, 0.6 s at `-O1`,
+/// 0.4 s for the large pipeline); InstCombine's dominating-condition
+/// queries and SimplifyCFG's switch formation on 25,000 `if (x == k)`
+/// statements in a row (40 s at `-O1`, turning them into 25,000 switches of
+/// 690,000 cases). No kernel of the corpus or the benchmarks comes near
+/// (41 blocks at most).
+pub const LARGE_PROGRAM_BLOCKS: u32 = 4096;
+
+/// What [`optimize`] runs on a program past [`LARGE_PROGRAM_BLOCKS`]:
+/// inlining, SSA construction and the clean-ups that are linear in the code.
+pub const LARGE_PROGRAM_PIPELINE: &str =
+    "always-inline,function(sroa,early-cse<memssa>,adce),globaldce";
+
+/// True if clang's `module` (before the builtin library) is past
+/// [`LARGE_PROGRAM_BLOCKS`].
+pub fn is_large(module: &Module<'_>) -> bool {
+    let blocks: u32 = module.get_functions().map(|f| f.count_basic_blocks()).sum();
+    blocks > LARGE_PROGRAM_BLOCKS
+}
+
 /// Internalizes and inlines every function but the kernels, then optimizes
-/// (LLVM's `-O<opt_level>` pipeline; at 0 only inlining).
-pub fn optimize(module: &Module<'_>, opt_level: u8) -> CompileResult<()> {
+/// (LLVM's `-O<opt_level>` pipeline, [`LARGE_PROGRAM_PIPELINE`] for a
+/// `large` program, see [`is_large`]; at 0 only inlining).
+pub fn optimize(module: &Module<'_>, opt_level: u8, large: bool) -> CompileResult<()> {
     let context = module.get_context();
     let always_inline = context.create_enum_attribute(
         inkwell::attributes::Attribute::get_named_enum_kind_id("alwaysinline"),
@@ -73,6 +98,7 @@ pub fn optimize(module: &Module<'_>, opt_level: u8) -> CompileResult<()> {
     }
     let pipeline = match opt_level {
         0 => "always-inline,globaldce".to_string(),
+        _ if large => LARGE_PROGRAM_PIPELINE.to_string(),
         n => format!("always-inline,default<O{}>,globaldce", n.min(3)),
     };
     run_passes(module, &pipeline)
