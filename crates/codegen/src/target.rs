@@ -1,5 +1,7 @@
 //! The host target: what CPU the kernels run on, and LLVM's `default<O3>`
-//! pipeline plus object/assembly emission for exactly that CPU.
+//! pipeline plus object/assembly emission for exactly that CPU (a module
+//! too large for them to finish in reasonable time gets cheaper ones, see
+//! [`LARGE_MODULE_BLOCKS`]).
 //!
 //! Lockstep compiles for the machine it runs on, never for a generic x86-64:
 //! the gang width follows the widest vector unit (AVX-512 → 16 lanes of
@@ -138,6 +140,25 @@ fn cpu_features(triple: &str, cpu: &str) -> BackendResult<String> {
 
 /// The LLVM pipeline that [`optimize`] runs.
 pub const PIPELINE: &str = "default<O3>";
+
+/// A module whose functions have more basic blocks than this in all, as
+/// the emitter wrote it, is compiled for compile time rather than speed:
+/// [`LARGE_PIPELINE`] instead of [`PIPELINE`], its functions `optnone` and
+/// not inlined, and code generation at LLVM's `-O0` (fast instruction
+/// selection and register allocation, no machine optimizations). On such
+/// functions `-O3` and the machine passes grow faster than the code: a
+/// 10,000-case `switch` spends seconds in InstCombine and GVN at a join of
+/// 10,000 edges, and minutes in machine code sinking over the diamonds that
+/// AVX-512 mask selects expand into (3,000 cases on a varying value: 16 s,
+/// 10,000: past 3 minutes). The corpus and the benchmarks stay far below
+/// (500 blocks at most).
+pub const LARGE_MODULE_BLOCKS: u32 = 4096;
+
+/// The LLVM pipeline [`optimize`] runs on a module past
+/// [`LARGE_MODULE_BLOCKS`]: the cheap clean-ups, each linear in the code.
+/// (Not SimplifyCFG: the selects it makes of the linearized guards cost
+/// instruction selection more than it saves, 0.7 s of 3.7 at 10,000 cases.)
+pub const LARGE_PIPELINE: &str = "function(sroa,early-cse<memssa>,adce)";
 
 /// The CPU this process runs on, as LLVM names it.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -291,6 +312,11 @@ impl HostTarget {
     /// x86-64 ELF (LLJIT configures its own target machines the same way),
     /// and the code can be cached and loaded at any address.
     pub fn target_machine(&self) -> BackendResult<TargetMachine> {
+        self.target_machine_at(OptimizationLevel::Aggressive)
+    }
+
+    /// A target machine whose code generation optimizes at `level`.
+    fn target_machine_at(&self, level: OptimizationLevel) -> BackendResult<TargetMachine> {
         initialize_native()?;
         let triple = TargetTriple::create(&self.triple);
         let target = Target::from_triple(&triple).map_err(|e| {
@@ -301,7 +327,7 @@ impl HostTarget {
                 &triple,
                 &self.cpu,
                 &self.features,
-                OptimizationLevel::Aggressive,
+                level,
                 RelocMode::PIC,
                 CodeModel::Small,
             )
@@ -355,22 +381,65 @@ pub fn prepare_module(
 
 /// Verifies `module`, sets the host's triple and data layout
 /// ([`prepare_module`]) and runs LLVM's `default<O3>` pipeline with the host
-/// target machine, so that the cost models know the real vector units. The
-/// module is changed in place.
+/// target machine, so that the cost models know the real vector units; a
+/// module past [`LARGE_MODULE_BLOCKS`] gets [`LARGE_PIPELINE`] and its
+/// functions become `optnone`. The module is changed in place.
 pub fn optimize(target: &HostTarget, module: &Module) -> BackendResult<()> {
     module
         .verify()
         .map_err(|e| BackendError::InvalidModule(e.to_string()))?;
     let machine = target.target_machine()?;
     prepare_module(target, &machine, module)?;
+    let blocks: u32 = module.get_functions().map(|f| f.count_basic_blocks()).sum();
+    let large = blocks > LARGE_MODULE_BLOCKS;
     let options = PassBuilderOptions::create();
     options.set_loop_vectorization(true);
     options.set_loop_slp_vectorization(true);
     options.set_loop_interleaving(true);
     options.set_loop_unrolling(true);
+    let pipeline = if large { LARGE_PIPELINE } else { PIPELINE };
     module
-        .run_passes(PIPELINE, &machine, options)
-        .map_err(|e| BackendError::Optimize(e.to_string()))
+        .run_passes(pipeline, &machine, options)
+        .map_err(|e| BackendError::Optimize(e.to_string()))?;
+    if large {
+        set_optnone(module);
+    }
+    Ok(())
+}
+
+/// Makes every function defined in `module` `optnone` and `noinline`
+/// (which `optnone` needs) instead of `alwaysinline`: how [`optimize`] marks
+/// a large module for [`emit`].
+fn set_optnone(module: &Module) {
+    let context = module.get_context();
+    let kind = inkwell::attributes::Attribute::get_named_enum_kind_id;
+    for function in module.get_functions() {
+        if function.count_basic_blocks() == 0 {
+            continue;
+        }
+        function.remove_enum_attribute(AttributeLoc::Function, kind("alwaysinline"));
+        for attribute in ["noinline", "optnone"] {
+            function.add_attribute(
+                AttributeLoc::Function,
+                context.create_enum_attribute(kind(attribute), 0),
+            );
+        }
+    }
+}
+
+/// True if every function defined in `module` is `optnone`: then nothing
+/// in code generation should optimize either.
+fn all_optnone(module: &Module) -> bool {
+    let optnone = inkwell::attributes::Attribute::get_named_enum_kind_id("optnone");
+    let mut defined = module
+        .get_functions()
+        .filter(|f| f.count_basic_blocks() > 0)
+        .peekable();
+    defined.peek().is_some()
+        && defined.all(|f| {
+            f.get_enum_attribute(AttributeLoc::Function, optnone)
+                .is_some()
+        })
 }
 
 /// Emits `module` as it is (no optimization) as an ELF object for the host,
@@ -401,8 +470,15 @@ pub fn optimized_ir(target: &HostTarget, module: &Module) -> BackendResult<Strin
     Ok(module.print_to_string().to_string())
 }
 
+/// Emits `module` for the host; at LLVM's `-O0` if its functions are all
+/// `optnone` (a large module, see [`LARGE_MODULE_BLOCKS`]).
 fn emit(target: &HostTarget, module: &Module, file_type: FileType) -> BackendResult<Vec<u8>> {
-    let machine = target.target_machine()?;
+    let level = if all_optnone(module) {
+        OptimizationLevel::None
+    } else {
+        OptimizationLevel::Aggressive
+    };
+    let machine = target.target_machine_at(level)?;
     prepare_module(target, &machine, module)?;
     let buffer = machine
         .write_to_memory_buffer(module, file_type)
