@@ -435,15 +435,33 @@ impl<'a> Verifier<'a> {
         let func = self.func;
         let idom = dominators(func, entry);
         let reachable = |b: Block| b == entry || idom[b].is_some();
-        let dominates = |a: Block, mut b: Block| loop {
-            if a == b {
-                return true;
+        // Preorder and postorder numbers in the dominator tree: `a`
+        // dominates `b` iff `b`'s interval lies in `a`'s (walking up from
+        // `b` would take the depth of the tree, which linearized code makes
+        // as long as the kernel).
+        let mut children: SecondaryMap<Block, Vec<Block>> = SecondaryMap::new();
+        for &b in &func.layout {
+            if let Some(p) = idom[b].filter(|&p| p != b) {
+                children[p].push(b);
             }
-            match idom[b] {
-                Some(p) if p != b => b = p,
-                _ => return false,
+        }
+        let (mut pre, mut post) = (SecondaryMap::new(), SecondaryMap::new());
+        let mut clock = 0usize;
+        let mut stack = vec![(entry, 0usize)];
+        pre[entry] = clock;
+        while let Some((b, i)) = stack.last_mut() {
+            if let Some(&c) = children[*b].get(*i) {
+                *i += 1;
+                clock += 1;
+                pre[c] = clock;
+                stack.push((c, 0));
+            } else {
+                clock += 1;
+                post[*b] = clock;
+                stack.pop();
             }
-        };
+        }
+        let dominates = |a: Block, b: Block| pre[a] <= pre[b] && post[b] <= post[a];
         let mut position: SecondaryMap<Inst, usize> = SecondaryMap::new();
         for &block in &func.layout {
             for (i, &inst) in func.blocks[block].insts.iter().enumerate() {
@@ -987,19 +1005,20 @@ fn dominators(func: &Function, entry: Block) -> SecondaryMap<Block, Option<Block
     // Reverse postorder by iterative DFS.
     let mut post = Vec::new();
     let mut visited: SecondaryMap<Block, bool> = SecondaryMap::new();
-    let mut stack = vec![(entry, 0usize)];
+    // Each block with its successors (listed once: a switch may have
+    // thousands) and the next one to visit.
+    let mut stack = vec![(entry, func.successors(entry), 0usize)];
     visited[entry] = true;
-    while let Some((block, i)) = stack.pop() {
-        let succs = func.successors(block);
-        if i < succs.len() {
-            stack.push((block, i + 1));
-            let s = succs[i];
+    while let Some((block, succs, i)) = stack.last_mut() {
+        if let Some(&s) = succs.get(*i) {
+            *i += 1;
             if !visited[s] {
                 visited[s] = true;
-                stack.push((s, 0));
+                stack.push((s, func.successors(s), 0));
             }
         } else {
-            post.push(block);
+            post.push(*block);
+            stack.pop();
         }
     }
     let mut order: SecondaryMap<Block, usize> = SecondaryMap::new();

@@ -266,6 +266,14 @@ pub(crate) fn is_cheap_and_pure(data: &InstData) -> bool {
 /// function's parameters is live into a resume block (the target of a
 /// `suspend`), so the suspend's arguments are the whole gang state.
 pub fn check_split(func: &Function) -> Result<(), String> {
+    let suspends = func.layout.iter().any(|&b| {
+        func.terminator(b)
+            .is_some_and(|t| matches!(func.insts[t], InstData::Suspend { .. }))
+    });
+    if !suspends {
+        // Nothing to check; liveness would cost blocks × values bits.
+        return Ok(());
+    }
     let cfg = ControlFlowGraph::compute(func);
     let liveness = Liveness::compute(func, &cfg);
     let params = func.params();
