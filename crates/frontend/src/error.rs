@@ -72,6 +72,9 @@ pub enum CompileError {
     /// twice, two kernels of one name): the user's error, the link log.
     #[error("link error: {0}")]
     Link(String),
+    /// A kernel past the compile-time budget ([`lockstep_ir::limits`]).
+    #[error(transparent)]
+    TooLarge(#[from] lockstep_ir::TooLarge),
     #[error("{what}: {message}")]
     Io { what: String, message: String },
     /// LLVM rejected something Lockstep produced: a compiler bug.

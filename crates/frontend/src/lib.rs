@@ -63,6 +63,7 @@ fn prepare_and_import<'c>(
     let ir_module = timing::stage(name, "import", Clock::Thread, || {
         import::import_module(module.as_mut_ptr(), name)
     })?;
+    ir::limits::check_module(&ir_module)?;
     timing::stage(name, "verify", Clock::Thread, || {
         ir::verify_module(&ir_module)
     })

@@ -94,6 +94,7 @@ pub mod builder;
 pub mod entities;
 pub mod function;
 pub mod instructions;
+pub mod limits;
 pub mod module;
 mod named_enum;
 mod operands;
@@ -112,6 +113,7 @@ pub use instructions::{
     AtomicRmwOp, BinaryOp, BlockCall, ConvertOp, FenceFlags, FloatCC, GangOp, InstData, IntCC,
     MemOrder, MemScope, Rounding, TernaryOp, UnaryOp, WorkItemQuery,
 };
+pub use limits::TooLarge;
 pub use module::{AccessQual, ArgInfo, ByVal, GlobalData, KernelInfo, Module, Reloc, TypeQuals};
 pub use parse::{parse_function, parse_module, ParseError};
 pub use print::{function_to_string, module_to_string};

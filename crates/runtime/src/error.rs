@@ -27,6 +27,8 @@ pub enum BinaryError {
     Parse(String),
     #[error("the program binary's IR does not verify: {0}")]
     Verify(String),
+    #[error("the program binary: {0}")]
+    TooLarge(lockstep_ir::TooLarge),
     #[error("the program binary's build options are invalid: {0}")]
     Options(String),
 }

@@ -578,6 +578,7 @@ impl Program {
     /// program binary without its source.
     pub fn from_ir(ir_text: &str, options: &str, log: &str) -> Result<Program, BinaryError> {
         let module = ir::parse_module(ir_text).map_err(|e| BinaryError::Parse(e.to_string()))?;
+        ir::limits::check_module(&module).map_err(BinaryError::TooLarge)?;
         ir::verify_module(&module).map_err(|e| BinaryError::Verify(e.to_string()))?;
         let opts = BuildOptions::parse(options).map_err(|e| BinaryError::Options(e.to_string()))?;
         Ok(Program {
