@@ -18,10 +18,11 @@
 //! code on an AVX-512 machine; code for a CPU with features the host lacks
 //! is refused before it runs ([`HostTarget::missing_on`]).
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeSet, HashMap};
 use std::sync::OnceLock;
 
 use inkwell::attributes::AttributeLoc;
+use inkwell::basic_block::BasicBlock;
 use inkwell::module::Module;
 use inkwell::passes::PassBuilderOptions;
 use inkwell::targets::{
@@ -153,6 +154,14 @@ pub const PIPELINE: &str = "default<O3>";
 /// 10,000: past 3 minutes). The corpus and the benchmarks stay far below
 /// (500 blocks at most).
 pub const LARGE_MODULE_BLOCKS: u32 = 4096;
+
+/// A module with a block that more than this many edges enter or leave
+/// (a `switch` on a uniform value of that many cases, or the block its
+/// cases join at) is compiled like one past [`LARGE_MODULE_BLOCKS`]: in the
+/// gang loop, LLVM's machine passes grow with about the cube of the edges
+/// of such a block (a 3,000-case switch of a kernel argument: 3,000 blocks,
+/// 6.5 s in block placement and register coalescing; 1,000 cases: 0.5 s).
+pub const LARGE_BLOCK_EDGES: usize = 1024;
 
 /// The LLVM pipeline [`optimize`] runs on a module past
 /// [`LARGE_MODULE_BLOCKS`]: the cheap clean-ups, each linear in the code.
@@ -390,8 +399,7 @@ pub fn optimize(target: &HostTarget, module: &Module) -> BackendResult<()> {
         .map_err(|e| BackendError::InvalidModule(e.to_string()))?;
     let machine = target.target_machine()?;
     prepare_module(target, &machine, module)?;
-    let blocks: u32 = module.get_functions().map(|f| f.count_basic_blocks()).sum();
-    let large = blocks > LARGE_MODULE_BLOCKS;
+    let large = is_large(module);
     let options = PassBuilderOptions::create();
     options.set_loop_vectorization(true);
     options.set_loop_slp_vectorization(true);
@@ -405,6 +413,34 @@ pub fn optimize(target: &HostTarget, module: &Module) -> BackendResult<()> {
         set_optnone(module);
     }
     Ok(())
+}
+
+/// True if `module` is past [`LARGE_MODULE_BLOCKS`] or has a block past
+/// [`LARGE_BLOCK_EDGES`].
+fn is_large(module: &Module) -> bool {
+    let blocks: u32 = module.get_functions().map(|f| f.count_basic_blocks()).sum();
+    if blocks > LARGE_MODULE_BLOCKS {
+        return true;
+    }
+    let mut entering: HashMap<BasicBlock, usize> = HashMap::new();
+    for function in module.get_functions() {
+        for block in function.get_basic_blocks() {
+            let Some(terminator) = block.get_terminator() else {
+                continue;
+            };
+            let targets = (0..terminator.get_num_operands())
+                .filter_map(|i| terminator.get_operand(i)?.block());
+            let mut leaving = 0;
+            for target in targets {
+                leaving += 1;
+                *entering.entry(target).or_default() += 1;
+            }
+            if leaving > LARGE_BLOCK_EDGES {
+                return true;
+            }
+        }
+    }
+    entering.values().any(|&n| n > LARGE_BLOCK_EDGES)
 }
 
 /// Makes every function defined in `module` `optnone` and `noinline`

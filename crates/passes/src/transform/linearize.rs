@@ -972,7 +972,12 @@ impl<'a> Linearizer<'a> {
     /// edge is taken at all).
     fn route(&mut self, from: Block, body: Block, dest: &BlockCall, lanes: Value, taken: Taken) {
         let target = dest.block;
+        let first_lanes = self.arrive_first(from, target);
         match self.scheme {
+            // The first lanes to arrive find the mask empty: no need to read
+            // it (a read walks back to where it was last set, around the
+            // loop for a block in a loop).
+            Scheme::Masks if first_lanes => self.write(Var::Mask(target), body, lanes),
             Scheme::Masks => {
                 let old = self.read(Var::Mask(target), body);
                 let joined = self.binary(body, BinaryOp::Bor, old, lanes);
@@ -986,7 +991,6 @@ impl<'a> Linearizer<'a> {
             }
         }
         let mut taken = taken;
-        let first_lanes = self.arrive_first(from, target);
         for (n, &a) in dest.args.iter().enumerate() {
             let var = Var::Param(target, n);
             let arg = self.operand(a, from, body);
