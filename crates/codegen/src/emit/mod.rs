@@ -18,6 +18,7 @@
 //!   registers for one call.
 
 mod llvm;
+mod math;
 mod ops;
 
 use std::collections::HashMap;

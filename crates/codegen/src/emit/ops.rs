@@ -856,9 +856,17 @@ impl<'a> Emitter<'a> {
         self.l.cast(LLVMOpcode::LLVMTrunc, hi, t)
     }
 
-    /// A one-argument math function: LLVM's intrinsic where it has one,
-    /// else the C library, lane by lane for vectors.
+    /// A one-argument math function: inline for `float` vectors where
+    /// [`super::math`] has it, else SLEEF for vectors, LLVM's intrinsic for
+    /// scalars where it has one, else the C library lane by lane.
     fn math1(&mut self, x: V, name: &str) -> V {
+        if self.l.is_vector(x) && self.l.elem_type(self.l.type_of(x)) == self.l.f32() {
+            match name {
+                "exp" => return super::math::exp_f32(&self.l, x),
+                "log" => return super::math::log_f32(&self.l, x),
+                _ => {}
+            }
+        }
         if let Some(v) = self.sleef(name, &[x]) {
             return v;
         }
