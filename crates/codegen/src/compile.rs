@@ -3,9 +3,9 @@
 //!
 //! [`compile`] owns the whole path to code for the kernel ABI ([`crate::abi`]): the
 //! pass pipeline and the emitter ([`crate::emit`]), LLVM's `-O3` for the
-//! host, the on-disk object cache and the process's ORC JIT. Its callers
-//! (the runtime) see no LLVM type: another back end would offer the same
-//! function.
+//! host, the on-disk object cache and the process's ORC JIT. Its caller
+//! (`lockstep-llvm`'s toolchain, for the runtime) sees no LLVM type: another
+//! back end would offer the same function behind the runtime's `Toolchain`.
 
 use std::collections::HashMap;
 use std::sync::{Mutex, OnceLock};
