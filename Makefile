@@ -71,7 +71,7 @@ test: deps pydeps
 FUZZ_COUNT ?= 3000
 FUZZ_SEED ?= 1000
 fuzz: deps fuzz-targets
-	LOCKSTEP_FUZZ_COUNT=$(FUZZ_COUNT) LOCKSTEP_FUZZ_SEED=$(FUZZ_SEED) $(CARGO) test --release -p lockstep-runtime --test fuzz -- --nocapture
+	LOCKSTEP_FUZZ_COUNT=$(FUZZ_COUNT) LOCKSTEP_FUZZ_SEED=$(FUZZ_SEED) $(CARGO) test --release -p lockstep-llvm --test fuzz -- --nocapture
 
 # libFuzzer (cargo fuzz) runs of the parsers of untrusted input: .sim files,
 # Lockstep IR text, OpenCL program binaries; FUZZ_SECONDS per target, seeded

@@ -203,7 +203,7 @@ impl<'b> Lockstep<'b> {
             }
         }
         Ok(Lockstep {
-            ctx: Context::new(),
+            ctx: lockstep_llvm::context(),
             bench,
             kernels,
             bufs: bench.bufs.iter().map(|b| Buffer::from_slice(b)).collect(),
@@ -566,7 +566,7 @@ fn run_bench(
         if !run_lockstep {
             bail!("not run in this process: its probe process failed (see above)");
         }
-        let program = Program::build(&Context::new(), &source, "")?;
+        let program = Program::build(&lockstep_llvm::context(), &source, "")?;
         Lockstep::new(bench, &program)
     })();
     match lockstep {
@@ -722,7 +722,7 @@ fn probe(spec: &str) -> Result<()> {
     let source = source_of(bench.file)?;
     let (program_ms, first, steady) = match backend {
         "lockstep" => {
-            let ctx = Context::new();
+            let ctx = lockstep_llvm::context();
             let t = Instant::now();
             let program = Program::build(&ctx, &source, "")?;
             let program_ms = ms(t.elapsed());
@@ -842,7 +842,7 @@ const OVERHEAD_LAUNCHES: usize = 2000;
 /// Best and median time of one launch of the empty kernel over 64
 /// work-items (one group), in microseconds.
 fn launch_overhead_lockstep() -> Result<Stats> {
-    let ctx = Context::new();
+    let ctx = lockstep_llvm::context();
     let program = Program::build(&ctx, &source_of("empty.cl")?, "")?;
     let mut k = program.kernel("empty")?;
     let buf = Buffer::<u32>::zeroed(64);
@@ -1022,15 +1022,16 @@ fn main() {
 
 /// Runs the suite; `Ok(false)` when any implementation failed or disagreed.
 fn run(cli: &Cli) -> Result<bool> {
-    let device = lockstep_runtime::Device::host();
+    let ctx = lockstep_llvm::context();
+    let device = ctx.device();
     if let Some(e) = &device.target_error {
         bail!("Lockstep cannot compile: {e}");
     }
     let load_start = loadavg();
     let (commit, dirty) = source_state();
     let isa = native::isa();
-    let width = Context::new().width();
-    let threads = Context::new().threads();
+    let width = ctx.width();
+    let threads = ctx.threads();
     let lockstep_cpu = if device.target_from_env {
         format!("{} (LOCKSTEP_CPU)", device.target_cpu)
     } else {

@@ -13,7 +13,7 @@ use std::time::Instant;
 
 use anyhow::{bail, Context as _, Result};
 use clap::Args;
-use lockstep_runtime::{Buffer, Context, Device, Kernel, LocalMem, NDRange, Program};
+use lockstep_runtime::{Buffer, Context, Kernel, LocalMem, NDRange, Program};
 
 use crate::EngineArg;
 
@@ -64,8 +64,8 @@ struct Outcome {
 
 pub fn run(args: DemoArgs) -> Result<()> {
     let engine = args.engine.engine()?;
-    let ctx = Context::with_engine(engine);
-    let device = Device::host();
+    let ctx = lockstep_llvm::context().with_engine(engine);
+    let device = ctx.device();
     println!(
         "lockstep demo: {} engine on {} ({} cores, SIMD width {})\n",
         engine, device.cpu_model, device.cores, device.simd_width

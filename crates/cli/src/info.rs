@@ -2,10 +2,10 @@
 //! `lockstep_runtime::Device`) and where clang is.
 
 use anyhow::Result;
-use lockstep_runtime::Device;
 
 pub fn run() -> Result<()> {
-    let d = Device::host();
+    let ctx = lockstep_llvm::context();
+    let d = ctx.device();
     println!("device:             {}", d.cpu_model);
     println!("cores:              {}", d.cores);
     match &d.target_error {

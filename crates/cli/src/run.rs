@@ -7,7 +7,7 @@ use std::time::Instant;
 use anyhow::{bail, Result};
 use clap::Args;
 use lockstep_runtime::sim::Simulation;
-use lockstep_runtime::{Context, MAX_THREADS};
+use lockstep_runtime::MAX_THREADS;
 
 use crate::EngineArg;
 
@@ -51,7 +51,7 @@ pub struct RunArgs {
 
 pub fn run(args: RunArgs) -> Result<()> {
     let engine = args.engine.engine()?;
-    let mut ctx = Context::with_engine(engine);
+    let mut ctx = lockstep_llvm::context().with_engine(engine);
     ctx.set_checked(args.check);
     if let Some(w) = args.width {
         if !matches!(w, 4 | 8 | 16 | 32) {

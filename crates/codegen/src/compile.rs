@@ -1,18 +1,18 @@
 //! The code generator's entry point for running kernels: one kernel
 //! specialization of a module in, a callable work-group function out.
 //!
-//! [`compile`] owns the whole path and the kernel ABI ([`crate::abi`]): the
+//! [`compile`] owns the whole path to code for the kernel ABI ([`crate::abi`]): the
 //! pass pipeline and the emitter ([`crate::emit`]), LLVM's `-O3` for the
-//! host, the on-disk object cache and the process's ORC JIT. Its callers
-//! (the runtime) see no LLVM type: another back end would offer the same
-//! function.
+//! host, the on-disk object cache and the process's ORC JIT. Its caller
+//! (`lockstep-llvm`'s toolchain, for the runtime) sees no LLVM type: another
+//! back end would offer the same function behind the runtime's `Toolchain`.
 
 use std::collections::HashMap;
 use std::sync::{Mutex, OnceLock};
 
 use lockstep_ir::{FuncId, Module};
 
-use crate::abi::WorkGroupFn;
+use crate::abi::{RuntimeFunctions, WorkGroupFn};
 use crate::backend::{target, Jit, ObjectCache};
 use crate::{emit, CodegenError, LocalLayout, Report, Spec};
 
@@ -33,10 +33,6 @@ impl CompiledKernel {
         self.function
     }
 }
-
-/// The runtime's functions that generated code calls, by symbol
-/// ([`crate::abi::runtime_symbols`]) and address.
-pub type RuntimeFunctions<'a> = &'a [(&'a str, usize)];
 
 /// Compiles kernel `kernel` of `module` for `spec`, or loads it: from this
 /// process's JIT when it is there already, else from the object cache on

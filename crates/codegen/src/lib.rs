@@ -5,10 +5,9 @@
 //! work-group function out, with no LLVM type in its interface.
 //! [`emit::emit_kernel`] writes the work-group function of one kernel
 //! specialization into an LLVM module; [`backend`] optimizes it for the host
-//! CPU, emits machine code and loads it into the JIT; [`abi`] is the
-//! contract with the runtime that calls it.
+//! CPU, emits machine code and loads it into the JIT; [`abi`] (from
+//! `lockstep-ir`) is the contract with the runtime that calls it.
 
-pub mod abi;
 pub mod backend;
 mod compile;
 pub mod emit;
@@ -16,8 +15,9 @@ pub mod report;
 
 use thiserror::Error;
 
-pub use compile::{build_identity, compile, CompiledKernel, RuntimeFunctions};
+pub use compile::{build_identity, compile, CompiledKernel};
 pub use emit::{Linearization, LocalLayout, Spec, WORK_GROUP_FN};
+pub use lockstep_ir::abi;
 pub use report::Report;
 
 #[derive(Debug, Error)]

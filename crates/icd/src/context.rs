@@ -96,7 +96,7 @@ fn new_context(properties: Vec<cl_context_properties>) -> cl_context {
     let context = handle::create(Context {
         properties,
         destructors: Mutex::new(Vec::new()),
-        runtime: lockstep_runtime::Context::new(),
+        runtime: platform::runtime().clone(),
     });
     handle::handle(&context)
 }

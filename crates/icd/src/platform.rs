@@ -11,7 +11,7 @@
 use std::ffi::{c_char, c_void, CStr};
 use std::sync::{Arc, OnceLock};
 
-use lockstep_runtime::{Device as HostDevice, MAX_LOCAL_MEM_SIZE, MAX_WORK_GROUP_SIZE};
+use lockstep_runtime::{MAX_LOCAL_MEM_SIZE, MAX_WORK_GROUP_SIZE};
 
 use crate::cl::*;
 use crate::handle::{self, status, ClType, Kind, Object};
@@ -86,9 +86,17 @@ pub fn device_handle() -> cl_device_id {
     handle::handle(device())
 }
 
+/// The runtime context of the platform, with the LLVM toolchain: programs
+/// are built in it, the device is described from it, and each OpenCL
+/// context runs its kernels in a clone of it.
+pub fn runtime() -> &'static lockstep_runtime::Context {
+    static RUNTIME: OnceLock<lockstep_runtime::Context> = OnceLock::new();
+    RUNTIME.get_or_init(lockstep_llvm::context)
+}
+
 /// The SIMD width kernels run at (work-items per gang).
 pub fn simd_width() -> u32 {
-    lockstep_runtime::Context::new().width()
+    runtime().width()
 }
 
 /// Accepts NULL (the platform, as ICD loaders allow) or the platform.
@@ -260,7 +268,7 @@ pub unsafe extern "C" fn clGetDeviceInfo(
 }
 
 fn device_info(param: cl_device_info) -> Result<Info, cl_int> {
-    let host = HostDevice::host();
+    let host = runtime().device();
     let width = simd_width();
     let fp_config: cl_device_fp_config = CL_FP_DENORM
         | CL_FP_INF_NAN

@@ -128,9 +128,13 @@ impl Binary {
 pub fn load_binary(bytes: &[u8]) -> Result<(), cl_int> {
     let binary = Binary::parse(bytes).ok_or(CL_INVALID_BINARY)?;
     if binary.kind == "executable" {
-        let program =
-            lockstep_runtime::Program::from_ir(&binary.body, &binary.options, &binary.log)
-                .map_err(|_| CL_INVALID_BINARY)?;
+        let program = lockstep_runtime::Program::from_ir(
+            platform::runtime(),
+            &binary.body,
+            &binary.options,
+            &binary.log,
+        )
+        .map_err(|_| CL_INVALID_BINARY)?;
         // What clGetProgramInfo(CL_PROGRAM_KERNEL_NAMES) and clCreateKernel do.
         for name in program.kernel_names() {
             program.kernel(&name).map_err(|_| CL_INVALID_KERNEL_NAME)?;
@@ -383,15 +387,12 @@ fn build_source(
     source: &str,
     options: &str,
 ) -> Result<(lockstep_runtime::Program, String), (cl_int, String)> {
-    let src = lockstep_frontend::Source::from_string("program.cl", source);
-    match lockstep_runtime::Program::build_from_source(&src, options) {
+    match lockstep_runtime::Program::build(platform::runtime(), source, options) {
         Ok(p) => {
             let log = p.build_log().to_string();
             Ok((p, log))
         }
-        Err(lockstep_runtime::BuildError::Compile(lockstep_frontend::CompileError::BadOption(
-            m,
-        ))) => Err((CL_INVALID_BUILD_OPTIONS, m)),
+        Err(lockstep_runtime::BuildError::Options(m)) => Err((CL_INVALID_BUILD_OPTIONS, m)),
         Err(e) => Err((CL_BUILD_PROGRAM_FAILURE, e.build_log())),
     }
 }
@@ -418,7 +419,7 @@ pub unsafe extern "C" fn clBuildProgram(
             let mut state = p.lock();
             let outcome = match (&p.source, &state.content) {
                 (_, Content::LoadedIr { ir, options, log }) => {
-                    lockstep_runtime::Program::from_ir(ir, options, log)
+                    lockstep_runtime::Program::from_ir(platform::runtime(), ir, options, log)
                         .map(|prog| (prog, log.clone()))
                         .map_err(|e| (CL_INVALID_BINARY, e.to_string()))
                 }
@@ -494,14 +495,12 @@ fn link_objects(
     objects: &[&str],
     options: &str,
 ) -> Result<(lockstep_runtime::Program, String), (cl_int, String)> {
-    match lockstep_runtime::Program::link(objects, options) {
+    match lockstep_runtime::Program::link(platform::runtime(), objects, options) {
         Ok(p) => {
             let log = p.build_log().to_string();
             Ok((p, log))
         }
-        Err(lockstep_runtime::BuildError::Compile(lockstep_frontend::CompileError::BadOption(
-            m,
-        ))) => Err((CL_INVALID_LINKER_OPTIONS, m)),
+        Err(lockstep_runtime::BuildError::Options(m)) => Err((CL_INVALID_LINKER_OPTIONS, m)),
         Err(e) => Err((CL_LINK_PROGRAM_FAILURE, e.build_log())),
     }
 }

@@ -90,6 +90,7 @@
 //! `print` module for an example. [`verify`] checks a function or module and
 //! reports errors against the printed instruction.
 
+pub mod abi;
 pub mod builder;
 pub mod entities;
 pub mod function;

@@ -28,6 +28,33 @@ use crate::analysis::{Uniformity, UniformityConfig};
 use crate::transform;
 use crate::transform::linearize::Scheme;
 
+/// How divergent control flow is linearized: the `linearize` pass's
+/// schemes (per-block masks, the default, or block-IP).
+pub use crate::transform::linearize::Scheme as Linearization;
+
+/// What a kernel is specialized on: the pipeline runs, and a back end
+/// compiles, one kernel per local size, SIMD width and linearization.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Spec {
+    /// The work-group size the code runs (each dimension ≥ 1).
+    pub local_size: [u32; 3],
+    /// Work-items per gang: 4, 8, 16 or 32.
+    pub width: u32,
+    /// How divergent control flow is linearized.
+    pub linearization: Linearization,
+}
+
+impl Spec {
+    /// A specialization with the default linearization.
+    pub fn new(local_size: [u32; 3], width: u32) -> Spec {
+        Spec {
+            local_size,
+            width,
+            linearization: Linearization::default(),
+        }
+    }
+}
+
 /// One pass of the pipeline.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum Pass {

@@ -1,17 +1,16 @@
 //! The device: the host CPU as Lockstep sees it — model, cores, the SIMD
 //! features detected at run time, and the SIMD width kernels run at.
 //!
-//! The SIMD engine picks its vector width and target features from here, the
-//! OpenCL ICD answers `clGetDeviceInfo` from here, and `lockstep info`
-//! prints it, so all three agree.
+//! The SIMD engine picks its vector width from here, the OpenCL ICD answers
+//! `clGetDeviceInfo` from here, and `lockstep info` prints it, so all three
+//! agree. A [`crate::Context`] describes its device once, asking its
+//! toolchain which CPU kernels are compiled for.
 //!
-//! With `LOCKSTEP_CPU=NAME` the kernels are compiled for that CPU (LLVM's
+//! With `LOCKSTEP_CPU=NAME` the LLVM toolchain compiles for that CPU (LLVM's
 //! name, same architecture): the features and the width are then that CPU's,
 //! as the code generator sees them, not the host's.
 
-use std::sync::OnceLock;
-
-use crate::{Engine, MAX_LOCAL_MEM_SIZE, MAX_WORK_GROUP_SIZE};
+use crate::{Engine, Target, MAX_LOCAL_MEM_SIZE, MAX_WORK_GROUP_SIZE};
 
 /// The x86 SIMD features that decide how Lockstep vectorizes, detected at
 /// run time (all false on other architectures).
@@ -100,7 +99,7 @@ pub struct Device {
     pub cpu_model: String,
     /// Cores (hardware threads) this process may use: the worker count.
     pub cores: usize,
-    /// LLVM's name of the CPU kernels are compiled for: the host's, or the
+    /// The toolchain's name of the CPU kernels are compiled for: the host's, or the
     /// one `LOCKSTEP_CPU` names (`target_from_env`). Empty when there is
     /// none (`target_error`).
     pub target_cpu: String,
@@ -121,31 +120,25 @@ pub struct Device {
 }
 
 impl Device {
-    /// The host CPU, queried once per process.
-    pub fn host() -> &'static Device {
-        static HOST: OnceLock<Device> = OnceLock::new();
-        HOST.get_or_init(|| {
-            let target = lockstep_codegen::target();
-            let target_from_env = lockstep_codegen::backend::target::requested_cpu().is_some();
-            let features = match &target {
-                Ok(t) if target_from_env => SimdFeatures::from_llvm(|f| t.has_feature(f)),
-                _ => SimdFeatures::detect(),
-            };
-            Device {
-                cpu_model: cpu_model().unwrap_or_else(|| std::env::consts::ARCH.to_string()),
-                cores: std::thread::available_parallelism().map_or(1, |n| n.get()),
-                target_cpu: target
-                    .as_ref()
-                    .map_or(String::new(), |t| t.cpu().to_owned()),
-                target_from_env,
-                target_error: target.as_ref().err().map(|e| e.to_string()),
-                features,
-                simd_width: features.width_32(),
-                max_work_group_size: MAX_WORK_GROUP_SIZE,
-                local_mem_size: MAX_LOCAL_MEM_SIZE,
-                engines: Engine::AVAILABLE.to_vec(),
-            }
-        })
+    /// The host CPU, running code compiled for `target` (the toolchain's
+    /// answer: the CPU, or why kernels cannot be compiled).
+    pub(crate) fn new(target: Result<Target, String>) -> Device {
+        let features = match &target {
+            Ok(t) if t.chosen => t.features,
+            _ => SimdFeatures::detect(),
+        };
+        Device {
+            cpu_model: cpu_model().unwrap_or_else(|| std::env::consts::ARCH.to_string()),
+            cores: std::thread::available_parallelism().map_or(1, |n| n.get()),
+            target_cpu: target.as_ref().map_or(String::new(), |t| t.cpu.clone()),
+            target_from_env: target.as_ref().is_ok_and(|t| t.chosen),
+            features,
+            simd_width: features.width_32(),
+            target_error: target.err(),
+            max_work_group_size: MAX_WORK_GROUP_SIZE,
+            local_mem_size: MAX_LOCAL_MEM_SIZE,
+            engines: Engine::AVAILABLE.to_vec(),
+        }
     }
 }
 
@@ -167,12 +160,38 @@ mod tests {
 
     #[test]
     fn host_has_cores_and_a_known_width() {
-        let d = Device::host();
+        let d = Device::new(Err("no toolchain".to_string()));
         assert!(d.cores >= 1);
         assert!([4, 8, 16].contains(&d.simd_width), "{}", d.simd_width);
         assert!(!d.cpu_model.is_empty());
         assert_eq!(d.max_work_group_size, MAX_WORK_GROUP_SIZE);
         assert!(d.engines.contains(&Engine::Interpreter));
+        assert_eq!(d.target_error.as_deref(), Some("no toolchain"));
+    }
+
+    #[test]
+    fn a_chosen_target_decides_features_and_width() {
+        let avx2 = SimdFeatures {
+            avx: true,
+            avx2: true,
+            ..SimdFeatures::default()
+        };
+        let chosen = |chosen| {
+            Device::new(Ok(Target {
+                cpu: "haswell".to_string(),
+                chosen,
+                features: avx2,
+            }))
+        };
+        let d = chosen(true);
+        assert_eq!(
+            (d.target_cpu.as_str(), d.target_from_env),
+            ("haswell", true)
+        );
+        assert_eq!((d.features, d.simd_width), (avx2, 8));
+        assert_eq!(d.target_error, None);
+        // The host's own CPU: its features as detected at run time.
+        assert_eq!(chosen(false).features, SimdFeatures::detect());
     }
 
     #[test]

@@ -5,16 +5,26 @@ use thiserror::Error;
 /// A program failed to build.
 #[derive(Debug, Error)]
 pub enum BuildError {
+    /// The build options are invalid (`CL_INVALID_BUILD_OPTIONS`).
+    #[error("bad build options: {0}")]
+    Options(String),
+    /// The source file could not be read.
+    #[error("reading {}: {message}", path.display())]
+    Read {
+        path: std::path::PathBuf,
+        message: String,
+    },
     /// The source has errors (the message is the build log) or uses
-    /// something Lockstep does not support.
+    /// something Lockstep does not support: the toolchain's error, which
+    /// callers that know the toolchain may downcast.
     // Transparent: with `{0}` and a source, `anyhow`'s `{:#}` would print
     // the message twice.
     #[error(transparent)]
-    Compile(#[from] lockstep_frontend::CompileError),
+    Compile(Box<dyn std::error::Error + Send + Sync>),
 }
 
 impl BuildError {
-    /// The build log: clang's diagnostics, or the unsupported construct.
+    /// The build log: the compiler's diagnostics, or the unsupported construct.
     pub fn build_log(&self) -> String {
         self.to_string()
     }

@@ -1,23 +1,30 @@
 //! The runtime: contexts, programs, kernels, buffers and launches over 1-3D
 //! NDRanges.
 //!
-//! ```
-//! use lockstep_runtime::{Buffer, Context, NDRange, Program};
+//! The runtime compiles nothing itself: a context is made with a
+//! [`Toolchain`] (`lockstep_llvm::context()` makes one with clang and LLVM),
+//! which builds its programs and compiles their kernels for the SIMD engine.
 //!
-//! let ctx = Context::new();
-//! let program = Program::build(&ctx, "
-//!     kernel void saxpy(float a, global const float *x, global float *y) {
-//!         size_t i = get_global_id(0);
-//!         y[i] = a * x[i] + y[i];
-//!     }", "").expect("builds");
-//! let x = Buffer::from_slice(&[1.0f32, 2.0, 3.0, 4.0]);
-//! let y = Buffer::from_slice(&[10.0f32; 4]);
-//! let mut kernel = program.kernel("saxpy").unwrap();
-//! kernel.set_arg(0, 2.0f32).unwrap();
-//! kernel.set_arg(1, &x).unwrap();
-//! kernel.set_arg(2, &y).unwrap();
-//! ctx.launch(&kernel, &NDRange::new_1d(4).local([2, 1, 1])).unwrap();
-//! assert_eq!(y.read(), vec![12.0, 14.0, 16.0, 18.0]);
+//! ```
+//! use std::sync::Arc;
+//! use lockstep_runtime::{Buffer, Context, NDRange, Program, Toolchain};
+//!
+//! fn saxpy(toolchain: Arc<dyn Toolchain>) {
+//!     let ctx = Context::new(toolchain);
+//!     let program = Program::build(&ctx, "
+//!         kernel void saxpy(float a, global const float *x, global float *y) {
+//!             size_t i = get_global_id(0);
+//!             y[i] = a * x[i] + y[i];
+//!         }", "").expect("builds");
+//!     let x = Buffer::from_slice(&[1.0f32, 2.0, 3.0, 4.0]);
+//!     let y = Buffer::from_slice(&[10.0f32; 4]);
+//!     let mut kernel = program.kernel("saxpy").unwrap();
+//!     kernel.set_arg(0, 2.0f32).unwrap();
+//!     kernel.set_arg(1, &x).unwrap();
+//!     kernel.set_arg(2, &y).unwrap();
+//!     ctx.launch(&kernel, &NDRange::new_1d(4).local([2, 1, 1])).unwrap();
+//!     assert_eq!(y.read(), vec![12.0, 14.0, 16.0, 18.0]);
+//! }
 //! ```
 
 mod buffer;
@@ -28,10 +35,10 @@ mod kernel;
 mod ndrange;
 pub mod sim;
 mod simd;
+pub mod toolchain;
 
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
-use lockstep_frontend::{compile, BuildOptions, Source};
 use lockstep_interp as interp;
 use lockstep_ir as ir;
 
@@ -41,8 +48,9 @@ pub use error::{BinaryError, BuildError, EngineError, LaunchError};
 pub use kernel::{
     pick_local_size, ArgKind, ArgMeta, ArgValue, Bytes, Kernel, LocalMem, ScalarKind,
 };
-pub use lockstep_codegen::Linearization;
+pub use lockstep_passes::pipeline::{Linearization, Spec};
 pub use ndrange::NDRange;
+pub use toolchain::{BuildFlags, Built, CompiledKernel, Source, Target, Toolchain};
 
 /// The largest work-group Lockstep runs.
 pub const MAX_WORK_GROUP_SIZE: u64 = 4096;
@@ -107,8 +115,12 @@ impl std::str::FromStr for Engine {
 }
 
 /// Where programs are built and kernels launched.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 pub struct Context {
+    /// What builds the programs and compiles their kernels.
+    toolchain: Arc<dyn Toolchain>,
+    /// The device, described at first use (shared by clones).
+    device: Arc<OnceLock<Device>>,
     engine: Engine,
     checked: bool,
     /// SIMD width (work-items per gang); the host's best when `None`.
@@ -135,15 +147,31 @@ pub struct LaunchReport {
 }
 
 impl Context {
-    pub fn new() -> Context {
-        Context::default()
+    /// A context whose programs `toolchain` builds, on the SIMD engine.
+    pub fn new(toolchain: Arc<dyn Toolchain>) -> Context {
+        Context {
+            toolchain,
+            device: Arc::default(),
+            engine: Engine::default(),
+            checked: false,
+            width: None,
+            threads: None,
+            linearization: Linearization::default(),
+            interpret_after_passes: false,
+        }
     }
 
-    pub fn with_engine(engine: Engine) -> Context {
-        Context {
-            engine,
-            ..Context::default()
-        }
+    /// This context, running kernels on `engine`.
+    pub fn with_engine(mut self, engine: Engine) -> Context {
+        self.engine = engine;
+        self
+    }
+
+    /// The device kernels run on: the host CPU, with the SIMD features of
+    /// the CPU the toolchain compiles for.
+    pub fn device(&self) -> &Device {
+        self.device
+            .get_or_init(|| Device::new(self.toolchain.target()))
     }
 
     pub fn engine(&self) -> Engine {
@@ -161,9 +189,9 @@ impl Context {
         self.width = Some(width);
     }
 
-    /// The SIMD width launches use.
+    /// The SIMD width launches use: the setting, else the device's.
     pub fn width(&self) -> u32 {
-        self.width.unwrap_or_else(simd::default_width)
+        self.width.unwrap_or_else(|| self.device().simd_width)
     }
 
     /// Sets how the `linearize` pass turns divergent control flow into
@@ -211,7 +239,7 @@ impl Context {
         kernel: &Kernel,
         local_size: [u32; 3],
     ) -> Result<String, LaunchError> {
-        let spec = lockstep_codegen::Spec {
+        let spec = Spec {
             local_size,
             width: self.width(),
             linearization: self.linearization,
@@ -375,6 +403,8 @@ pub struct Program {
 
 pub(crate) struct ProgramInner {
     pub module: ir::Module,
+    /// What compiles the kernels for the SIMD engine.
+    pub toolchain: Arc<dyn Toolchain>,
     /// The build options.
     pub options: String,
     /// What identifies the program's code in compiled-code cache keys: a
@@ -382,12 +412,8 @@ pub(crate) struct ProgramInner {
     /// in the source text) and build options, computed at first use.
     code_key: std::sync::OnceLock<String>,
     /// Compiled SIMD specializations.
-    pub simd_cache: std::sync::Mutex<
-        std::collections::HashMap<
-            (ir::FuncId, lockstep_codegen::Spec),
-            Arc<lockstep_codegen::CompiledKernel>,
-        >,
-    >,
+    pub simd_cache:
+        std::sync::Mutex<std::collections::HashMap<(ir::FuncId, Spec), Arc<CompiledKernel>>>,
     /// Program-scope variables' memory, allocated at the first SIMD launch;
     /// they keep their values across launches.
     globals_memory: std::sync::Mutex<Option<Vec<Buffer<u64>>>>,
@@ -399,66 +425,29 @@ pub(crate) struct ProgramInner {
     pub uniform_groups_required: bool,
 }
 
-/// The on-disk cache key of a program's imported IR. Sources that may read
-/// other files are not cached (a header could change unseen): any mention
-/// of `include` (`#include`, `# include`, `%:include`, `__has_include`) or
-/// `embed` rules the cache out, which errs on the side of compiling again.
-fn build_cache_key(source: &Source, options: &str) -> Option<String> {
-    if source.text.contains("include") || source.text.contains("embed") {
-        return None;
-    }
-    Some(lockstep_codegen::backend::ObjectCache::key(&[
-        b"program-ir",
-        source.name.as_bytes(),
-        source.text.as_bytes(),
-        options.as_bytes(),
-        lockstep_codegen::backend::cache::compiler_version().as_bytes(),
-        lockstep_codegen::build_identity().as_bytes(),
-    ]))
-}
-
-/// A previous build of the same program, from the disk cache: its IR text
-/// (parsed and verified again) and build log.
-fn cached_build(source: &Source, options: &str) -> Option<lockstep_frontend::Compiled> {
-    let key = build_cache_key(source, options)?;
-    let bytes = lockstep_codegen::backend::ObjectCache::open()?.get(&key)?;
-    let text = String::from_utf8(bytes).ok()?;
-    let (log, ir_text) = text.split_once('\0')?;
-    let module = ir::parse_module(ir_text).ok()?;
-    ir::verify_module(&module).ok()?;
-    Some(lockstep_frontend::Compiled {
-        module,
-        log: log.to_string(),
-        warnings: lockstep_frontend::parse_diagnostics(log),
-    })
-}
-
-fn store_build(source: &Source, options: &str, compiled: &lockstep_frontend::Compiled) {
-    let (Some(key), Some(cache)) = (
-        build_cache_key(source, options),
-        lockstep_codegen::backend::ObjectCache::open(),
-    ) else {
-        return;
-    };
-    let text = format!(
-        "{}\0{}",
-        compiled.log,
-        ir::module_to_string(&compiled.module)
-    );
-    let _ = cache.put(&key, text.as_bytes());
-}
-
 impl ProgramInner {
     /// The identity of the program's code in compiled-object cache keys:
     /// its IR text and options (not its source text, which does not show
     /// what its headers held).
     pub(crate) fn code_key(&self) -> &str {
         self.code_key.get_or_init(|| {
-            lockstep_codegen::backend::ObjectCache::key(&[
-                b"program code",
+            use sha2::{Digest, Sha256};
+            let mut hasher = Sha256::new();
+            for part in [
+                b"program code".as_slice(),
                 ir::module_to_string(&self.module).as_bytes(),
                 self.options.as_bytes(),
-            ])
+            ] {
+                // Length-prefixed: no two lists of parts hash alike by
+                // concatenation.
+                hasher.update((part.len() as u64).to_le_bytes());
+                hasher.update(part);
+            }
+            hasher
+                .finalize()
+                .iter()
+                .map(|b| format!("{b:02x}"))
+                .collect()
         })
     }
 
@@ -529,70 +518,82 @@ impl ProgramInner {
     }
 }
 
-/// OpenCL 1.x programs (and `-cl-uniform-work-group-size`) need local sizes
-/// that divide the global size.
-fn uniform_groups_required(opts: &BuildOptions) -> bool {
-    opts.clang_args
-        .iter()
-        .any(|a| a.starts_with("-cl-std=CL1") || a == "-cl-uniform-work-group-size")
-}
-
 impl Program {
     /// Builds OpenCL C source with `clBuildProgram`-style options.
-    pub fn build(_ctx: &Context, source: &str, options: &str) -> Result<Program, BuildError> {
-        Program::build_source(&Source::from_string("program.cl", source), options)
+    pub fn build(ctx: &Context, source: &str, options: &str) -> Result<Program, BuildError> {
+        Program::build_source(ctx, &Source::from_string("program.cl", source), options)
     }
 
     /// Builds an OpenCL C file (its directory is on the include path).
     pub fn from_file(
-        _ctx: &Context,
+        ctx: &Context,
         path: &std::path::Path,
         options: &str,
     ) -> Result<Program, BuildError> {
-        Program::build_source(&Source::from_file(path)?, options)
+        Program::build_source(ctx, &Source::from_file(path)?, options)
     }
 
     /// Builds an OpenCL C source (with its include directory) with
     /// `clBuildProgram`-style options.
-    pub fn build_from_source(source: &Source, options: &str) -> Result<Program, BuildError> {
-        Program::build_source(source, options)
+    pub fn build_source(
+        ctx: &Context,
+        source: &Source,
+        options: &str,
+    ) -> Result<Program, BuildError> {
+        let flags = ctx.toolchain.build_flags(options)?;
+        let built = ctx.toolchain.build(source, options)?;
+        Ok(Program::from_built(
+            ctx,
+            built,
+            &source.name,
+            options,
+            flags,
+        ))
     }
 
-    /// Links separately compiled objects ([`lockstep_frontend::compile_object`]'s
-    /// LLVM IR) into a program, with `clLinkProgram`-style options (and the
-    /// `-cl-std=` the objects were compiled with, which decides whether
-    /// work-groups must be uniform).
-    pub fn link(objects: &[&str], options: &str) -> Result<Program, BuildError> {
-        let opts = BuildOptions::parse(options)?;
-        let compiled = lockstep_frontend::link(objects, &opts, "program.cl")?;
-        Ok(Program::from_compiled(
-            compiled,
+    /// Links separately compiled objects (what the toolchain compiled for
+    /// `clCompileProgram`) into a program, with `clLinkProgram`-style
+    /// options (and the `-cl-std=` the objects were compiled with, which
+    /// decides whether work-groups must be uniform).
+    pub fn link(ctx: &Context, objects: &[&str], options: &str) -> Result<Program, BuildError> {
+        let flags = ctx.toolchain.build_flags(options)?;
+        let built = ctx.toolchain.link(objects, options)?;
+        Ok(Program::from_built(
+            ctx,
+            built,
             "program.cl",
             options,
-            &opts,
+            flags,
         ))
     }
 
     /// A program from its Lockstep IR text (what [`Program::ir_text`]
     /// printed), built with `options`: how the OpenCL platform loads a
     /// program binary without its source.
-    pub fn from_ir(ir_text: &str, options: &str, log: &str) -> Result<Program, BinaryError> {
+    pub fn from_ir(
+        ctx: &Context,
+        ir_text: &str,
+        options: &str,
+        log: &str,
+    ) -> Result<Program, BinaryError> {
         let module = ir::parse_module(ir_text).map_err(|e| BinaryError::Parse(e.to_string()))?;
         ir::limits::check_module(&module).map_err(BinaryError::TooLarge)?;
         ir::verify_module(&module).map_err(|e| BinaryError::Verify(e.to_string()))?;
-        let opts = BuildOptions::parse(options).map_err(|e| BinaryError::Options(e.to_string()))?;
-        Ok(Program {
-            inner: Arc::new(ProgramInner {
-                module,
-                log: log.to_string(),
-                source_name: "program.cl".to_string(),
-                options: options.to_string(),
-                code_key: Default::default(),
-                simd_cache: Default::default(),
-                globals_memory: Default::default(),
-                uniform_groups_required: uniform_groups_required(&opts),
-            }),
-        })
+        let flags = ctx
+            .toolchain
+            .build_flags(options)
+            .map_err(|e| BinaryError::Options(e.to_string()))?;
+        let built = Built {
+            module,
+            log: log.to_string(),
+        };
+        Ok(Program::from_built(
+            ctx,
+            built,
+            "program.cl",
+            options,
+            flags,
+        ))
     }
 
     /// The program's Lockstep IR as text ([`Program::from_ir`] reads it back).
@@ -605,45 +606,29 @@ impl Program {
         &self.inner.options
     }
 
-    fn build_source(source: &Source, options: &str) -> Result<Program, BuildError> {
-        let opts = BuildOptions::parse(options)?;
-        let compiled = match cached_build(source, options) {
-            Some(c) => c,
-            None => {
-                let c = compile(source, &opts)?;
-                store_build(source, options, &c);
-                c
-            }
-        };
-        Ok(Program::from_compiled(
-            compiled,
-            &source.name,
-            options,
-            &opts,
-        ))
-    }
-
-    fn from_compiled(
-        compiled: lockstep_frontend::Compiled,
+    fn from_built(
+        ctx: &Context,
+        built: Built,
         source_name: &str,
         options: &str,
-        opts: &BuildOptions,
+        flags: BuildFlags,
     ) -> Program {
         Program {
             inner: Arc::new(ProgramInner {
-                module: compiled.module,
-                log: compiled.log,
+                module: built.module,
+                toolchain: ctx.toolchain.clone(),
+                log: built.log,
                 source_name: source_name.to_string(),
                 options: options.to_string(),
                 code_key: Default::default(),
                 simd_cache: Default::default(),
                 globals_memory: Default::default(),
-                uniform_groups_required: uniform_groups_required(opts),
+                uniform_groups_required: flags.uniform_work_groups,
             }),
         }
     }
 
-    /// clang's warnings (empty for a clean build).
+    /// The compiler's warnings (empty for a clean build).
     pub fn build_log(&self) -> &str {
         &self.inner.log
     }

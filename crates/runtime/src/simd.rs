@@ -1,6 +1,6 @@
 //! The SIMD engine: has each kernel specialization (local size, width)
-//! compiled once per program by [`lockstep_codegen::compile`] (which also
-//! caches it on disk across processes) and runs its work-groups on a
+//! compiled once per program by the program's [`crate::Toolchain`] (which
+//! may also cache it on disk across processes) and runs its work-groups on a
 //! persistent pool of worker threads, one per core, each
 //! with its own local memory and a stack sized for the kernel's private
 //! arrays. Buffers are locked for the launch in the global lock order
@@ -11,14 +11,15 @@
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, OnceLock};
 
-use lockstep_codegen::abi::{runtime_symbols, type_of_code, GroupContext};
-use lockstep_codegen::{CompiledKernel, Spec};
 use lockstep_interp::convert::{self, Format};
+use lockstep_ir::abi::{runtime_symbols, type_of_code, GroupContext};
 use lockstep_ir::{ConvertOp, FuncId, Rounding, Type};
 use rayon::prelude::*;
 
 use crate::kernel::ArgValue;
-use crate::{Context, Kernel, LaunchError, LaunchReport, NDRange, ProgramInner};
+use crate::{
+    CompiledKernel, Context, Kernel, LaunchError, LaunchReport, NDRange, ProgramInner, Spec,
+};
 
 /// The cores the process may use, read once (asking the OS each launch
 /// costs more than a small launch).
@@ -47,20 +48,16 @@ pub(crate) fn compiled(
             lockstep_rt_convert as *const () as usize,
         ),
     ];
-    let k = lockstep_codegen::compile(&program.module, func, &spec, program.code_key(), &runtime)
-        .map_err(|e| LaunchError::Compile {
-        kernel: program.module.functions[func].name.clone(),
-        message: e.to_string(),
-    })?;
+    let k = program
+        .toolchain
+        .compile_kernel(&program.module, func, &spec, program.code_key(), &runtime)
+        .map_err(|message| LaunchError::Compile {
+            kernel: program.module.functions[func].name.clone(),
+            message,
+        })?;
     let k = Arc::new(k);
     cache.insert((func, spec), k.clone());
     Ok(k)
-}
-
-/// The SIMD width used when none is chosen: the host's for 32-bit lanes.
-pub(crate) fn default_width() -> u32 {
-    static WIDTH: OnceLock<u32> = OnceLock::new();
-    *WIDTH.get_or_init(lockstep_codegen::host_width)
 }
 
 /// The stack a thread that runs work-groups gets at least (Rust's default

@@ -33,43 +33,8 @@ use crate::report::Report;
 use crate::CodegenError;
 use llvm::{Llvm, T, V};
 
-/// What a kernel is specialized on.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
-pub struct Spec {
-    /// The work-group size the code runs (each dimension ≥ 1).
-    pub local_size: [u32; 3],
-    /// Work-items per gang: 4, 8, 16 or 32.
-    pub width: u32,
-    /// How divergent control flow is linearized.
-    pub linearization: Linearization,
-}
-
-impl Spec {
-    /// A specialization with the default linearization.
-    pub fn new(local_size: [u32; 3], width: u32) -> Spec {
-        Spec {
-            local_size,
-            width,
-            linearization: Linearization::default(),
-        }
-    }
-}
-
-/// How divergent control flow is linearized: the `linearize` pass's
-/// schemes (per-block masks, the default, or block-IP).
-pub use lockstep_passes::transform::linearize::Scheme as Linearization;
-
-/// Where the kernel's `__local` variables live in a work-group's local memory.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct LocalLayout {
-    /// Byte offset of each local variable.
-    pub offsets: Vec<(ir::GlobalId, u64)>,
-    /// Bytes the variables take (local arguments follow, 64-byte aligned).
-    pub size: u64,
-    /// For kernels with barriers: bytes of state each gang keeps between
-    /// barriers (in `GroupContext::scratch`); 0 otherwise.
-    pub gang_state: u64,
-}
+pub use lockstep_ir::abi::LocalLayout;
+pub use lockstep_passes::pipeline::{Linearization, Spec};
 
 /// The resume point a gang function returns when its gang finished.
 const DONE: u64 = u32::MAX as u64;

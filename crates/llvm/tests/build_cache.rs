@@ -2,7 +2,7 @@
 //! same kernels and IR, and runs the same. (Its own test binary: it points
 //! the cache at a temporary directory.)
 
-use lockstep_runtime::{Buffer, Context, NDRange, Program};
+use lockstep_runtime::{Buffer, NDRange, Program};
 
 const SOURCE: &str =
     "kernel void twice(global int *p, int k) { size_t i = get_global_id(0); p[i] = 2 * p[i] + k; }";
@@ -12,7 +12,7 @@ fn second_build_is_read_from_the_cache() {
     let dir = tempfile::tempdir().unwrap();
     std::env::set_var("XDG_CACHE_HOME", dir.path());
     std::env::remove_var("LOCKSTEP_CACHE");
-    let ctx = Context::new();
+    let ctx = lockstep_llvm::context();
     let first = Program::build(&ctx, SOURCE, "-DUNUSED=1").expect("builds");
     let cached: Vec<_> = std::fs::read_dir(dir.path().join("lockstep"))
         .expect("cache directory")

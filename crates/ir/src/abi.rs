@@ -1,11 +1,20 @@
-//! The interface between generated code and the runtime: the work-group
-//! function's signature and the context record it reads.
+//! The kernel ABI: the interface between generated code and the runtime —
+//! the work-group function's signature, the context record it reads, the
+//! layout of a work-group's local memory, and the runtime functions
+//! generated code calls.
 //!
 //! A compiled kernel specialization exports one function,
 //! `void NAME(const GroupContext *ctx)`, that runs every gang of one
 //! work-group. Everything the kernel needs at run time comes through the
 //! context; everything known when compiling (the local size, the SIMD width)
 //! is baked into the code.
+//!
+//! It lives in the IR crate because both sides of the contract build on it
+//! without depending on each other: a back end (`lockstep-codegen`) writes
+//! code that reads these records, and the runtime (`lockstep-runtime`),
+//! which never links a back end, fills them in.
+
+use crate::GlobalId;
 
 /// The record a work-group function reads (`#[repr(C)]`, shared with the
 /// generated code by field offsets).
@@ -53,7 +62,23 @@ pub mod offsets {
 /// The signature of a compiled work-group function.
 pub type WorkGroupFn = unsafe extern "C" fn(ctx: *const GroupContext);
 
-/// Runtime functions generated code calls (resolved by the JIT).
+/// Where a kernel's `__local` variables live in a work-group's local memory.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct LocalLayout {
+    /// Byte offset of each local variable.
+    pub offsets: Vec<(GlobalId, u64)>,
+    /// Bytes the variables take (local arguments follow, 64-byte aligned).
+    pub size: u64,
+    /// For kernels with barriers: bytes of state each gang keeps between
+    /// barriers (in `GroupContext::scratch`); 0 otherwise.
+    pub gang_state: u64,
+}
+
+/// The runtime's functions that generated code calls, by symbol
+/// ([`runtime_symbols`]) and address.
+pub type RuntimeFunctions<'a> = &'a [(&'a str, usize)];
+
+/// Runtime functions generated code calls (the back end resolves them).
 pub mod runtime_symbols {
     /// `void lockstep_rt_printf(void *sink, const char *format, u64 nargs,
     /// const u64 *arg_bits, const u8 *arg_types)`: one work-item's printf.
@@ -64,8 +89,8 @@ pub mod runtime_symbols {
 }
 
 /// The code of a scalar type in the runtime calls' argument type arrays.
-pub fn type_code(t: lockstep_ir::Type) -> u8 {
-    use lockstep_ir::Type;
+pub fn type_code(t: crate::Type) -> u8 {
+    use crate::Type;
     match t {
         Type::I1 => 0,
         Type::I8 => 1,
@@ -80,8 +105,8 @@ pub fn type_code(t: lockstep_ir::Type) -> u8 {
 }
 
 /// The type a [`type_code`] stands for (pointers come back as `ptr.global`).
-pub fn type_of_code(c: u8) -> lockstep_ir::Type {
-    use lockstep_ir::Type;
+pub fn type_of_code(c: u8) -> crate::Type {
+    use crate::Type;
     match c {
         0 => Type::I1,
         1 => Type::I8,
@@ -91,7 +116,7 @@ pub fn type_of_code(c: u8) -> lockstep_ir::Type {
         5 => Type::F16,
         6 => Type::F32,
         7 => Type::F64,
-        _ => Type::Ptr(lockstep_ir::AddrSpace::Global),
+        _ => Type::Ptr(crate::AddrSpace::Global),
     }
 }
 
@@ -102,7 +127,7 @@ mod tests {
 
     #[test]
     fn type_codes_round_trip() {
-        use lockstep_ir::{AddrSpace, Type};
+        use crate::{AddrSpace, Type};
         for t in [
             Type::I1,
             Type::I8,

@@ -58,7 +58,7 @@ fn disagreement(program: &Program, k: &FuzzKernel, expected: &Outputs) -> Option
     // The pass pipeline's gang-level IR on the interpreter: the passes
     // checked without code generation.
     for (width, linearization) in [(4u32, Linearization::Masks), (16, Linearization::BlockIp)] {
-        let mut gang = Context::with_engine(Engine::Interpreter);
+        let mut gang = lockstep_llvm::context().with_engine(Engine::Interpreter);
         gang.set_width(width);
         gang.set_linearization(linearization);
         gang.set_interpret_after_passes(true);
@@ -76,7 +76,7 @@ fn disagreement(program: &Program, k: &FuzzKernel, expected: &Outputs) -> Option
         (8, Linearization::BlockIp),
         (16, Linearization::BlockIp),
     ] {
-        let mut simd = Context::with_engine(Engine::Simd);
+        let mut simd = lockstep_llvm::context().with_engine(Engine::Simd);
         simd.set_width(width);
         simd.set_linearization(linearization);
         let config = format!("width {width} {}", linearization.name());
@@ -129,8 +129,8 @@ fn save(seed: u64, k: &FuzzKernel, expected: &Outputs) {
 /// disagreement is minimized and saved.
 fn check(seed: u64) -> Result<(), Failed> {
     // A `Context` is a handful of settings: each test makes its own.
-    let interp = Context::with_engine(Engine::Interpreter);
-    let mut checked = Context::with_engine(Engine::Interpreter);
+    let interp = lockstep_llvm::context().with_engine(Engine::Interpreter);
+    let mut checked = lockstep_llvm::context().with_engine(Engine::Interpreter);
     checked.set_checked(true);
     let k = generate(seed);
     let program = Program::build(&interp, &k.source, "").map_err(|e| {

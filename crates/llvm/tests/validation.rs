@@ -4,8 +4,8 @@
 //! offsets, by-value and local-memory arguments, argument metadata).
 
 use lockstep_runtime::{
-    ArgKind, Buffer, BuildError, Bytes, Context, Engine, Kernel, LaunchError, LocalMem, NDRange,
-    Program, ScalarKind, MAX_LOCAL_MEM_SIZE, MAX_WORK_GROUP_SIZE,
+    ArgKind, Buffer, BuildError, Bytes, Engine, Kernel, LaunchError, LocalMem, NDRange, Program,
+    ScalarKind, MAX_LOCAL_MEM_SIZE, MAX_WORK_GROUP_SIZE,
 };
 
 fn build(source: &str) -> Program {
@@ -13,7 +13,7 @@ fn build(source: &str) -> Program {
 }
 
 fn build_with(source: &str, options: &str) -> Program {
-    match Program::build(&Context::new(), source, options) {
+    match Program::build(&lockstep_llvm::context(), source, options) {
         Ok(p) => p,
         Err(e) => panic!("the test kernel does not build:\n{e}"),
     }
@@ -177,7 +177,9 @@ fn arg_not_set() {
     let mut k = kernel(&p, "fill");
     let out = Buffer::<i32>::zeroed(4);
     k.set_arg(0, &out).unwrap();
-    let err = Context::new().launch(&k, &NDRange::new_1d(4)).unwrap_err();
+    let err = lockstep_llvm::context()
+        .launch(&k, &NDRange::new_1d(4))
+        .unwrap_err();
     assert_eq!(
         err,
         LaunchError::ArgNotSet {
@@ -202,7 +204,8 @@ fn buffer_smaller_than_one_element_binds_and_runs() {
         let out = Buffer::<f32>::zeroed(8);
         k.set_arg(0, &small).unwrap();
         k.set_arg(1, &out).unwrap();
-        Context::with_engine(engine)
+        lockstep_llvm::context()
+            .with_engine(engine)
             .launch(&k, &NDRange::new_1d(8).local([8, 1, 1]))
             .unwrap();
         assert_eq!(out.read(), vec![3.5f32; 8], "{engine}");
@@ -235,7 +238,7 @@ fn local_memory_too_large() {
     k.set_arg(1, LocalMem(1 << 40)).unwrap();
     k.set_arg(2, &out).unwrap();
     let range = NDRange::new_1d(16).local([16, 1, 1]);
-    let err = Context::new().launch(&k, &range).unwrap_err();
+    let err = lockstep_llvm::context().launch(&k, &range).unwrap_err();
     assert_eq!(
         err,
         LaunchError::LocalMemoryTooLarge {
@@ -252,7 +255,7 @@ fn local_memory_too_large() {
     assert!(msg.contains("smaller LocalMem"), "{msg}");
     // Exactly the maximum is fine.
     k.set_arg(1, LocalMem(MAX_LOCAL_MEM_SIZE as usize)).unwrap();
-    Context::new().launch(&k, &range).unwrap();
+    lockstep_llvm::context().launch(&k, &range).unwrap();
 }
 
 // -------------------------------------------------------------------- ranges
@@ -262,7 +265,7 @@ fn work_dim_0_and_4() {
     let p = build(FILL);
     let out = Buffer::<i32>::zeroed(4);
     let k = fill_kernel(&p, &out);
-    let ctx = Context::new();
+    let ctx = lockstep_llvm::context();
     for dims in [0, 4] {
         let err = ctx.launch(&k, &NDRange::new(dims, [4, 1, 1])).unwrap_err();
         assert_eq!(err, LaunchError::WorkDim(dims));
@@ -275,7 +278,7 @@ fn zero_global_size() {
     let p = build(FILL);
     let out = Buffer::<i32>::zeroed(4);
     let k = fill_kernel(&p, &out);
-    let err = Context::new()
+    let err = lockstep_llvm::context()
         .launch(&k, &NDRange::new_2d(4, 0))
         .unwrap_err();
     assert_eq!(err, LaunchError::ZeroGlobalSize { dim: 1 });
@@ -290,7 +293,7 @@ fn zero_local_size() {
     let p = build(FILL);
     let out = Buffer::<i32>::zeroed(4);
     let k = fill_kernel(&p, &out);
-    let err = Context::new()
+    let err = lockstep_llvm::context()
         .launch(&k, &NDRange::new_1d(4).local([0, 1, 1]))
         .unwrap_err();
     assert_eq!(err, LaunchError::ZeroLocalSize { dim: 0 });
@@ -306,7 +309,7 @@ fn work_group_too_large() {
     let n = MAX_WORK_GROUP_SIZE * 2;
     let out = Buffer::<i32>::zeroed(n as usize);
     let k = fill_kernel(&p, &out);
-    let err = Context::new()
+    let err = lockstep_llvm::context()
         .launch(&k, &NDRange::new_1d(n).local([n, 1, 1]))
         .unwrap_err();
     assert_eq!(
@@ -338,7 +341,7 @@ fn reqd_work_group_size_mismatch() {
     assert_eq!(k.required_work_group_size(), Some([4, 1, 1]));
     let out = Buffer::<i32>::zeroed(8);
     k.set_arg(0, &out).unwrap();
-    let err = Context::new()
+    let err = lockstep_llvm::context()
         .launch(&k, &NDRange::new_1d(8).local([2, 1, 1]))
         .unwrap_err();
     assert_eq!(
@@ -362,7 +365,9 @@ fn null_local_size_uses_the_required_size() {
     let mut k = kernel(&p, "reqd");
     let out = Buffer::<i32>::zeroed(8);
     k.set_arg(0, &out).unwrap();
-    Context::new().launch(&k, &NDRange::new_1d(8)).unwrap();
+    lockstep_llvm::context()
+        .launch(&k, &NDRange::new_1d(8))
+        .unwrap();
     assert_eq!(out.read(), vec![4; 8]);
 }
 
@@ -379,7 +384,7 @@ fn non_uniform_groups_rejected_for_cl12() {
     let mut k = kernel(&p, "groups");
     let out = Buffer::<i32>::zeroed(10);
     k.set_arg(0, &out).unwrap();
-    let err = Context::new()
+    let err = lockstep_llvm::context()
         .launch(&k, &NDRange::new_1d(10).local([4, 1, 1]))
         .unwrap_err();
     assert!(
@@ -398,7 +403,9 @@ fn non_uniform_groups_rejected_for_cl12() {
     assert!(msg.contains("does not divide"), "{msg}");
     assert!(msg.contains("-cl-std=CL2.0"), "{msg}");
     // Without a local size, Lockstep picks one that divides.
-    Context::new().launch(&k, &NDRange::new_1d(10)).unwrap();
+    lockstep_llvm::context()
+        .launch(&k, &NDRange::new_1d(10))
+        .unwrap();
 }
 
 #[test]
@@ -407,7 +414,7 @@ fn non_uniform_groups_run_for_cl30() {
     let mut k = kernel(&p, "groups");
     let out = Buffer::<i32>::zeroed(10);
     k.set_arg(0, &out).unwrap();
-    Context::new()
+    lockstep_llvm::context()
         .launch(&k, &NDRange::new_1d(10).local([4, 1, 1]))
         .unwrap();
     // Groups 0 and 1 have 4 work-items, the last one 2.
@@ -434,12 +441,14 @@ fn aliased_buffers() {
     k.set_arg(0, &buf).unwrap();
     k.set_arg(1, &buf.clone()).unwrap();
     // The SIMD engine runs kernels whose arguments alias, as OpenCL allows.
-    Context::with_engine(Engine::Simd)
+    lockstep_llvm::context()
+        .with_engine(Engine::Simd)
         .launch(&k, &NDRange::new_1d(4))
         .unwrap();
     assert_eq!(buf.read(), vec![1, 2, 3, 4]);
     // The interpreter needs distinct buffers and says so.
-    let err = Context::with_engine(Engine::Interpreter)
+    let err = lockstep_llvm::context()
+        .with_engine(Engine::Interpreter)
         .launch(&k, &NDRange::new_1d(4))
         .unwrap_err();
     assert_eq!(
@@ -466,7 +475,8 @@ fn execution_fault_has_the_source_location() {
     k.set_arg(0, &out).unwrap();
     // The interpreter checks every access (native code, like any OpenCL
     // device, does not).
-    let err = Context::with_engine(Engine::Interpreter)
+    let err = lockstep_llvm::context()
+        .with_engine(Engine::Interpreter)
         .launch(&k, &NDRange::new_1d(4))
         .unwrap_err();
     let LaunchError::Execution { kernel, message } = &err else {
@@ -503,12 +513,17 @@ fn build_error_has_clangs_location() {
     let source = "kernel void broken(global int *x) {
     x[0] = undeclared_name;
 }";
-    let err = Program::build(&Context::new(), source, "")
+    let err = Program::build(&lockstep_llvm::context(), source, "")
         .err()
         .expect("the program has an error");
-    let BuildError::Compile(inner) = &err;
+    let BuildError::Compile(inner) = &err else {
+        panic!("not a compile error: {err:?}");
+    };
     assert!(
-        matches!(inner, lockstep_frontend::CompileError::Clang { .. }),
+        matches!(
+            inner.downcast_ref::<lockstep_frontend::CompileError>(),
+            Some(lockstep_frontend::CompileError::Clang { .. })
+        ),
         "{inner:?}"
     );
     let log = err.build_log();
@@ -518,9 +533,10 @@ fn build_error_has_clangs_location() {
 
 #[test]
 fn bad_build_option_is_a_build_error() {
-    let err = Program::build(&Context::new(), FILL, "-cl-std=CL9.9")
+    let err = Program::build(&lockstep_llvm::context(), FILL, "-cl-std=CL9.9")
         .err()
         .expect("CL9.9 is not a language version");
+    assert!(matches!(err, BuildError::Options(_)), "{err:?}");
     assert!(err.build_log().contains("CL9.9"), "{err}");
 }
 
@@ -540,7 +556,7 @@ fn range_2d_with_offset() {
     let mut k = kernel(&p, "ids");
     k.set_arg(0, &out).unwrap();
     k.set_arg(1, w as i32).unwrap();
-    Context::new()
+    lockstep_llvm::context()
         .launch(
             &k,
             &NDRange::new_2d(w, h).local([3, 2, 1]).offset([ox, oy, 0]),
@@ -568,7 +584,7 @@ fn range_3d_with_offset() {
     let out = Buffer::<i32>::zeroed((g[0] * g[1] * g[2]) as usize);
     let mut k = kernel(&p, "ids");
     k.set_arg(0, &out).unwrap();
-    Context::new()
+    lockstep_llvm::context()
         .launch(
             &k,
             &NDRange::new_3d(g[0], g[1], g[2])
@@ -604,7 +620,9 @@ fn by_value_struct_vector_and_int3() {
     assert_eq!(k.args()[2].kind, ArgKind::ByValue { size: 16 });
     k.set_arg(2, [1i32, 2, 3, 0]).unwrap();
     k.set_arg(3, &out).unwrap();
-    Context::new().launch(&k, &NDRange::new_1d(1)).unwrap();
+    lockstep_llvm::context()
+        .launch(&k, &NDRange::new_1d(1))
+        .unwrap();
     assert_eq!(out.read(), vec![5.0, 2.5, 7.0, 10.0, 123.0]);
 }
 
@@ -631,7 +649,7 @@ fn local_memory_reduction() {
     k.set_arg(0, &inb).unwrap();
     k.set_arg(1, LocalMem(16 * 4)).unwrap();
     k.set_arg(2, &out).unwrap();
-    Context::new()
+    lockstep_llvm::context()
         .launch(&k, &NDRange::new_1d(64).local([16, 1, 1]))
         .unwrap();
     let want: Vec<f32> = input.chunks(16).map(|c| c.iter().sum()).collect();

@@ -3,7 +3,7 @@
 //! fuzzer, run at a large NDRange so each launch takes milliseconds.
 //!
 //! ```text
-//! cargo run --release -p lockstep-runtime --example linearization -- [COUNT] [FIRST_SEED]
+//! cargo run --release -p lockstep-llvm --example linearization -- [COUNT] [FIRST_SEED]
 //! ```
 //!
 //! Prints, per kernel, the best-of-10 time (one worker thread) of each scheme and their ratio,
@@ -14,9 +14,7 @@
 use std::time::Instant;
 
 use lockstep_runtime::fuzz::generate;
-use lockstep_runtime::{
-    Buffer, Context, Engine, Kernel, Linearization, LocalMem, NDRange, Program,
-};
+use lockstep_runtime::{Buffer, Engine, Kernel, Linearization, LocalMem, NDRange, Program};
 
 /// Work-groups per launch.
 const GROUPS: u64 = 4096;
@@ -28,7 +26,7 @@ fn time_scheme(
     global: u64,
     local: u64,
 ) -> (f64, Vec<i32>) {
-    let mut ctx = Context::with_engine(Engine::Simd);
+    let mut ctx = lockstep_llvm::context().with_engine(Engine::Simd);
     ctx.set_linearization(linearization);
     // One worker: the best of several runs is steadier on a busy machine.
     ctx.set_threads(1);
@@ -56,7 +54,7 @@ fn main() {
     let mut args = std::env::args().skip(1);
     let count: u64 = args.next().and_then(|a| a.parse().ok()).unwrap_or(40);
     let first: u64 = args.next().and_then(|a| a.parse().ok()).unwrap_or(1);
-    let builder = Context::new();
+    let builder = lockstep_llvm::context();
     let (mut all, mut irreducible) = (Vec::new(), Vec::new());
     println!(
         "{:>6} {:>11} {:>11} {:>7}  kind",

@@ -59,7 +59,7 @@ fn compare(output: &str, reference: &str) -> Result<(), String> {
 /// One corpus kernel on the interpreter against its `.ref`.
 fn check(sim: &Path) -> Result<(), Failed> {
     // A `Context` is a handful of settings; each test has its own.
-    let ctx = Context::with_engine(Engine::Interpreter);
+    let ctx = lockstep_llvm::context().with_engine(Engine::Interpreter);
     let reference = std::fs::read_to_string(sim.with_extension("ref")).unwrap_or_default();
     run(&ctx, sim).and_then(|out| compare(&out, &reference))?;
     Ok(())
@@ -71,7 +71,7 @@ fn check_after_passes(sim: &Path) -> Result<(), Failed> {
     let reference = std::fs::read_to_string(sim.with_extension("ref")).unwrap_or_default();
     for width in [4, 16] {
         for linearization in Linearization::ALL {
-            let mut ctx = Context::with_engine(Engine::Interpreter);
+            let mut ctx = lockstep_llvm::context().with_engine(Engine::Interpreter);
             ctx.set_interpret_after_passes(true);
             ctx.set_width(width);
             ctx.set_linearization(linearization);

@@ -71,8 +71,8 @@ static SUMMARY: Mutex<Summary> = Mutex::new(Summary {
 /// interpreter.
 fn check(path: &Path, name: &str) -> Result<(), Failed> {
     // A `Context` is a handful of settings: each test makes its own.
-    let interp = Context::with_engine(Engine::Interpreter);
-    let mut checked = Context::with_engine(Engine::Interpreter);
+    let interp = lockstep_llvm::context().with_engine(Engine::Interpreter);
+    let mut checked = lockstep_llvm::context().with_engine(Engine::Interpreter);
     checked.set_checked(true);
     let mut undefined = Vec::new();
     let mut failures = Vec::new();
@@ -85,7 +85,7 @@ fn check(path: &Path, name: &str) -> Result<(), Failed> {
         .map_err(|e| format!("{name}: does not load: {e}"))?;
     let original = sim.range;
     for width in [4u32, 8, 16, 32] {
-        let mut simd = Context::with_engine(Engine::Simd);
+        let mut simd = lockstep_llvm::context().with_engine(Engine::Simd);
         simd.set_width(width);
         let mut ranges = vec![original];
         if let Some(l) = second_local_size(&sim, width, uniform_required) {

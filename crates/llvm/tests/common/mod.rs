@@ -1,4 +1,4 @@
-//! What the runtime's corpus tests (`corpus`, `differential`) share.
+//! What the corpus tests (`corpus`, `differential`) share.
 
 use std::path::{Path, PathBuf};
 

@@ -6,11 +6,11 @@
 use lockstep_frontend::CompileError;
 use lockstep_ir::limits::{MAX_BLOCKS, MAX_INSTS};
 use lockstep_runtime::{
-    BinaryError, Buffer, BuildError, Bytes, Context, Engine, LaunchError, NDRange, Program,
+    BinaryError, Buffer, BuildError, Bytes, Engine, LaunchError, NDRange, Program,
 };
 
 fn build(source: &str) -> Program {
-    Program::build(&Context::new(), source, "")
+    Program::build(&lockstep_llvm::context(), source, "")
         .unwrap_or_else(|e| panic!("the test kernel does not build:\n{e}"))
 }
 
@@ -25,7 +25,7 @@ fn wide_vectors_pass_by_value() {
             out[g] = f.sf + d.s7 + (double)l.s3 + (double)i.sa + e.sf + (double)g;
         }",
     );
-    let ctx = Context::with_engine(Engine::Simd);
+    let ctx = lockstep_llvm::context().with_engine(Engine::Simd);
     let bytes = |v: Vec<u8>| Bytes(v);
     let f: Vec<u8> = (0..16).flat_map(|x| (x as f32).to_le_bytes()).collect();
     let d: Vec<u8> = (0..8)
@@ -77,8 +77,9 @@ fn kernel_scope_local_memory_is_checked_against_the_device() {
             let out = Buffer::<u8>::zeroed(16);
             let mut k = program.kernel("k").unwrap();
             k.set_arg(0, &out).unwrap();
-            let result =
-                Context::with_engine(engine).launch(&k, &NDRange::new_1d(16).local([16, 1, 1]));
+            let result = lockstep_llvm::context()
+                .with_engine(engine)
+                .launch(&k, &NDRange::new_1d(16).local([16, 1, 1]));
             if fits {
                 result.unwrap();
                 assert_eq!(out.read(), vec![1; 16]);
@@ -108,7 +109,7 @@ fn large_private_arrays_fit_the_workers_stacks() {
         }",
     );
     for threads in [1, 2] {
-        let mut ctx = Context::with_engine(Engine::Simd);
+        let mut ctx = lockstep_llvm::context().with_engine(Engine::Simd);
         ctx.set_threads(threads);
         let input = Buffer::from_slice(&[0i32; 64]);
         let out = Buffer::<f32>::zeroed(64);
@@ -194,7 +195,7 @@ fn big_switches_build_and_run() {
     .chain((0..51).map(|g| (g * 1237) % (3 * CASES + 30)))
     .collect();
     assert_eq!(inputs.len(), 64);
-    let ctx = Context::with_engine(Engine::Simd);
+    let ctx = lockstep_llvm::context().with_engine(Engine::Simd);
     let input = Buffer::from_slice(&inputs);
     for (selector, other) in [("k", "x"), ("x", "k")] {
         let program = build(&switch_source(selector, other));
@@ -232,10 +233,13 @@ fn a_kernel_past_the_compile_time_budget_is_refused() {
         src += &format!("if (x == {k}) out[{}] = {k};\n", k % 64);
     }
     src += "}\n";
-    let err = Program::build(&Context::new(), &src, "")
+    let err = Program::build(&lockstep_llvm::context(), &src, "")
         .err()
         .expect("refused");
-    let BuildError::Compile(CompileError::TooLarge(too_large)) = &err else {
+    let Some(CompileError::TooLarge(too_large)) = (match &err {
+        BuildError::Compile(e) => e.downcast_ref::<CompileError>(),
+        _ => None,
+    }) else {
         panic!("not refused for its size: {err}");
     };
     assert_eq!(too_large.name, "many_ifs");
@@ -259,7 +263,9 @@ fn a_program_binary_past_the_compile_time_budget_is_refused() {
         ir += &format!("block{b}:\n    jump block{}\n", b + 1);
     }
     ir += &format!("block{}:\n    return\n}}\n", MAX_BLOCKS + 1);
-    let err = Program::from_ir(&ir, "", "").err().expect("refused");
+    let err = Program::from_ir(&lockstep_llvm::context(), &ir, "", "")
+        .err()
+        .expect("refused");
     let BinaryError::TooLarge(too_large) = &err else {
         panic!("not refused for its size: {err}");
     };

@@ -1,0 +1,153 @@
+//! What the runtime needs from a compiler, as a trait: build a program's
+//! source into Lockstep IR, and compile one kernel specialization into a
+//! work-group function the SIMD engine calls.
+//!
+//! The runtime links no compiler. A [`Toolchain`] is handed to
+//! [`crate::Context::new`], and every program built in the context keeps
+//! it for the kernels it compiles at launch. `lockstep-llvm` implements it
+//! with clang and LLVM (`lockstep-frontend` and `lockstep-codegen`); another
+//! back end (a GPU, C) would sit beside it without changing the runtime.
+//! What the two sides share is Lockstep IR and the kernel ABI
+//! ([`lockstep_ir::abi`]).
+
+use std::fmt;
+use std::path::{Path, PathBuf};
+
+use lockstep_ir::abi::{LocalLayout, RuntimeFunctions, WorkGroupFn};
+use lockstep_ir::{FuncId, Module};
+
+use crate::{BuildError, SimdFeatures, Spec};
+
+/// A compiler the runtime builds programs and compiles kernels with.
+pub trait Toolchain: Send + Sync + fmt::Debug {
+    /// What `options` (`clBuildProgram`-style) tell the runtime, or the
+    /// error ([`BuildError::Options`]) for options the toolchain rejects.
+    fn build_flags(&self, options: &str) -> Result<BuildFlags, BuildError>;
+
+    /// Builds OpenCL C source with `options` into a verified module.
+    fn build(&self, source: &Source, options: &str) -> Result<Built, BuildError>;
+
+    /// Links separately compiled objects (the toolchain's own format, as
+    /// `clCompileProgram` made them) into a verified module.
+    fn link(&self, objects: &[&str], options: &str) -> Result<Built, BuildError>;
+
+    /// Compiles kernel `kernel` of `module` for `spec` into a work-group
+    /// function. `program_key` identifies the module and its build options
+    /// (for caches keyed by what the code is built from); `runtime` are the
+    /// functions generated code may call ([`lockstep_ir::abi::runtime_symbols`]).
+    /// The error is a message for [`crate::LaunchError::Compile`].
+    fn compile_kernel(
+        &self,
+        module: &Module,
+        kernel: FuncId,
+        spec: &Spec,
+        program_key: &str,
+        runtime: RuntimeFunctions,
+    ) -> Result<CompiledKernel, String>;
+
+    /// The CPU kernels are compiled for, or why none can be.
+    fn target(&self) -> Result<Target, String>;
+}
+
+/// OpenCL C source to build.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Source {
+    /// The name diagnostics use for this source (e.g. `kernel.cl`).
+    pub name: String,
+    pub text: String,
+    /// The directory `#include "..."` is resolved against (the source
+    /// file's directory when building a file).
+    pub include_dir: Option<PathBuf>,
+}
+
+impl Source {
+    /// Source text with a name for diagnostics.
+    pub fn from_string(name: impl Into<String>, text: impl Into<String>) -> Source {
+        Source {
+            name: name.into(),
+            text: text.into(),
+            include_dir: None,
+        }
+    }
+
+    /// Reads a source file; includes resolve against its directory.
+    pub fn from_file(path: &Path) -> Result<Source, BuildError> {
+        let text = std::fs::read_to_string(path).map_err(|e| BuildError::Read {
+            path: path.to_path_buf(),
+            message: e.to_string(),
+        })?;
+        let name = path.file_name().map_or_else(
+            || path.display().to_string(),
+            |n| n.to_string_lossy().into_owned(),
+        );
+        Ok(Source {
+            name,
+            text,
+            include_dir: path.parent().map(Path::to_path_buf),
+        })
+    }
+}
+
+/// What build options tell the runtime.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub struct BuildFlags {
+    /// Local sizes must divide the global size: OpenCL 1.x programs
+    /// (`-cl-std=CL1.*`) and `-cl-uniform-work-group-size`.
+    pub uniform_work_groups: bool,
+}
+
+/// A built program: its kernels in Lockstep IR, and the build log.
+#[derive(Clone, Debug)]
+pub struct Built {
+    pub module: Module,
+    /// The compiler's warnings (empty for a clean build).
+    pub log: String,
+}
+
+/// The CPU kernels are compiled for.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Target {
+    /// The toolchain's name of the CPU (LLVM's: `znver4`, `skylake-avx512`).
+    pub cpu: String,
+    /// Whether the user chose it (`LOCKSTEP_CPU`) rather than the host.
+    pub chosen: bool,
+    /// Its SIMD features, as the compiler sees them.
+    pub features: SimdFeatures,
+}
+
+/// One compiled kernel specialization: its work-group function and what
+/// launching it needs to know.
+pub struct CompiledKernel {
+    function: WorkGroupFn,
+    /// Where the kernel's `__local` variables and gang state go.
+    pub local: LocalLayout,
+    /// What the compiler did (`lockstep compile --emit report`).
+    pub report: Box<dyn fmt::Display + Send + Sync>,
+}
+
+impl CompiledKernel {
+    /// A compiled kernel that runs `function`.
+    ///
+    /// # Safety
+    /// `function` must run every gang of one work-group of the kernel's
+    /// specialization as [`lockstep_ir::abi`] describes (reading a
+    /// `GroupContext`, its local memory laid out as `local` says), and stay
+    /// callable for the rest of the process.
+    pub unsafe fn new(
+        function: WorkGroupFn,
+        local: LocalLayout,
+        report: Box<dyn fmt::Display + Send + Sync>,
+    ) -> CompiledKernel {
+        CompiledKernel {
+            function,
+            local,
+            report,
+        }
+    }
+
+    /// The work-group function: runs every gang of one work-group given its
+    /// [`lockstep_ir::abi::GroupContext`].
+    pub fn function(&self) -> WorkGroupFn {
+        self.function
+    }
+}
