@@ -861,10 +861,18 @@ impl<'a> Emitter<'a> {
     /// scalars where it has one, else the C library lane by lane.
     fn math1(&mut self, x: V, name: &str) -> V {
         if self.l.is_vector(x) && self.l.elem_type(self.l.type_of(x)) == self.l.f32() {
-            match name {
-                "exp" => return super::math::exp_f32(&self.l, x),
-                "log" => return super::math::log_f32(&self.l, x),
-                _ => {}
+            use super::math;
+            let inline: Option<fn(&super::llvm::Llvm, V) -> V> = match name {
+                "exp" => Some(math::exp_f32),
+                "exp2" => Some(math::exp2_f32),
+                "exp10" => Some(math::exp10_f32),
+                "log" => Some(math::log_f32),
+                "log2" => Some(math::log2_f32),
+                "log10" => Some(math::log10_f32),
+                _ => None,
+            };
+            if let Some(function) = inline {
+                return function(&self.l, x);
             }
         }
         if let Some(v) = self.sleef(name, &[x]) {
