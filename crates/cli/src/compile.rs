@@ -183,7 +183,7 @@ pub fn run(args: CompileArgs) -> Result<()> {
             names.join(", ")
         );
     }
-    let width = args.width.unwrap_or_else(lockstep_codegen::host_width);
+    let host_width = lockstep_codegen::host_width();
     let mut out = String::new();
     if args.emit == Emit::Ir && args.dump_after.is_none() {
         if args.kernel.is_none() {
@@ -206,6 +206,14 @@ pub fn run(args: CompileArgs) -> Result<()> {
         let func = &module.functions[id];
         let reqd = func.kernel.as_ref().and_then(|k| k.reqd_work_group_size);
         let local_size = args.local_size.or(reqd).unwrap_or([64, 1, 1]);
+        let chosen = match args.width {
+            Some(width) => lockstep_passes::analysis::GangWidth {
+                width,
+                reason: format!("{width}, from --width"),
+            },
+            None => lockstep_passes::analysis::gang_width(func, host_width),
+        };
+        let width = chosen.width;
         let spec = Spec {
             linearization: args.linearize,
             ..Spec::new(local_size, width)
@@ -232,7 +240,11 @@ pub fn run(args: CompileArgs) -> Result<()> {
                 }
                 dot
             }
-            Emit::Report => kernel_listing(module, id, &spec, Listing::Report)?,
+            Emit::Report => format!(
+                "; gang width {}\n{}",
+                chosen.reason,
+                kernel_listing(module, id, &spec, Listing::Report)?
+            ),
             Emit::Llvm => timed_listing(&args, module, id, &spec, Listing::Llvm)?,
             Emit::LlvmOpt => timed_listing(&args, module, id, &spec, Listing::OptimizedLlvm)?,
             Emit::Asm => timed_listing(&args, module, id, &spec, Listing::Asm)?,

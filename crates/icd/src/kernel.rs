@@ -324,7 +324,7 @@ pub unsafe extern "C" fn clGetKernelWorkGroupInfo(
                 state.runtime.static_local_mem_size() + state.local_bytes.iter().sum::<u64>(),
             ),
             CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE => {
-                Info::from(platform::simd_width() as usize)
+                Info::from(platform::runtime().kernel_width(&state.runtime) as usize)
             }
             CL_KERNEL_PRIVATE_MEM_SIZE => Info::from(0u64),
             // Only for custom devices and built-in kernels.
@@ -448,7 +448,7 @@ unsafe fn ndrange(
             None => lockstep_runtime::pick_local_size(
                 global,
                 dims,
-                platform::simd_width() as u64,
+                platform::runtime().kernel_width(&state.runtime) as u64,
                 k.uniform_groups,
             ),
         },

@@ -704,3 +704,46 @@ fn engine_names() {
     assert!(matches!(err, EngineError::Unknown { .. }), "{err:?}");
     assert!(err.to_string().contains("engines: interp, simd"), "{err}");
 }
+
+/// Mandelbrot's iteration: each `z` waits on the last, so the kernel runs
+/// at twice the device's width unless a width is set; the results are the
+/// same at either width.
+const ESCAPE: &str = "
+kernel void escape(global uint *out, float step) {
+    uint x = get_global_id(0);
+    float cr = -2.0f + (float)x * step, ci = 0.5f;
+    float zr = 0.0f, zi = 0.0f;
+    uint i = 0;
+    while (i < 200 && zr * zr + zi * zi <= 4.0f) {
+        float t = zr * zi;
+        zr = zr * zr - zi * zi + cr;
+        zi = t + t + ci;
+        i++;
+    }
+    out[x] = i;
+}
+";
+
+#[test]
+fn a_latency_bound_kernel_runs_twice_as_wide_unless_a_width_is_set() {
+    let program = build(ESCAPE);
+    let out = Buffer::<u32>::zeroed(300);
+    let mut k = kernel(&program, "escape");
+    k.set_arg(0, &out).unwrap();
+    k.set_arg(1, 0.01f32).unwrap();
+    let ctx = lockstep_llvm::context();
+    let device = ctx.device().simd_width;
+    let expected = if device < 32 { device * 2 } else { device };
+    assert_eq!(ctx.kernel_width(&k), expected);
+    ctx.launch(&k, &NDRange::new_1d(300)).unwrap();
+    let wide = out.read();
+    let mut narrow_ctx = lockstep_llvm::context();
+    narrow_ctx.set_width(device);
+    assert_eq!(narrow_ctx.kernel_width(&k), device);
+    narrow_ctx.launch(&k, &NDRange::new_1d(300)).unwrap();
+    assert_eq!(out.read(), wide);
+    let interp = lockstep_llvm::context().with_engine(Engine::Interpreter);
+    interp.launch(&k, &NDRange::new_1d(300)).unwrap();
+    assert_eq!(out.read(), wide);
+    assert!(wide.iter().any(|&i| i == 200) && wide.iter().any(|&i| i < 10));
+}

@@ -194,6 +194,27 @@ impl Context {
         self.width.unwrap_or_else(|| self.device().simd_width)
     }
 
+    /// The SIMD width `kernel` runs at: the setting, else the device's or
+    /// twice that for a kernel whose loops are latency-bound
+    /// ([`lockstep_passes::analysis::gang_width`]).
+    pub fn kernel_width(&self, kernel: &Kernel) -> u32 {
+        if let Some(width) = self.width {
+            return width;
+        }
+        let device_width = self.device().simd_width;
+        let program = &kernel.program;
+        let mut widths = program
+            .gang_widths
+            .lock()
+            .unwrap_or_else(|e| e.into_inner());
+        *widths
+            .entry((kernel.func, device_width))
+            .or_insert_with(|| {
+                let func = &program.module.functions[kernel.func];
+                lockstep_passes::analysis::gang_width(func, device_width).width
+            })
+    }
+
     /// Sets how the `linearize` pass turns divergent control flow into
     /// masks (per-block masks, the default, or block-IP), for the SIMD
     /// engine and for the interpreter after the passes.
@@ -241,7 +262,7 @@ impl Context {
     ) -> Result<String, LaunchError> {
         let spec = Spec {
             local_size,
-            width: self.width(),
+            width: self.kernel_width(kernel),
             linearization: self.linearization,
         };
         Ok(simd::compiled(&kernel.program, kernel.func, spec)?
@@ -251,7 +272,7 @@ impl Context {
 
     /// Runs `kernel` over `range` after validating its arguments and the range.
     pub fn launch(&self, kernel: &Kernel, range: &NDRange) -> Result<LaunchReport, LaunchError> {
-        let local = kernel::validate_range(kernel, range, self.width())?;
+        let local = kernel::validate_range(kernel, range, self.kernel_width(kernel))?;
         let bound = kernel.bound_args()?;
         kernel::check_local_memory(kernel, &bound)?;
         if let (Engine::Simd, Some(index)) = (self.engine, kernel.null_buffer_used(&bound)) {
@@ -349,12 +370,12 @@ impl Context {
 
 impl Context {
     /// `kernel`'s module with the kernel as the pass pipeline leaves it for
-    /// a work-group of `local` work-items at this context's width (0 in a
+    /// a work-group of `local` work-items at the kernel's width (0 in a
     /// dimension where groups differ in size) and linearization.
     fn after_passes(&self, kernel: &Kernel, local: [u64; 3]) -> Result<ir::Module, LaunchError> {
         let config = lockstep_passes::analysis::UniformityConfig {
             local_size: local.map(|n| n as u32),
-            width: self.width(),
+            width: self.kernel_width(kernel),
         };
         let scheme = self.linearization;
         lockstep_passes::pipeline::transformed_module(
@@ -411,6 +432,9 @@ pub(crate) struct ProgramInner {
     /// hash of its IR (what headers the source included are in it, unlike
     /// in the source text) and build options, computed at first use.
     code_key: std::sync::OnceLock<String>,
+    /// The gang width each kernel runs at when none is set, for a device
+    /// width ([`lockstep_passes::analysis::gang_width`]).
+    gang_widths: std::sync::Mutex<std::collections::HashMap<(ir::FuncId, u32), u32>>,
     /// Compiled SIMD specializations.
     pub simd_cache:
         std::sync::Mutex<std::collections::HashMap<(ir::FuncId, Spec), Arc<CompiledKernel>>>,
@@ -621,6 +645,7 @@ impl Program {
                 source_name: source_name.to_string(),
                 options: options.to_string(),
                 code_key: Default::default(),
+                gang_widths: Default::default(),
                 simd_cache: Default::default(),
                 globals_memory: Default::default(),
                 uniform_groups_required: flags.uniform_work_groups,

@@ -170,7 +170,8 @@ pub(crate) fn launch(
     bound: &[ArgValue],
     ctx: &Context,
 ) -> Result<LaunchReport, LaunchError> {
-    let (width, threads, linearization) = (ctx.width(), ctx.threads(), ctx.linearization());
+    let (width, threads, linearization) =
+        (ctx.kernel_width(kernel), ctx.threads(), ctx.linearization());
     let program = &kernel.program;
     let dims = range.dims as usize;
     let mut global = [1u64; 3];

@@ -9,6 +9,7 @@
 
 pub mod cfg;
 pub mod domtree;
+pub mod gang_width;
 pub(crate) mod graph;
 pub mod liveness;
 pub mod loops;
@@ -18,6 +19,7 @@ pub mod uniformity;
 
 pub use cfg::ControlFlowGraph;
 pub use domtree::{DominanceFrontiers, DominatorTree};
+pub use gang_width::{gang_width, GangWidth};
 pub use liveness::{Liveness, ValueSet};
 pub use loops::{loop_contiguous_order, Loop, LoopData, LoopForest};
 pub use postdom::PostDominatorTree;

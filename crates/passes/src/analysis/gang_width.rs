@@ -1,0 +1,250 @@
+//! Which gang width suits a kernel: the host's natural width (one vector
+//! register of 32-bit lanes), or twice that when the kernel's time goes to
+//! a loop whose iterations wait on each other.
+//!
+//! In a loop like Mandelbrot's `z = z² + c`, each iteration needs the
+//! previous one's result: the loop runs at the speed of that chain of
+//! dependent floating-point operations, and the vector units idle between
+//! them. A gang twice as wide runs as two independent halves whose chains
+//! overlap, finishing the same work in less time (Mandelbrot on AVX-512:
+//! 15 ms at width 16, 12 ms at 32). A loop whose iterations are independent
+//! (N-body's sum over bodies) already keeps the units busy and gains
+//! nothing; a wide gang then only costs registers.
+//!
+//! The estimate, for each innermost loop: the latency of the longest chain
+//! from a loop-carried floating-point value (a parameter of the loop header)
+//! back to its next value, against the cycles the loop body's instructions
+//! take at two per cycle. Loops whose chain is the longer are latency-bound.
+//! Only small loops (whose values fit in the registers twice over) qualify,
+//! and kernels with barriers keep the natural width.
+
+use lockstep_ir::{BinaryOp, Function, InstData, Type, UnaryOp, Value};
+
+use super::{ControlFlowGraph, LoopForest};
+
+/// The most instructions a loop may have for its kernel to run twice as
+/// wide: its values must still fit in the vector registers.
+pub const MAX_LOOP_INSTS: usize = 48;
+
+/// The most loop-carried values a loop may have for its kernel to run
+/// twice as wide.
+pub const MAX_CARRIED: usize = 8;
+
+/// Why a kernel runs at the width it does.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GangWidth {
+    pub width: u32,
+    /// A sentence for the report.
+    pub reason: String,
+}
+
+/// The gang width for `func` on a host whose natural width is
+/// `host_width` (at most 32, the widest gang).
+pub fn gang_width(func: &Function, host_width: u32) -> GangWidth {
+    let natural = |reason: &str| GangWidth {
+        width: host_width,
+        reason: format!("{host_width}, the host's ({reason})"),
+    };
+    if host_width * 2 > 32 {
+        return natural("the widest gang");
+    }
+    if func.has_barrier() {
+        return natural("the kernel has barriers");
+    }
+    let cfg = ControlFlowGraph::compute(func);
+    let loops = LoopForest::compute(&cfg);
+    for lp in loops.loops() {
+        if !loops.children(lp).is_empty() || !loops.is_reducible(lp) {
+            continue;
+        }
+        let blocks = loops.blocks(lp);
+        let insts: usize = blocks.iter().map(|&b| func.blocks[b].insts.len()).sum();
+        let header = loops.header(lp);
+        let carried = &func.blocks[header].params;
+        if insts > MAX_LOOP_INSTS || carried.len() > MAX_CARRIED {
+            continue;
+        }
+        let chain = recurrence_latency(func, &cfg, &loops, lp);
+        // Two instructions a cycle.
+        let throughput = insts.div_ceil(2) as u32;
+        if chain > throughput {
+            return GangWidth {
+                width: host_width * 2,
+                reason: format!(
+                    "{}, twice the host's: the loop at {header} is latency-bound (a chain of {chain} cycles from one iteration's floating-point values to the next, against {throughput} cycles for its {insts} instructions)",
+                    host_width * 2
+                ),
+            };
+        }
+    }
+    natural("no latency-bound loop")
+}
+
+/// The estimated latency, in cycles, of the longest dependence chain in
+/// loop `lp` from a floating-point parameter of its header to the value a
+/// latch passes back for one.
+fn recurrence_latency(
+    func: &Function,
+    cfg: &ControlFlowGraph,
+    loops: &LoopForest,
+    lp: super::Loop,
+) -> u32 {
+    let header = loops.header(lp);
+    let in_loop = |b| loops.blocks(lp).contains(&b);
+    // Longest latency from a carried float value to each value of the loop.
+    let mut dist: std::collections::HashMap<Value, u32> = func.blocks[header]
+        .params
+        .iter()
+        .filter(|&&p| func.value_type(p).is_float())
+        .map(|&p| (p, 0))
+        .collect();
+    let mut longest = 0;
+    // The loop's blocks in reverse postorder: every value is seen after
+    // its operands, except through the back edges to the header.
+    for &block in cfg.rpo().iter().filter(|&&b| in_loop(b)) {
+        for &inst in &func.blocks[block].insts {
+            let data = &func.insts[inst];
+            for dest in data.branch_dests() {
+                for (n, &arg) in dest.args.iter().enumerate() {
+                    let Some(&d) = dist.get(&arg) else { continue };
+                    let param = func.blocks[dest.block].params[n];
+                    if dest.block == header {
+                        if func.value_type(param).is_float() {
+                            longest = longest.max(d);
+                        }
+                    } else if in_loop(dest.block) {
+                        let e = dist.entry(param).or_insert(0);
+                        *e = (*e).max(d);
+                    }
+                }
+            }
+            let Some(result) = func.results[inst] else {
+                continue;
+            };
+            let from = data
+                .args()
+                .iter()
+                .filter_map(|a| dist.get(a))
+                .max()
+                .copied();
+            if let Some(d) = from {
+                dist.insert(result, d + latency(data, func.value_type(result)));
+            }
+        }
+    }
+    longest
+}
+
+/// Cycles until an instruction's result is ready, roughly as on current
+/// x86 cores: 4 for floating-point arithmetic, 12 for division and square
+/// roots, 5 for a load, 1 for the rest.
+fn latency(data: &InstData, result: Type) -> u32 {
+    match data {
+        InstData::Unary { op, .. } if matches!(op, UnaryOp::Sqrt | UnaryOp::Rsqrt) => 12,
+        InstData::Binary {
+            op: BinaryOp::Fdiv, ..
+        } => 12,
+        InstData::Unary { .. } | InstData::Binary { .. } | InstData::Ternary { .. }
+            if result.is_float() =>
+        {
+            4
+        }
+        InstData::Load { .. } => 5,
+        _ => 1,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::gang_width;
+    use lockstep_ir::parse_function;
+
+    /// Mandelbrot's loop: each iteration's `z` is three dependent
+    /// floating-point operations away from the last.
+    const RECURRENCE: &str = "
+kernel @k(ptr.global, f32, i32) {
+    arg 0 \"out\" \"float*\" none none
+    arg 1 \"c\" \"float\" none none
+    arg 2 \"n\" \"uint\" none none
+block0(v0: ptr.global, v1: f32, v2: i32):
+    v3: i32 = iconst 0
+    v4: f32 = fconst 0.0
+    v5: i32 = iconst 1
+    jump block1(v4, v4, v3)
+block1(v6: f32, v7: f32, v8: i32):
+    v9: f32 = fmul v6, v6
+    v10: f32 = fmul v7, v7
+    v11: f32 = fsub v9, v10
+    v12: f32 = fadd v11, v1
+    v13: f32 = fmul v6, v7
+    v14: f32 = fadd v13, v13
+    v15: f32 = fadd v14, v1
+    v16: i32 = iadd v8, v5
+    v17: i1 = icmp ult v16, v2
+    brif v17, block1(v12, v15, v16), block2
+block2:
+    store v12, v0, align 4
+    return
+}
+";
+
+    /// An accumulation: one addition carries over, and the rest of each
+    /// iteration (loads, products) is independent of the last.
+    const ACCUMULATION: &str = "
+kernel @k(ptr.global, ptr.global, i32) {
+    arg 0 \"out\" \"float*\" none none
+    arg 1 \"in\" \"float*\" none none
+    arg 2 \"n\" \"uint\" none none
+block0(v0: ptr.global, v1: ptr.global, v2: i32):
+    v3: i32 = iconst 0
+    v4: f32 = fconst 0.0
+    v5: i32 = iconst 1
+    v6: i64 = iconst 4
+    jump block1(v4, v3)
+block1(v7: f32, v8: i32):
+    v9: i64 = zext v8
+    v10: i64 = imul v9, v6
+    v11: ptr.global = ptradd v1, v10
+    v12: f32 = load v11, align 4
+    v13: f32 = fmul v12, v12
+    v14: f32 = fmul v13, v12
+    v15: f32 = fsub v14, v13
+    v16: f32 = fmul v15, v12
+    v17: f32 = fadd v7, v16
+    v18: i32 = iadd v8, v5
+    v19: i1 = icmp ult v18, v2
+    brif v19, block1(v17, v18), block2
+block2:
+    store v17, v0, align 4
+    return
+}
+";
+
+    #[test]
+    fn a_floating_point_recurrence_doubles_the_width() {
+        let func = parse_function(RECURRENCE).unwrap();
+        let chosen = gang_width(&func, 16);
+        assert_eq!(chosen.width, 32, "{}", chosen.reason);
+        assert!(chosen.reason.contains("latency-bound"), "{}", chosen.reason);
+        // AVX2 hosts double their 8 lanes likewise; 32 lanes are the most.
+        assert_eq!(gang_width(&func, 8).width, 16);
+        assert_eq!(gang_width(&func, 32).width, 32);
+    }
+
+    #[test]
+    fn independent_iterations_keep_the_hosts_width() {
+        let func = parse_function(ACCUMULATION).unwrap();
+        let chosen = gang_width(&func, 16);
+        assert_eq!(chosen.width, 16, "{}", chosen.reason);
+    }
+
+    #[test]
+    fn a_kernel_with_barriers_keeps_the_hosts_width() {
+        let src = RECURRENCE.replace(
+            "    store v12, v0, align 4\n",
+            "    barrier local, work_group\n    store v12, v0, align 4\n",
+        );
+        let func = parse_function(&src).unwrap();
+        assert_eq!(gang_width(&func, 16).width, 16);
+    }
+}
