@@ -27,8 +27,9 @@ use sha2::{Digest, Sha256};
 /// The version of what the back end puts in an object, bumped whenever
 /// generated code changes in a way the compiler version does not capture
 /// (calling convention of kernels, runtime helper signatures, this file's
-/// format). Part of every key through [`compiler_version`].
-pub const CACHE_FORMAT_VERSION: u32 = 1;
+/// format, what an entry holds: since 2, a kernel's local layout and
+/// report beside its object). Part of every key through [`compiler_version`].
+pub const CACHE_FORMAT_VERSION: u32 = 2;
 
 /// The first bytes of every cache file.
 const MAGIC: &[u8; 8] = b"LSOBJv1\n";
@@ -99,7 +100,7 @@ impl ObjectCache {
 
     /// The key of an object: the hex SHA-256 of `parts`, each length-prefixed
     /// so that no two different lists collide by concatenation. Callers pass
-    /// everything that changes the object: the source, the build options,
+    /// everything that changes the object: the program's IR and build options,
     /// [`compiler_version`], the CPU fingerprint
     /// ([`crate::backend::target::HostTarget::fingerprint`]), the kernel
     /// name, the local size and the SIMD width.

@@ -6,15 +6,23 @@
 //! host, the on-disk object cache and the process's ORC JIT. Its caller
 //! (`lockstep-llvm`'s toolchain, for the runtime) sees no LLVM type: another
 //! back end would offer the same function behind the runtime's `Toolchain`.
+//!
+//! A kernel is compiled at most once per key (see [`compile`]): the key is
+//! computed before any pass runs, and what launching needs besides the code
+//! (the local memory layout and the report) is kept beside it, in memory
+//! and in the on-disk entry, so a hit runs neither the passes nor the
+//! emitter nor LLVM. [`stats`] counts what was generated and what was found.
 
 use std::collections::HashMap;
-use std::sync::{Mutex, OnceLock};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Mutex, MutexGuard, OnceLock};
 
-use lockstep_ir::{FuncId, Module};
+use cranelift_entity::EntityRef;
+use lockstep_ir::{FuncId, GlobalId, Module};
 
 use crate::abi::{RuntimeFunctions, WorkGroupFn};
 use crate::backend::{target, Jit, ObjectCache};
-use crate::{emit, CodegenError, LocalLayout, Report, Spec};
+use crate::{emit, CodegenError, LocalLayout, Spec};
 
 /// One compiled kernel specialization: its work-group function and what
 /// launching it needs to know.
@@ -22,8 +30,9 @@ pub struct CompiledKernel {
     function: WorkGroupFn,
     /// Where the kernel's `__local` variables and gang state go.
     pub local: LocalLayout,
-    /// What the SIMD code generator did (`--emit report`).
-    pub report: Report,
+    /// What the SIMD code generator did (`--emit report`), as text: a
+    /// kernel loaded from a cache has the report it was compiled with.
+    pub report: String,
 }
 
 impl CompiledKernel {
@@ -34,11 +43,49 @@ impl CompiledKernel {
     }
 }
 
+/// How [`compile`] served its calls in this process.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub struct CompileStats {
+    /// Specializations whose code was generated (passes, emitter, LLVM).
+    pub generated: u64,
+    /// Specializations found loaded in this process's JIT.
+    pub memory_hits: u64,
+    /// Specializations loaded from the on-disk object cache.
+    pub disk_hits: u64,
+}
+
+static GENERATED: AtomicU64 = AtomicU64::new(0);
+static MEMORY_HITS: AtomicU64 = AtomicU64::new(0);
+static DISK_HITS: AtomicU64 = AtomicU64::new(0);
+
+/// What [`compile`] has done so far in this process.
+pub fn stats() -> CompileStats {
+    CompileStats {
+        generated: GENERATED.load(Ordering::Relaxed),
+        memory_hits: MEMORY_HITS.load(Ordering::Relaxed),
+        disk_hits: DISK_HITS.load(Ordering::Relaxed),
+    }
+}
+
+/// A specialization loaded into the JIT: its address and what launching
+/// it needs.
+struct Loaded {
+    address: usize,
+    local: LocalLayout,
+    report: String,
+}
+
 /// Compiles kernel `kernel` of `module` for `spec`, or loads it: from this
 /// process's JIT when it is there already, else from the object cache on
 /// disk. `program_key` identifies what the program's code was built from
-/// (its IR and options); `runtime` is registered with the JIT on the first
-/// call.
+/// (a hash of its Lockstep IR and options, so a program built from source
+/// and the same program loaded from its binary share entries); with the
+/// compiler's version and build, the CPU, the kernel's name and the
+/// specialization it makes the key, computed before anything is compiled.
+/// `runtime` is registered with the JIT on the first call.
+///
+/// `LOCKSTEP_DUMP_LLVM=DIR` writes the LLVM IR of each specialization whose
+/// code is generated (`LOCKSTEP_CACHE=0` to generate all of them).
 pub fn compile(
     module: &Module,
     kernel: FuncId,
@@ -50,15 +97,6 @@ pub fn compile(
     let internal = |e: String| CodegenError::Internal(e);
     let host = crate::target()?;
     let jit = jit(runtime).map_err(internal)?;
-    let context = inkwell::context::Context::create();
-    let llvm = context.create_module(name);
-    let (local, report) =
-        emit::emit_kernel(context.raw(), llvm.as_mut_ptr(), module, kernel, spec)?;
-    if let Some(dir) = std::env::var_os("LOCKSTEP_DUMP_LLVM") {
-        let path = std::path::Path::new(&dir)
-            .join(format!("{name}-{:?}-w{}.ll", spec.local_size, spec.width));
-        let _ = std::fs::write(path, llvm.print_to_string().to_string());
-    }
     let key = ObjectCache::key(&[
         program_key.as_bytes(),
         crate::backend::cache::compiler_version().as_bytes(),
@@ -73,41 +111,144 @@ pub fn compile(
         )
         .as_bytes(),
     ]);
-    let symbol = format!("lockstep_wg_{}", &key[..32]);
-    let mut loaded = loaded().lock().unwrap_or_else(|e| e.into_inner());
-    let address = match loaded.get(&symbol) {
-        Some(&a) => a,
-        None => {
-            let disk = ObjectCache::open();
-            let object = match disk.as_ref().and_then(|c| c.get(&key)) {
-                Some(object) => object,
-                None => {
-                    if let Some(f) = llvm.get_function(emit::WORK_GROUP_FN) {
-                        f.as_global_value().set_name(&symbol);
-                    }
-                    let object = target::optimize_and_emit_object(host, &llvm)
-                        .map_err(|e| internal(e.to_string()))?;
-                    if let Some(c) = &disk {
-                        let _ = c.put(&key, &object);
-                    }
-                    object
-                }
-            };
-            jit.add_object(&object)
-                .map_err(|e| internal(e.to_string()))?;
-            let a = jit.lookup(&symbol).map_err(|e| internal(e.to_string()))?;
-            loaded.insert(symbol, a);
-            a
+    let found = |l: &Loaded| {
+        // SAFETY: the address is of a work-group function the emitter wrote
+        // with this signature (abi.rs), linked into the JIT for good.
+        let function: WorkGroupFn = unsafe { std::mem::transmute::<usize, WorkGroupFn>(l.address) };
+        CompiledKernel {
+            function,
+            local: l.local.clone(),
+            report: l.report.clone(),
         }
     };
-    // SAFETY: the symbol names a work-group function the emitter wrote with
-    // this signature (abi.rs), now linked into the JIT at `address`.
-    let function: WorkGroupFn = unsafe { std::mem::transmute::<usize, WorkGroupFn>(address) };
-    Ok(CompiledKernel {
-        function,
-        local,
-        report,
-    })
+    if let Some(l) = lock_loaded().get(&key) {
+        MEMORY_HITS.fetch_add(1, Ordering::Relaxed);
+        return Ok(found(l));
+    }
+    let symbol = format!("lockstep_wg_{}", &key[..32]);
+    // Compiled (or read) without the lock, so kernels compile in parallel.
+    let disk = ObjectCache::open();
+    let (entry, from_disk) = match disk.as_ref().and_then(|c| Entry::decode(&c.get(&key)?)) {
+        Some(entry) => (entry, true),
+        None => {
+            GENERATED.fetch_add(1, Ordering::Relaxed);
+            let context = inkwell::context::Context::create();
+            let llvm = context.create_module(name);
+            let (local, report) =
+                emit::emit_kernel(context.raw(), llvm.as_mut_ptr(), module, kernel, spec)?;
+            if let Some(dir) = std::env::var_os("LOCKSTEP_DUMP_LLVM") {
+                let path = std::path::Path::new(&dir)
+                    .join(format!("{name}-{:?}-w{}.ll", spec.local_size, spec.width));
+                let _ = std::fs::write(path, llvm.print_to_string().to_string());
+            }
+            if let Some(f) = llvm.get_function(emit::WORK_GROUP_FN) {
+                f.as_global_value().set_name(&symbol);
+            }
+            let object = target::optimize_and_emit_object(host, &llvm)
+                .map_err(|e| internal(e.to_string()))?;
+            let entry = Entry {
+                local,
+                report: report.to_string(),
+                object,
+            };
+            if let Some(c) = &disk {
+                let _ = c.put(&key, &entry.encode());
+            }
+            (entry, false)
+        }
+    };
+    let mut loaded = lock_loaded();
+    // Another thread may have loaded the same key meanwhile: the JIT
+    // takes each symbol once.
+    if let Some(l) = loaded.get(&key) {
+        MEMORY_HITS.fetch_add(1, Ordering::Relaxed);
+        return Ok(found(l));
+    }
+    jit.add_object(&entry.object)
+        .map_err(|e| internal(e.to_string()))?;
+    let address = jit.lookup(&symbol).map_err(|e| internal(e.to_string()))?;
+    if from_disk {
+        DISK_HITS.fetch_add(1, Ordering::Relaxed);
+    }
+    let l = Loaded {
+        address,
+        local: entry.local,
+        report: entry.report,
+    };
+    let k = found(&l);
+    loaded.insert(key, l);
+    Ok(k)
+}
+
+/// An on-disk entry: the object, and what launching its kernel needs that
+/// the object does not say (so that a hit compiles nothing).
+struct Entry {
+    local: LocalLayout,
+    report: String,
+    object: Vec<u8>,
+}
+
+impl Entry {
+    /// `report length, report, local size, gang state, offset count,
+    /// (variable, offset)*, object`, integers little endian.
+    fn encode(&self) -> Vec<u8> {
+        let mut out = Vec::with_capacity(self.object.len() + self.report.len() + 64);
+        let u64 = |out: &mut Vec<u8>, v: u64| out.extend_from_slice(&v.to_le_bytes());
+        u64(&mut out, self.report.len() as u64);
+        out.extend_from_slice(self.report.as_bytes());
+        u64(&mut out, self.local.size);
+        u64(&mut out, self.local.gang_state);
+        u64(&mut out, self.local.offsets.len() as u64);
+        for &(g, offset) in &self.local.offsets {
+            u64(&mut out, g.index() as u64);
+            u64(&mut out, offset);
+        }
+        out.extend_from_slice(&self.object);
+        out
+    }
+
+    /// The entry [`Entry::encode`] wrote, or `None` for bytes it did not.
+    fn decode(bytes: &[u8]) -> Option<Entry> {
+        let mut r = Reader(bytes);
+        let report_len = usize::try_from(r.u64()?).ok()?;
+        let report = std::str::from_utf8(r.bytes(report_len)?).ok()?.to_string();
+        let size = r.u64()?;
+        let gang_state = r.u64()?;
+        let count = r.u64()?;
+        let mut offsets = Vec::new();
+        for _ in 0..count {
+            let g = u32::try_from(r.u64()?).ok()?;
+            let offset = r.u64()?;
+            offsets.push((GlobalId::new(g as usize), offset));
+        }
+        Some(Entry {
+            local: LocalLayout {
+                offsets,
+                size,
+                gang_state,
+            },
+            report,
+            object: r.0.to_vec(),
+        })
+    }
+}
+
+/// Reads an [`Entry`] front to back.
+struct Reader<'a>(&'a [u8]);
+
+impl<'a> Reader<'a> {
+    fn bytes(&mut self, n: usize) -> Option<&'a [u8]> {
+        if n > self.0.len() {
+            return None;
+        }
+        let (head, rest) = self.0.split_at(n);
+        self.0 = rest;
+        Some(head)
+    }
+
+    fn u64(&mut self) -> Option<u64> {
+        Some(u64::from_le_bytes(self.bytes(8)?.try_into().ok()?))
+    }
 }
 
 /// The process's JIT, with the runtime's functions registered (on the first call).
@@ -120,11 +261,14 @@ fn jit(runtime: RuntimeFunctions) -> Result<&'static Jit, String> {
     Ok(jit)
 }
 
-/// Compiled objects already loaded into the JIT, by symbol (a program
-/// built twice in one process loads its code once).
-fn loaded() -> &'static Mutex<HashMap<String, usize>> {
-    static LOADED: OnceLock<Mutex<HashMap<String, usize>>> = OnceLock::new();
-    LOADED.get_or_init(|| Mutex::new(HashMap::new()))
+/// Specializations already loaded into the JIT, by key (a program built
+/// twice in one process, or loaded from its binary, compiles nothing).
+fn lock_loaded() -> MutexGuard<'static, HashMap<String, Loaded>> {
+    static LOADED: OnceLock<Mutex<HashMap<String, Loaded>>> = OnceLock::new();
+    LOADED
+        .get_or_init(|| Mutex::new(HashMap::new()))
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
 }
 
 /// Identifies this build of the compiler, so a rebuilt Lockstep never loads
@@ -174,6 +318,34 @@ fn containing_file() -> Option<std::path::PathBuf> {
 
 #[cfg(test)]
 mod tests {
+    use super::*;
+
+    #[test]
+    fn cache_entries_read_back_and_truncated_ones_do_not() {
+        let entry = Entry {
+            local: LocalLayout {
+                offsets: vec![(GlobalId::new(0), 0), (GlobalId::new(3), 64)],
+                size: 96,
+                gang_state: 40,
+            },
+            report: "kernel k, width 8".to_string(),
+            object: b"\x7fELF object".to_vec(),
+        };
+        let bytes = entry.encode();
+        let back = Entry::decode(&bytes).expect("decodes");
+        assert_eq!(back.local.offsets, entry.local.offsets);
+        assert_eq!(
+            (back.local.size, back.local.gang_state),
+            (entry.local.size, entry.local.gang_state)
+        );
+        assert_eq!(back.report, entry.report);
+        assert_eq!(back.object, entry.object);
+        // Cut inside the header fields: not an entry.
+        for cut in [0, 7, 8 + 5, 8 + entry.report.len() + 20] {
+            assert!(Entry::decode(&bytes[..cut]).is_none(), "cut at {cut}");
+        }
+    }
+
     #[test]
     fn build_identity_names_the_file_holding_the_compiler() {
         // Linked statically into this test executable, dladdr finds it; in

@@ -15,7 +15,7 @@ pub mod report;
 
 use thiserror::Error;
 
-pub use compile::{build_identity, compile, CompiledKernel};
+pub use compile::{build_identity, compile, stats, CompileStats, CompiledKernel};
 pub use emit::{Linearization, LocalLayout, Spec, WORK_GROUP_FN};
 pub use lockstep_ir::abi;
 pub use report::Report;

@@ -539,13 +539,8 @@ pub unsafe extern "C" fn clEnqueueFillBuffer(
         enqueue(
             e,
             Box::new(move || {
-                let _guard = storage.write_lock();
-                // SAFETY: bounds checked above; the write lock is held.
-                let bytes =
-                    unsafe { std::slice::from_raw_parts_mut(storage.as_ptr().add(offset), size) };
-                for chunk in bytes.chunks_exact_mut(pattern.len()) {
-                    chunk.copy_from_slice(&pattern);
-                }
+                // Bounds and the pattern's size checked above.
+                storage.fill(offset..offset + size, &pattern);
                 Ok(())
             }),
         )

@@ -62,7 +62,7 @@ pub(crate) fn compiled(
 
 /// The stack a thread that runs work-groups gets at least (Rust's default
 /// for spawned threads is 2 MiB).
-const MIN_WORKER_STACK: usize = 8 << 20;
+pub(crate) const MIN_WORKER_STACK: usize = 8 << 20;
 
 /// The largest worker stack a launch may need (private arrays of all lanes
 /// of a gang live in the work-group function's frame).
@@ -73,7 +73,7 @@ const MAX_WORKER_STACK: u64 = 1 << 30;
 const CALLER_FRAME_LIMIT: u64 = 256 << 10;
 
 /// The worker pool, created once per thread count and stack size.
-fn pool(threads: usize, stack: usize) -> Result<Arc<rayon::ThreadPool>, LaunchError> {
+pub(crate) fn pool(threads: usize, stack: usize) -> Result<Arc<rayon::ThreadPool>, LaunchError> {
     type Pools = Mutex<HashMap<(usize, usize), Arc<rayon::ThreadPool>>>;
     static POOLS: OnceLock<Pools> = OnceLock::new();
     let mut pools = POOLS
