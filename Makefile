@@ -89,5 +89,6 @@ fmt:
 clean:
 	$(CARGO) clean
 
-# Fragments: the OpenCL platform (install-icd) and the benchmarks (bench).
-include mk/icd.mk mk/bench.mk
+# Fragments: the OpenCL platform (install-icd), the benchmarks (bench) and
+# the Khronos conformance tests (cts).
+include mk/icd.mk mk/bench.mk mk/cts.mk

@@ -17,6 +17,11 @@
 //! does, then `#undef`s every such macro the device does not offer; the
 //! driver's own include of the header is then a no-op (include guard).
 
+/// The OpenCL version the device supports, (major, minor): what the
+/// platform reports in `CL_DEVICE_VERSION` and what a kernel reads in
+/// `__OPENCL_VERSION__` (which clang leaves to the implementation to define).
+pub const OPENCL_VERSION: (u32, u32) = (3, 0);
+
 /// Extensions the device offers OpenCL C (the platform adds `cl_khr_icd`).
 pub const EXTENSIONS: &[&str] = &[
     "cl_khr_fp64",
@@ -149,10 +154,13 @@ pub fn prelude() -> String {
     out
 }
 
-/// The clang arguments that set the device's features, given the path the
-/// [`prelude`] was written to: `-cl-ext=` and the prelude's `-include`.
+/// The clang arguments that set the device's version and features, given
+/// the path the [`prelude`] was written to: `__OPENCL_VERSION__`, `-cl-ext=`
+/// and the prelude's `-include`.
 pub fn clang_args(prelude_path: &std::path::Path) -> Vec<String> {
+    let (major, minor) = OPENCL_VERSION;
     vec![
+        format!("-D__OPENCL_VERSION__={}", major * 100 + minor * 10),
         "-Xclang".to_string(),
         cl_ext(),
         "-include".to_string(),
@@ -208,6 +216,10 @@ mod tests {
                     );
                 }
             }
+            assert!(
+                defined.iter().any(|n| n == "__OPENCL_VERSION__"),
+                "-cl-std={std}: __OPENCL_VERSION__ undefined"
+            );
             assert_eq!(
                 defined.iter().any(|n| n == "__IMAGE_SUPPORT__"),
                 IMAGE_SUPPORT,

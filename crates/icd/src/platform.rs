@@ -36,9 +36,15 @@ pub const VENDOR: &str = "The Lockstep project";
 /// The suffix the ICD loader uses for this vendor's extension functions.
 pub const ICD_SUFFIX: &str = "LOCKSTEP";
 const PLATFORM_VERSION: &str = "OpenCL 3.0 Lockstep 0.1.0";
-const DEVICE_VERSION: &str = "OpenCL 3.0 Lockstep";
 const DRIVER_VERSION: &str = env!("CARGO_PKG_VERSION");
 const OPENCL_C_VERSION: &str = "OpenCL C 1.2 Lockstep";
+
+/// The device's OpenCL version (the one its kernels see in
+/// `__OPENCL_VERSION__`), as `CL_DEVICE_VERSION` spells it.
+fn device_version() -> String {
+    let (major, minor) = lockstep_frontend::features::OPENCL_VERSION;
+    format!("OpenCL {major}.{minor} Lockstep")
+}
 
 /// Platform extensions (the ones not about the device's compiler).
 const PLATFORM_EXTENSIONS: &str = "cl_khr_icd";
@@ -382,8 +388,11 @@ fn device_info(param: cl_device_info) -> Result<Info, cl_int> {
         CL_DEVICE_VENDOR => Info::string(VENDOR),
         CL_DRIVER_VERSION => Info::string(DRIVER_VERSION),
         CL_DEVICE_PROFILE => Info::string("FULL_PROFILE"),
-        CL_DEVICE_VERSION => Info::string(DEVICE_VERSION),
-        CL_DEVICE_NUMERIC_VERSION => Info::from(version_3),
+        CL_DEVICE_VERSION => Info::string(&device_version()),
+        CL_DEVICE_NUMERIC_VERSION => {
+            let (major, minor) = lockstep_frontend::features::OPENCL_VERSION;
+            Info::from(make_version(major, minor, 0))
+        }
         CL_DEVICE_OPENCL_C_VERSION => Info::string(OPENCL_C_VERSION),
         CL_DEVICE_OPENCL_C_ALL_VERSIONS => Info::list(&[
             name_version("OpenCL C", make_version(1, 0, 0)),

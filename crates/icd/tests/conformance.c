@@ -230,6 +230,56 @@ static void feature_macros(void) {
           "fp64 not reported");
 }
 
+/* basic/kernel_preprocessor_macros: __OPENCL_VERSION__ is the device's
+ * OpenCL version (clang leaves it to the implementation) whatever the
+ * -cl-std, and __OPENCL_C_VERSION__ the -cl-std given. */
+static void version_macros(void) {
+    cl_version numeric = 0;
+    OK(clGetDeviceInfo(dev, CL_DEVICE_NUMERIC_VERSION, sizeof numeric, &numeric, NULL));
+    int device_version = CL_VERSION_MAJOR(numeric) * 100 + CL_VERSION_MINOR(numeric) * 10;
+    char version[256] = "";
+    OK(clGetDeviceInfo(dev, CL_DEVICE_VERSION, sizeof version, version, NULL));
+    char expected[32];
+    snprintf(expected, sizeof expected, "OpenCL %d.%d ", device_version / 100,
+             device_version / 10 % 10);
+    CHECK(!strncmp(version, expected, strlen(expected)), "CL_DEVICE_VERSION \"%s\" but numeric %d",
+          version, device_version);
+    const char *src = "kernel void versions(global int *out) {\n"
+                      "#ifdef __OPENCL_VERSION__\n  out[0] = __OPENCL_VERSION__;\n"
+                      "#else\n  out[0] = -1;\n#endif\n"
+                      "#ifdef __OPENCL_C_VERSION__\n  out[1] = __OPENCL_C_VERSION__;\n"
+                      "#else\n  out[1] = -1;\n#endif\n"
+                      "}\n";
+    struct {
+        const char *opts;
+        int c_version; /* 0: any the device supports */
+    } cases[] = {{NULL, 0},
+                 {"-cl-std=CL1.1", 110},
+                 {"-cl-std=CL1.2", 120},
+                 {"-cl-std=CL2.0", 200},
+                 {"-cl-std=CL3.0", 300}};
+    cl_mem out = new_buffer(2 * sizeof(cl_int));
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        const char *opts = cases[i].opts ? cases[i].opts : "(none)";
+        cl_program p = build(src, cases[i].opts);
+        cl_kernel k = kernel(p, "versions");
+        OK(clSetKernelArg(k, 0, sizeof out, &out));
+        run(k, 1);
+        cl_int got[2];
+        read_buffer(out, sizeof got, got);
+        CHECK(got[0] == device_version, "%s: __OPENCL_VERSION__ is %d, the device's version %d",
+              opts, got[0], device_version);
+        if (cases[i].c_version)
+            CHECK(got[1] == cases[i].c_version, "%s: __OPENCL_C_VERSION__ is %d", opts, got[1]);
+        else
+            CHECK(got[1] >= 100 && got[1] <= device_version, "%s: __OPENCL_C_VERSION__ is %d",
+                  opts, got[1]);
+        clReleaseKernel(k);
+        clReleaseProgram(p);
+    }
+    clReleaseMemObject(out);
+}
+
 /* --- API details. */
 
 /* compiler/options_build_optimizations: every optimization option of the
@@ -818,6 +868,8 @@ int main(int argc, char **argv) {
         host_timer();
     else if (!strcmp(c, "feature_macros"))
         feature_macros();
+    else if (!strcmp(c, "version_macros"))
+        version_macros();
     else if (!strcmp(c, "build_options"))
         build_options();
     else if (!strcmp(c, "kernel_attributes"))

@@ -46,6 +46,11 @@ fn kernels_see_exactly_the_features_the_device_reports() {
 }
 
 #[test]
+fn opencl_version_macros_name_the_device_and_the_language() {
+    run_case("version_macros");
+}
+
+#[test]
 fn every_optimization_option_builds() {
     run_case("build_options");
 }
