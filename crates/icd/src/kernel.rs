@@ -390,6 +390,68 @@ unsafe fn read3(p: *const usize, dims: usize, fill: u64) -> Option<[u64; 3]> {
     Some(out)
 }
 
+/// The local size a launch of `k` over `global` gets when it names none:
+/// the kernel's required one, else the runtime's choice for its gang width
+/// (what `clGetKernelSuggestedLocalWorkSizeKHR` reports).
+fn chosen_local_size(k: &Kernel, state: &KernelState, global: [u64; 3], dims: usize) -> [u64; 3] {
+    state.runtime.required_work_group_size().unwrap_or_else(|| {
+        lockstep_runtime::pick_local_size(
+            global,
+            dims,
+            platform::runtime().kernel_width(&state.runtime) as u64,
+            k.uniform_groups,
+        )
+    })
+}
+
+/// `cl_khr_suggested_local_work_size`: the local size an enqueue of
+/// `kernel` on `queue` over this range would use without one.
+pub unsafe extern "C" fn clGetKernelSuggestedLocalWorkSizeKHR(
+    queue: cl_command_queue,
+    kernel: cl_kernel,
+    work_dim: cl_uint,
+    global_work_offset: *const usize,
+    global_work_size: *const usize,
+    suggested_local_work_size: *mut usize,
+) -> cl_int {
+    status(|| {
+        let q = queue::get(queue)?;
+        let k = get(kernel)?;
+        if !Arc::ptr_eq(&q.context, &k.program.context) {
+            return Err(CL_INVALID_CONTEXT);
+        }
+        let state = k.lock().clone();
+        if state.set.iter().any(|s| !s) {
+            return Err(CL_INVALID_KERNEL_ARGS);
+        }
+        if !(1..=3).contains(&work_dim) {
+            return Err(CL_INVALID_WORK_DIMENSION);
+        }
+        let dims = work_dim as usize;
+        let global = read3(global_work_size, dims, 1).ok_or(CL_INVALID_GLOBAL_WORK_SIZE)?;
+        if global[..dims].contains(&0)
+            || global
+                .iter()
+                .try_fold(1u64, |a, &g| a.checked_mul(g))
+                .is_none()
+        {
+            return Err(CL_INVALID_GLOBAL_WORK_SIZE);
+        }
+        let offset = read3(global_work_offset, dims, 0).unwrap_or([0; 3]);
+        if (0..dims).any(|d| global[d].checked_add(offset[d]).is_none()) {
+            return Err(CL_INVALID_GLOBAL_OFFSET);
+        }
+        if suggested_local_work_size.is_null() {
+            return Err(CL_INVALID_VALUE);
+        }
+        let local = chosen_local_size(&k, &state, global, dims);
+        for (d, &l) in local.iter().enumerate().take(dims) {
+            *suggested_local_work_size.add(d) = l as usize;
+        }
+        Ok(())
+    })
+}
+
 #[allow(clippy::too_many_arguments)]
 unsafe fn ndrange(
     queue: cl_command_queue,
@@ -443,15 +505,7 @@ unsafe fn ndrange(
             }
             l
         }
-        None => match required {
-            Some(r) => r,
-            None => lockstep_runtime::pick_local_size(
-                global,
-                dims,
-                platform::runtime().kernel_width(&state.runtime) as u64,
-                k.uniform_groups,
-            ),
-        },
+        None => chosen_local_size(&k, &state, global, dims),
     };
     if local.iter().product::<u64>() > MAX_WORK_GROUP_SIZE
         || required.is_some_and(|r| r != local)

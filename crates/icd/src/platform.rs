@@ -46,14 +46,17 @@ fn device_version() -> String {
     format!("OpenCL {major}.{minor} Lockstep")
 }
 
-/// Platform extensions (the ones not about the device's compiler).
-const PLATFORM_EXTENSIONS: &str = "cl_khr_icd";
+/// Platform extensions (the ones not about the device's compiler), which
+/// the device reports too.
+const PLATFORM_EXTENSIONS: &[&str] = &["cl_khr_icd", "cl_khr_suggested_local_work_size"];
 
 /// The device's extensions with their versions: the platform's, then those
 /// the front end offers OpenCL C (`lockstep_frontend::features`, the list
 /// clang's macros come from too).
 fn extensions() -> Vec<(&'static str, cl_version)> {
-    std::iter::once(PLATFORM_EXTENSIONS)
+    PLATFORM_EXTENSIONS
+        .iter()
+        .copied()
         .chain(lockstep_frontend::features::EXTENSIONS.iter().copied())
         .map(|name| (name, make_version(1, 0, 0)))
         .collect()
@@ -187,10 +190,13 @@ pub unsafe extern "C" fn get_platform_info(
             CL_PLATFORM_NUMERIC_VERSION => Info::from(make_version(3, 0, 0)),
             CL_PLATFORM_NAME => Info::string(PLATFORM_NAME),
             CL_PLATFORM_VENDOR => Info::string(VENDOR),
-            CL_PLATFORM_EXTENSIONS => Info::string(PLATFORM_EXTENSIONS),
-            CL_PLATFORM_EXTENSIONS_WITH_VERSION => {
-                Info::list(&[name_version("cl_khr_icd", make_version(1, 0, 0))])
-            }
+            CL_PLATFORM_EXTENSIONS => Info::string(&PLATFORM_EXTENSIONS.join(" ")),
+            CL_PLATFORM_EXTENSIONS_WITH_VERSION => Info::list(
+                &PLATFORM_EXTENSIONS
+                    .iter()
+                    .map(|name| name_version(name, make_version(1, 0, 0)))
+                    .collect::<Vec<_>>(),
+            ),
             CL_PLATFORM_HOST_TIMER_RESOLUTION => Info::from(crate::queue::clock_resolution_ns()),
             CL_PLATFORM_ICD_SUFFIX_KHR => Info::string(ICD_SUFFIX),
             _ => return Err(CL_INVALID_VALUE),
@@ -523,9 +529,8 @@ pub unsafe extern "C" fn clGetDeviceAndHostTimer(
     })
 }
 
-/// Exported: extension functions by name. Lockstep has no vendor
-/// extension functions; the loader's own (`clIcdGetPlatformIDsKHR`) is
-/// answered.
+/// Exported: extension functions by name: the loader's own
+/// (`clIcdGetPlatformIDsKHR`) and `cl_khr_suggested_local_work_size`'s.
 #[no_mangle]
 pub unsafe extern "C" fn clGetExtensionFunctionAddress(name: *const c_char) -> *mut c_void {
     get_extension_function_address(name)
@@ -546,6 +551,9 @@ pub unsafe extern "C" fn get_extension_function_address(name: *const c_char) -> 
     match CStr::from_ptr(name).to_bytes() {
         b"clIcdGetPlatformIDsKHR" => icd_get_platform_ids as *mut c_void,
         b"clGetPlatformInfo" => get_platform_info as *mut c_void,
+        b"clGetKernelSuggestedLocalWorkSizeKHR" => {
+            crate::kernel::clGetKernelSuggestedLocalWorkSizeKHR as *mut c_void
+        }
         _ => std::ptr::null_mut(),
     }
 }

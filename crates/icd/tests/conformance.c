@@ -856,6 +856,67 @@ static void separate_compilation(void) {
     }
 }
 
+/* --- cl_khr_suggested_local_work_size (api/get_kernel_suggested_local_work_size_*):
+ * the suggestion is what an enqueue without a local size uses (the kernel
+ * records its local size), within CL_KERNEL_WORK_GROUP_SIZE; bad arguments
+ * give the extension's error codes. */
+typedef cl_int (*suggest_fn)(cl_command_queue, cl_kernel, cl_uint, const size_t *, const size_t *,
+                             size_t *);
+
+static void suggested_local_size(void) {
+    char ext[4096] = "";
+    OK(clGetDeviceInfo(dev, CL_DEVICE_EXTENSIONS, sizeof ext, ext, NULL));
+    CHECK(strstr(ext, "cl_khr_suggested_local_work_size") != NULL, "not in %s", ext);
+    OK(clGetPlatformInfo(platform, CL_PLATFORM_EXTENSIONS, sizeof ext, ext, NULL));
+    CHECK(strstr(ext, "cl_khr_suggested_local_work_size") != NULL, "not in %s", ext);
+    suggest_fn suggest = (suggest_fn)clGetExtensionFunctionAddressForPlatform(
+        platform, "clGetKernelSuggestedLocalWorkSizeKHR");
+    CHECK(suggest != NULL, "no clGetKernelSuggestedLocalWorkSizeKHR");
+    if (!suggest)
+        return;
+    cl_program p = build("kernel void sizes(global uint *out) {\n"
+                         "    if (get_global_id(0) == get_global_offset(0) && get_global_id(1) == get_global_offset(1)\n"
+                         "        && get_global_id(2) == get_global_offset(2))\n"
+                         "        for (uint d = 0; d < 3; d++) out[d] = get_local_size(d);\n"
+                         "}\n",
+                         "");
+    cl_kernel k = kernel(p, "sizes");
+    size_t local[3] = {0, 0, 0};
+    size_t global[3] = {1000, 6, 5};
+    CHECK(suggest(queue, k, 1, NULL, global, local) == CL_INVALID_KERNEL_ARGS, "args unset");
+    cl_mem out = new_buffer(3 * sizeof(cl_uint));
+    OK(clSetKernelArg(k, 0, sizeof out, &out));
+    size_t wg = 0;
+    OK(clGetKernelWorkGroupInfo(k, dev, CL_KERNEL_WORK_GROUP_SIZE, sizeof wg, &wg, NULL));
+    size_t offset[3] = {3, 0, 0};
+    for (cl_uint dims = 1; dims <= 3; dims++) {
+        size_t s[3] = {0, 0, 0};
+        OK(suggest(queue, k, dims, offset, global, s));
+        size_t product = 1;
+        for (cl_uint d = 0; d < dims; d++)
+            product *= s[d];
+        CHECK(product >= 1 && product <= wg, "%u dims: %zu work-items, limit %zu", dims, product, wg);
+        OK(clEnqueueNDRangeKernel(queue, k, dims, offset, global, NULL, 0, NULL, NULL));
+        cl_uint used[3];
+        read_buffer(out, sizeof used, used);
+        for (cl_uint d = 0; d < dims; d++)
+            CHECK(used[d] == s[d], "%u dims, dim %u: suggested %zu, enqueue used %u", dims, d, s[d],
+                  used[d]);
+    }
+    size_t zero[3] = {0, 4, 4};
+    CHECK(suggest(queue, k, 1, NULL, NULL, local) == CL_INVALID_GLOBAL_WORK_SIZE, "NULL global");
+    CHECK(suggest(queue, k, 1, NULL, zero, local) == CL_INVALID_GLOBAL_WORK_SIZE, "zero global");
+    CHECK(suggest(queue, k, 4, NULL, global, local) == CL_INVALID_WORK_DIMENSION, "4 dims");
+    CHECK(suggest(queue, k, 1, NULL, global, NULL) == CL_INVALID_VALUE, "NULL result");
+    size_t huge[3] = {SIZE_MAX, 1, 1};
+    CHECK(suggest(queue, k, 1, offset, huge, local) == CL_INVALID_GLOBAL_OFFSET, "offset overflow");
+    CHECK(suggest(NULL, k, 1, NULL, global, local) == CL_INVALID_COMMAND_QUEUE, "NULL queue");
+    CHECK(suggest(queue, NULL, 1, NULL, global, local) == CL_INVALID_KERNEL, "NULL kernel");
+    clReleaseMemObject(out);
+    clReleaseKernel(k);
+    clReleaseProgram(p);
+}
+
 int main(int argc, char **argv) {
     if (argc != 2) {
         fprintf(stderr, "usage: conformance CASE\n");
@@ -882,6 +943,8 @@ int main(int argc, char **argv) {
         alignment();
     else if (!strcmp(c, "separate_compilation"))
         separate_compilation();
+    else if (!strcmp(c, "suggested_local_size"))
+        suggested_local_size();
     else {
         fprintf(stderr, "unknown case %s\n", c);
         return 2;

@@ -79,3 +79,8 @@ fn wide_vectors_by_value_and_every_kind_of_memory_are_aligned_for_long16() {
 fn separately_compiled_objects_link_as_modules() {
     run_case("separate_compilation");
 }
+
+#[test]
+fn the_suggested_local_size_is_what_an_enqueue_without_one_uses() {
+    run_case("suggested_local_size");
+}
