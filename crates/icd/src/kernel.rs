@@ -390,18 +390,11 @@ unsafe fn read3(p: *const usize, dims: usize, fill: u64) -> Option<[u64; 3]> {
     Some(out)
 }
 
-/// The local size a launch of `k` over `global` gets when it names none:
-/// the kernel's required one, else the runtime's choice for its gang width
-/// (what `clGetKernelSuggestedLocalWorkSizeKHR` reports).
-fn chosen_local_size(k: &Kernel, state: &KernelState, global: [u64; 3], dims: usize) -> [u64; 3] {
-    state.runtime.required_work_group_size().unwrap_or_else(|| {
-        lockstep_runtime::pick_local_size(
-            global,
-            dims,
-            platform::runtime().kernel_width(&state.runtime) as u64,
-            k.uniform_groups,
-        )
-    })
+/// The local size a launch over `global` gets when it names none (what
+/// `clGetKernelSuggestedLocalWorkSizeKHR` reports), at the kernel's gang width.
+fn chosen_local_size(state: &KernelState, global: [u64; 3], dims: usize) -> [u64; 3] {
+    let width = platform::runtime().kernel_width(&state.runtime);
+    state.runtime.default_local_size(global, dims, width)
 }
 
 /// `cl_khr_suggested_local_work_size`: the local size an enqueue of
@@ -444,7 +437,7 @@ pub unsafe extern "C" fn clGetKernelSuggestedLocalWorkSizeKHR(
         if suggested_local_work_size.is_null() {
             return Err(CL_INVALID_VALUE);
         }
-        let local = chosen_local_size(&k, &state, global, dims);
+        let local = chosen_local_size(&state, global, dims);
         for (d, &l) in local.iter().enumerate().take(dims) {
             *suggested_local_work_size.add(d) = l as usize;
         }
@@ -505,7 +498,7 @@ unsafe fn ndrange(
             }
             l
         }
-        None => chosen_local_size(&k, &state, global, dims),
+        None => chosen_local_size(&state, global, dims),
     };
     if local.iter().product::<u64>() > MAX_WORK_GROUP_SIZE
         || required.is_some_and(|r| r != local)

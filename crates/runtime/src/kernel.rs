@@ -318,6 +318,15 @@ impl Kernel {
             .collect()
     }
 
+    /// The local size a launch over `global` (`dims` dimensions) gets when
+    /// it names none: the kernel's required one, else [`pick_local_size`]'s
+    /// choice for gangs of `width`.
+    pub fn default_local_size(&self, global: [u64; 3], dims: usize, width: u32) -> [u64; 3] {
+        self.required_work_group_size().unwrap_or_else(|| {
+            pick_local_size(global, dims, width as u64, self.uniform_groups_required())
+        })
+    }
+
     pub(crate) fn uniform_groups_required(&self) -> bool {
         self.program.uniform_groups_required
     }
@@ -435,10 +444,7 @@ pub(crate) fn validate_range(
             local[..dims].copy_from_slice(&l[..dims]);
             local
         }
-        (None, Some(r)) => r,
-        (None, None) => {
-            pick_local_size(global, dims, width as u64, kernel.uniform_groups_required())
-        }
+        (None, _) => kernel.default_local_size(global, dims, width),
     };
     if let Some(dim) = local.iter().position(|&l| l == 0) {
         return Err(LaunchError::ZeroLocalSize { dim });

@@ -272,7 +272,8 @@ impl Context {
 
     /// Runs `kernel` over `range` after validating its arguments and the range.
     pub fn launch(&self, kernel: &Kernel, range: &NDRange) -> Result<LaunchReport, LaunchError> {
-        let local = kernel::validate_range(kernel, range, self.kernel_width(kernel))?;
+        let width = self.kernel_width(kernel);
+        let local = kernel::validate_range(kernel, range, width)?;
         let bound = kernel.bound_args()?;
         kernel::check_local_memory(kernel, &bound)?;
         if let (Engine::Simd, Some(index)) = (self.engine, kernel.null_buffer_used(&bound)) {
@@ -286,7 +287,7 @@ impl Context {
         }
         match self.engine {
             Engine::Interpreter => self.run_interpreter(kernel, range, local, &bound),
-            Engine::Simd => simd::launch(kernel, range, local, &bound, self),
+            Engine::Simd => simd::launch(kernel, range, local, width, &bound, self),
         }
     }
 

@@ -162,16 +162,16 @@ impl ByValue {
     }
 }
 
-/// Runs a launch on the SIMD engine.
+/// Runs a launch on the SIMD engine, in gangs of `width` work-items.
 pub(crate) fn launch(
     kernel: &Kernel,
     range: &NDRange,
     local: [u64; 3],
+    width: u32,
     bound: &[ArgValue],
     ctx: &Context,
 ) -> Result<LaunchReport, LaunchError> {
-    let (width, threads, linearization) =
-        (ctx.kernel_width(kernel), ctx.threads(), ctx.linearization());
+    let (threads, linearization) = (ctx.threads(), ctx.linearization());
     let program = &kernel.program;
     let dims = range.dims as usize;
     let mut global = [1u64; 3];
