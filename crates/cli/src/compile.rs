@@ -33,11 +33,16 @@ pub struct CompileArgs {
     /// masks (per-block masks) or block-ip (a block pointer per lane).
     #[arg(long, default_value = "masks")]
     linearize: lockstep_codegen::Linearization,
+    /// Lane refill (lanes take new work-items as theirs finish): on for
+    /// every eligible kernel, off, or auto where the cost model expects a
+    /// gain (default: LOCKSTEP_REFILL, else auto).
+    #[arg(long)]
+    refill: Option<pipeline::RefillMode>,
     /// Print each kernel's IR after this pass of the pipeline instead
     /// (`all`: after every pass), specialized like --emit report; the text
     /// parses back with the IR parser. Passes, in order:
     /// remove_unreachable, unify_returns, lower_switch, split_barriers,
-    /// linearize.
+    /// refill, linearize, layout_private.
     #[arg(long = "dump-after", value_name = "PASS", value_parser = parse_dump_after)]
     dump_after: Option<DumpAfter>,
     /// With --emit cfg-dot: also render FILE.png with Graphviz's `dot`.
@@ -100,7 +105,7 @@ fn dump_passes(
     module: &lockstep_ir::Module,
     id: lockstep_ir::FuncId,
     config: &UniformityConfig,
-    linearization: lockstep_codegen::Linearization,
+    settings: pipeline::Settings,
     dump: DumpAfter,
 ) -> Result<String> {
     let mut out = String::new();
@@ -119,7 +124,7 @@ fn dump_passes(
         verify: true,
         observe: Some(&mut observe),
         stop_after: None,
-        linearization,
+        settings,
     };
     pipeline::run(module, &module.functions[id], config, options)?;
     Ok(out)
@@ -202,6 +207,15 @@ pub fn run(args: CompileArgs) -> Result<()> {
         print!("{out}");
         return Ok(());
     }
+    let refill_mode = match args.refill {
+        Some(mode) => mode,
+        None => match std::env::var("LOCKSTEP_REFILL") {
+            Ok(v) => v
+                .parse()
+                .map_err(|e: String| anyhow::anyhow!("LOCKSTEP_REFILL: {e}"))?,
+            Err(_) => pipeline::RefillMode::Auto,
+        },
+    };
     for &id in &kernels {
         let func = &module.functions[id];
         let reqd = func.kernel.as_ref().and_then(|k| k.reqd_work_group_size);
@@ -216,11 +230,12 @@ pub fn run(args: CompileArgs) -> Result<()> {
         let width = chosen.width;
         let spec = Spec {
             linearization: args.linearize,
+            refill: refill_mode,
             ..Spec::new(local_size, width)
         };
         let config = UniformityConfig { local_size, width };
         if let Some(dump) = args.dump_after {
-            out.push_str(&dump_passes(module, id, &config, args.linearize, dump)?);
+            out.push_str(&dump_passes(module, id, &config, spec.settings(), dump)?);
             continue;
         }
         let text = match args.emit {

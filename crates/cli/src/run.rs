@@ -34,6 +34,11 @@ pub struct RunArgs {
     /// masks (per-block masks) or block-ip (a block pointer per lane).
     #[arg(long, default_value = "masks")]
     linearize: lockstep_runtime::Linearization,
+    /// Lane refill (lanes take new work-items as theirs finish): on for
+    /// every eligible kernel, off, or auto where the cost model expects a
+    /// gain (default: LOCKSTEP_REFILL, else auto).
+    #[arg(long)]
+    refill: Option<lockstep_runtime::RefillMode>,
     /// With --engine interp: run the kernel as the pass pipeline leaves it
     /// (for the .sim's local size and the SIMD width), not as imported.
     #[arg(long = "after-passes")]
@@ -66,6 +71,9 @@ pub fn run(args: RunArgs) -> Result<()> {
         ctx.set_threads(t);
     }
     ctx.set_linearization(args.linearize);
+    if let Some(mode) = args.refill {
+        ctx.set_refill(mode);
+    }
     if args.after_passes && engine != lockstep_runtime::Engine::Interpreter {
         bail!("--after-passes needs --engine interp");
     }

@@ -104,10 +104,11 @@ pub fn compile(
         host.fingerprint().as_bytes(),
         name.as_bytes(),
         format!(
-            "{:?}/{}/{}",
+            "{:?}/{}/{}/refill-{}",
             spec.local_size,
             spec.width,
-            spec.linearization.name()
+            spec.linearization.name(),
+            spec.refill.name()
         )
         .as_bytes(),
     ]);
@@ -189,7 +190,8 @@ struct Entry {
 }
 
 impl Entry {
-    /// `report length, report, local size, gang state, offset count,
+    /// `report length, report, local size, gang state, refill (0 or 1),
+    /// offset count,
     /// (variable, offset)*, object`, integers little endian.
     fn encode(&self) -> Vec<u8> {
         let mut out = Vec::with_capacity(self.object.len() + self.report.len() + 64);
@@ -198,6 +200,7 @@ impl Entry {
         out.extend_from_slice(self.report.as_bytes());
         u64(&mut out, self.local.size);
         u64(&mut out, self.local.gang_state);
+        u64(&mut out, self.local.refill as u64);
         u64(&mut out, self.local.offsets.len() as u64);
         for &(g, offset) in &self.local.offsets {
             u64(&mut out, g.index() as u64);
@@ -214,6 +217,11 @@ impl Entry {
         let report = std::str::from_utf8(r.bytes(report_len)?).ok()?.to_string();
         let size = r.u64()?;
         let gang_state = r.u64()?;
+        let refill = match r.u64()? {
+            0 => false,
+            1 => true,
+            _ => return None,
+        };
         let count = r.u64()?;
         let mut offsets = Vec::new();
         for _ in 0..count {
@@ -226,6 +234,7 @@ impl Entry {
                 offsets,
                 size,
                 gang_state,
+                refill,
             },
             report,
             object: r.0.to_vec(),
@@ -327,6 +336,7 @@ mod tests {
                 offsets: vec![(GlobalId::new(0), 0), (GlobalId::new(3), 64)],
                 size: 96,
                 gang_state: 40,
+                refill: true,
             },
             report: "kernel k, width 8".to_string(),
             object: b"\x7fELF object".to_vec(),
@@ -335,8 +345,8 @@ mod tests {
         let back = Entry::decode(&bytes).expect("decodes");
         assert_eq!(back.local.offsets, entry.local.offsets);
         assert_eq!(
-            (back.local.size, back.local.gang_state),
-            (entry.local.size, entry.local.gang_state)
+            (back.local.size, back.local.gang_state, back.local.refill),
+            (entry.local.size, entry.local.gang_state, entry.local.refill)
         );
         assert_eq!(back.report, entry.report);
         assert_eq!(back.object, entry.object);

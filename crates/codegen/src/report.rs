@@ -59,6 +59,8 @@ pub struct Report {
     pub gang_state: u64,
     /// How divergent control flow was linearized ("per-block masks", "block-IP").
     pub linearization: Option<&'static str>,
+    /// Whether the kernel runs with lane refill, and why.
+    pub refill: String,
 }
 
 impl Report {
@@ -189,6 +191,9 @@ impl fmt::Display for Report {
                 "  loops with a divergent exit: {}",
                 self.divergent_loops.join(", ")
             )?;
+        }
+        if !self.refill.is_empty() {
+            writeln!(f, "  lane refill: {}", self.refill)?;
         }
         let mut line = String::new();
         for (inst, kind, access) in &self.accesses {

@@ -25,7 +25,7 @@ use anyhow::{anyhow, bail, Context, Result};
 use lockstep_interp::{run_kernel, KernelArg, NdRange, Options};
 use lockstep_ir::{FuncId, Module};
 use lockstep_passes::analysis::UniformityConfig;
-use lockstep_passes::pipeline;
+use lockstep_passes::pipeline::{self, RefillMode};
 use lockstep_passes::transform::linearize::Scheme;
 
 /// One `; run:` line.
@@ -247,14 +247,22 @@ pub fn check_runs(module: &Module, lines: &[RunLine]) -> Result<()> {
         }
         for width in [4, 16] {
             for scheme in Scheme::ALL {
-                let config = UniformityConfig {
-                    local_size: line.range.local_size.map(|n| n as u32),
-                    width,
-                };
-                let after = pipeline::transformed_module(module, id, &config, scheme)?;
-                run_once(&after, id, line).with_context(|| {
-                    format!("after the passes for width {width}, linearized by {scheme}")
-                })?;
+                for refill in [RefillMode::Auto, RefillMode::On] {
+                    let config = UniformityConfig {
+                        local_size: line.range.local_size.map(|n| n as u32),
+                        width,
+                    };
+                    let settings = pipeline::Settings {
+                        linearization: scheme,
+                        refill,
+                    };
+                    let after = pipeline::transformed_module(module, id, &config, settings)?;
+                    run_once(&after, id, line).with_context(|| {
+                        format!(
+                            "after the passes for width {width}, linearized by {scheme}, refill {refill}"
+                        )
+                    })?;
+                }
             }
         }
     }

@@ -68,6 +68,7 @@ fn main() {
     let mut checks: Vec<(&str, lockstep_filetests::Check)> =
         lockstep_passes::filetest_checks().to_vec();
     checks.push(("codegen", codegen_check));
+    checks.push(("codegen-refill", codegen_refill_check));
     let checks = Arc::new(checks);
     let count = files.len();
     let mut trials = vec![Trial::test("filetests_found", move || {
@@ -93,8 +94,21 @@ fn main() {
 }
 
 /// `test codegen`: the SIMD LLVM IR of each kernel (width 8; local size from
-/// `reqd_work_group_size`, else 64), before LLVM's optimizer.
+/// `reqd_work_group_size`, else 64; lane refill off), before LLVM's
+/// optimizer.
 fn codegen_check(module: &lockstep_ir::Module) -> Result<String, String> {
+    codegen_listing(module, lockstep_passes::pipeline::RefillMode::Off)
+}
+
+/// `test codegen-refill`: as `test codegen`, with lane refill on.
+fn codegen_refill_check(module: &lockstep_ir::Module) -> Result<String, String> {
+    codegen_listing(module, lockstep_passes::pipeline::RefillMode::On)
+}
+
+fn codegen_listing(
+    module: &lockstep_ir::Module,
+    refill: lockstep_passes::pipeline::RefillMode,
+) -> Result<String, String> {
     let mut out = String::new();
     for (id, f) in module.kernels() {
         let local_size = f
@@ -102,7 +116,10 @@ fn codegen_check(module: &lockstep_ir::Module) -> Result<String, String> {
             .as_ref()
             .and_then(|k| k.reqd_work_group_size)
             .unwrap_or([64, 1, 1]);
-        let spec = lockstep_codegen::Spec::new(local_size, 8);
+        let spec = lockstep_codegen::Spec {
+            refill,
+            ..lockstep_codegen::Spec::new(local_size, 8)
+        };
         let text =
             lockstep_codegen::kernel_listing(module, id, &spec, lockstep_codegen::Listing::Llvm)
                 .map_err(|e| e.to_string())?;

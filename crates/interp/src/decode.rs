@@ -176,6 +176,10 @@ pub enum Op {
         index: u32,
         dst: Reg,
     },
+    /// Lane refill: the next work-item of the work-group nobody started.
+    NextItem {
+        dst: Reg,
+    },
     Jump(Edge),
     Brif {
         cond: Reg,
@@ -233,6 +237,7 @@ impl Op {
             | Op::WorkItem { dst, .. }
             | Op::Call { dst, .. }
             | Op::Printf { dst, .. }
+            | Op::NextItem { dst }
             | Op::Gang { dst, .. } => dst,
             _ => NO_REG,
         };
@@ -267,6 +272,8 @@ pub struct DecodedFunc {
     pub has_barrier: bool,
     /// Gang-level IR: the gang's width (lanes), else `None`.
     pub gang: Option<u32>,
+    /// Lane refill: one gang takes the group's work-items with `next_item`.
+    pub refill: bool,
     /// Gang-level IR: whether each register is per-lane (else uniform).
     pub varying: Vec<bool>,
 }
@@ -662,6 +669,9 @@ fn decode_function(
                     has_barrier = true;
                     Op::Barrier
                 }
+                InstData::NextItem => Op::NextItem {
+                    dst: need_dst("next_item")?,
+                },
                 InstData::WorkItem { query, dim } => Op::WorkItem {
                     query: *query,
                     dim: *dim,
@@ -799,6 +809,7 @@ fn decode_function(
         slot_sizes: func.stack_slots.values().map(|s| s.size).collect(),
         has_barrier,
         gang: func.gang,
+        refill: func.refill,
         varying: func
             .values
             .keys()

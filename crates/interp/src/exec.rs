@@ -90,6 +90,9 @@ struct Exec<'p, 'm, 'a> {
     range: Range,
     group_id: [u64; 3],
     group_size: [u64; 3],
+    /// Lane refill: how many work-items of the current group `next_item`
+    /// handed out.
+    items_taken: u64,
     steps: u64,
     max_steps: u64,
     out: String,
@@ -362,6 +365,7 @@ pub fn launch(
         range,
         group_id: [0; 3],
         group_size: [1; 3],
+        items_taken: 0,
         steps: 0,
         max_steps: opts.max_steps.unwrap_or(u64::MAX),
         out: String::new(),
@@ -657,6 +661,7 @@ impl<'p, 'a> Exec<'p, '_, 'a> {
         let mut items: Vec<Item> = vec![Item::default()];
         let mut gangs = Vec::new();
         let width = self.func(self.kernel).and_then(|f| f.gang);
+        let refill = self.func(self.kernel).is_some_and(|f| f.refill);
         let g = self.range.groups;
         for gz in 0..g[2] {
             for gy in 0..g[1] {
@@ -666,6 +671,7 @@ impl<'p, 'a> Exec<'p, '_, 'a> {
                     if self.group_size.contains(&0) {
                         continue;
                     }
+                    self.items_taken = 0;
                     for &r in &self.local_regions {
                         self.mem.contents_mut(r).fill(0);
                     }
@@ -673,7 +679,7 @@ impl<'p, 'a> Exec<'p, '_, 'a> {
                         ck.begin_group(self.group_id);
                     }
                     match width {
-                        Some(w) => self.run_group_gangs(w as usize, &mut gangs)?,
+                        Some(w) => self.run_group_gangs(w as usize, refill, &mut gangs)?,
                         None => self.run_group(&mut items)?,
                     }
                 }
@@ -1248,6 +1254,15 @@ impl<'p, 'a> Exec<'p, '_, 'a> {
             Op::Nop => {}
             Op::WorkItem { query, dim, dst } => {
                 regs[r(dst)] = self.query(query, dim, id, linear);
+            }
+            Op::NextItem { dst } => {
+                let items = self.group_size.iter().product::<u64>();
+                regs[r(dst)] = if self.items_taken < items {
+                    self.items_taken += 1;
+                    self.items_taken - 1
+                } else {
+                    u32::MAX as u64
+                };
             }
             Op::Printf { index, dst } => {
                 let call = &f.printfs[index as usize];

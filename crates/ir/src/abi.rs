@@ -42,6 +42,11 @@ pub struct GroupContext {
     /// keep each gang's state there between barriers): at least
     /// `gangs × gang_state` bytes of the compiled kernel, 64-byte aligned.
     pub scratch: *mut u8,
+    /// How many work-groups this call runs: `group_id` and the ones after
+    /// it along dimension 0, all of one size. Only a kernel compiled with
+    /// lane refill ([`LocalLayout::refill`]) runs more than one; the others
+    /// are called with 1.
+    pub group_count: u64,
 }
 
 /// Byte offsets of `GroupContext`'s fields, as the generated code uses them.
@@ -57,6 +62,7 @@ pub mod offsets {
     pub const NUM_GROUPS: u64 = 112;
     pub const ENQUEUED_LOCAL_SIZE: u64 = 136;
     pub const SCRATCH: u64 = 160;
+    pub const GROUP_COUNT: u64 = 168;
 }
 
 /// The signature of a compiled work-group function.
@@ -72,6 +78,9 @@ pub struct LocalLayout {
     /// For kernels with barriers: bytes of state each gang keeps between
     /// barriers (in `GroupContext::scratch`); 0 otherwise.
     pub gang_state: u64,
+    /// Lane refill: one call runs `GroupContext::group_count` work-groups,
+    /// each lane taking the next work-item when its last one is done.
+    pub refill: bool,
 }
 
 /// The runtime's functions that generated code calls, by symbol
@@ -156,6 +165,10 @@ mod tests {
             offsets::PRINTF_SINK
         );
         assert_eq!(offset_of!(GroupContext, work_dim) as u64, offsets::WORK_DIM);
+        assert_eq!(
+            offset_of!(GroupContext, group_count) as u64,
+            offsets::GROUP_COUNT
+        );
         assert_eq!(offset_of!(GroupContext, group_id) as u64, offsets::GROUP_ID);
         assert_eq!(
             offset_of!(GroupContext, global_size) as u64,

@@ -124,6 +124,11 @@ pub struct Function {
     /// Gang-level IR (phase `linearized`): the function runs a gang of this
     /// many work-items (4, 8, 16 or 32), one per lane.
     pub gang: Option<u32>,
+    /// Lane refill (set by the `refill` pass): one call of the kernel runs
+    /// a range of work-groups, each lane taking the next work-item with
+    /// `next_item` when its previous one is done, so the work-item queries
+    /// are computed from the item a lane holds. Printed `refill`.
+    pub refill: bool,
     /// Gang-level IR: the values with one element per lane (printed `<T>`);
     /// the others are uniform across the gang.
     pub varying: SecondaryMap<Value, bool>,

@@ -146,6 +146,13 @@ pub enum InstData {
         func: FuncId,
         args: Vec<Value>,
     },
+    /// Lane refill only (a function with [`crate::Function::refill`] set):
+    /// takes the next work-item nobody has started of the range of
+    /// work-groups this call of the kernel runs, and gives its index in the
+    /// range (`group offset * local size + local linear id`, an `i32`); -1
+    /// once every one was taken. Lanes that take one at the same time take
+    /// them in lane order.
+    NextItem,
     /// Gang-level IR only: an operation across the lanes of the gang (see
     /// [`GangOp`] for each one's operands and result).
     Gang {
@@ -462,6 +469,9 @@ named_enum! {
         FirstLane = "first_lane",
         /// `lane_id`: each lane's index, 0 to W-1; gives `<i32>`.
         LaneId = "lane_id",
+        /// `count m`: the number of lanes where `m` (`<i1>`) is set; gives
+        /// `i32`.
+        Count = "count",
         /// `active_lanes`: the lanes that hold a work-item (all but the
         /// lanes past the end of the work-group in its last gang); gives
         /// `<i1>`. Side effects of a linearized kernel are predicated on

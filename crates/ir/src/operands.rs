@@ -18,6 +18,7 @@ macro_rules! walk_operands {
             | InstData::Fence { .. }
             | InstData::Barrier { .. }
             | InstData::WorkItem { .. }
+            | InstData::NextItem
             | InstData::Unreachable => {}
             InstData::Unary { arg, .. } | InstData::Convert { arg, .. } => {
                 $each(std::slice::$one(arg))
@@ -163,6 +164,7 @@ impl InstData {
                     | InstData::AtomicLoad { .. }
                     | InstData::AtomicStore { .. }
                     | InstData::Printf { .. }
+                    | InstData::NextItem
             ),
         }
     }
@@ -185,6 +187,7 @@ impl InstData {
                 | InstData::Suspend { .. }
                 | InstData::Call { .. }
                 | InstData::Printf { .. }
+                | InstData::NextItem
         ) || self.is_terminator()
             || matches!(self, InstData::Predicated { inst, .. } if inst.has_side_effects())
     }
@@ -217,6 +220,7 @@ impl InstData {
             InstData::Barrier { .. } => "barrier",
             InstData::WorkItem { query, .. } => query.name(),
             InstData::Call { .. } => "call",
+            InstData::NextItem => "next_item",
             InstData::Gang { op, .. } => op.name(),
             InstData::Predicated { inst, .. } => inst.mnemonic(),
             InstData::Printf { .. } => "printf",

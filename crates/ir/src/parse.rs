@@ -648,6 +648,10 @@ impl Parser {
                     self.pos += 1;
                     st.func.phase = self.named("phase", Phase::from_name)?;
                 }
+                Some(Tok::Word(w)) if w == "refill" => {
+                    self.pos += 1;
+                    st.func.refill = true;
+                }
                 Some(Tok::Word(w)) if w == "gang" => {
                     self.pos += 1;
                     st.func.gang = Some(self.uint("gang width")?);
@@ -1253,6 +1257,7 @@ impl Parser {
             }
             "unreachable" => InstData::Unreachable,
             "undef" => InstData::Undef,
+            "next_item" => InstData::NextItem,
             other => return self.err_prev(format!("unknown instruction '{other}'")),
         })
     }

@@ -129,6 +129,9 @@ pub fn write_function_annotated(
     if let Some(width) = func.gang {
         writeln!(w, "    gang {width}")?;
     }
+    if func.refill {
+        writeln!(w, "    refill")?;
+    }
     if let Some(info) = &func.kernel {
         for (i, arg) in info.args.iter().enumerate() {
             write!(w, "    arg {i} ")?;
@@ -396,7 +399,7 @@ fn write_operation(
                 write!(w, " {arg}")?;
             }
         }
-        InstData::Unreachable | InstData::Undef => {}
+        InstData::Unreachable | InstData::Undef | InstData::NextItem => {}
     }
     Ok(())
 }

@@ -520,6 +520,10 @@ impl<'a> Verifier<'a> {
                     self.fail_inst(inst, not_allowed("suspend points are"))
                 }
                 InstData::Return { .. } => returns += 1,
+                InstData::NextItem if !func.refill => self.fail_inst(
+                    inst,
+                    "next_item is only in functions with lane refill (`refill`)".to_string(),
+                ),
                 _ => {}
             }
         }
@@ -693,15 +697,16 @@ impl<'a> Verifier<'a> {
                             | InstData::MemCopy { .. }
                             | InstData::MemSet { .. }
                             | InstData::Printf { .. }
+                            | InstData::NextItem
                     ),
-                    "only memory accesses, atomics and printf are predicated",
+                    "only memory accesses, atomics, printf and next_item are predicated",
                 )?;
                 self.check_types(inst, rt)
             }
             InstData::Gang { op, args } => {
                 let arity = match op {
                     GangOp::LaneId | GangOp::ActiveLanes => 0,
-                    GangOp::Any | GangOp::All | GangOp::FirstLane => 1,
+                    GangOp::Any | GangOp::All | GangOp::FirstLane | GangOp::Count => 1,
                     _ => 2,
                 };
                 need(args.len() == arity, &format!("{op} takes {arity} operands"))?;
@@ -710,9 +715,9 @@ impl<'a> Verifier<'a> {
                         same(args, Type::I1)?;
                         need(rt == Type::I1, "any and all give i1")
                     }
-                    GangOp::FirstLane => {
+                    GangOp::FirstLane | GangOp::Count => {
                         same(args, Type::I1)?;
-                        need(rt == Type::I32, "first_lane gives i32")
+                        need(rt == Type::I32, "first_lane and count give i32")
                     }
                     GangOp::LaneId => need(rt == Type::I32, "lane_id gives i32"),
                     GangOp::ActiveLanes => need(rt == Type::I1, "active_lanes gives i1"),
@@ -926,6 +931,7 @@ impl<'a> Verifier<'a> {
             }
             InstData::Call { .. } => Ok(()),
             InstData::Printf { .. } => need(rt == Type::I32, "printf gives i32"),
+            InstData::NextItem => need(rt == Type::I32, "next_item gives i32"),
             InstData::Jump { .. } | InstData::Unreachable => Ok(()),
             InstData::Brif { cond, .. } => same(&[*cond], Type::I1),
             InstData::Switch { arg, cases, .. } => {

@@ -18,7 +18,7 @@ use std::path::Path;
 use libtest_mimic::{Arguments, Failed, Trial};
 
 use lockstep_runtime::sim::Simulation;
-use lockstep_runtime::{Context, Engine, Linearization};
+use lockstep_runtime::{Context, Engine, Linearization, RefillMode};
 
 /// Runs one simulation and returns its full output (printf text, then dumps).
 fn run(ctx: &Context, sim: &Path) -> Result<String, String> {
@@ -66,23 +66,31 @@ fn check(sim: &Path) -> Result<(), Failed> {
 }
 
 /// One corpus kernel, as the pass pipeline leaves it (widths 4 and 16, both
-/// linearizations), on the interpreter against its `.ref`.
+/// linearizations; lane refill forced on at width 8 with masks and at width
+/// 16 with block-IP), on the interpreter against its `.ref`.
 fn check_after_passes(sim: &Path) -> Result<(), Failed> {
     let reference = std::fs::read_to_string(sim.with_extension("ref")).unwrap_or_default();
+    let mut configs = Vec::new();
     for width in [4, 16] {
         for linearization in Linearization::ALL {
-            let mut ctx = lockstep_llvm::context().with_engine(Engine::Interpreter);
-            ctx.set_interpret_after_passes(true);
-            ctx.set_width(width);
-            ctx.set_linearization(linearization);
-            run(&ctx, sim)
-                .and_then(|out| compare(&out, &reference))
-                .map_err(|e| {
-                    format!(
-                        "after the passes for width {width}, linearized by {linearization}: {e}"
-                    )
-                })?;
+            configs.push((width, linearization, RefillMode::Auto));
         }
+    }
+    configs.push((8, Linearization::Masks, RefillMode::On));
+    configs.push((16, Linearization::BlockIp, RefillMode::On));
+    for (width, linearization, refill) in configs {
+        let mut ctx = lockstep_llvm::context().with_engine(Engine::Interpreter);
+        ctx.set_interpret_after_passes(true);
+        ctx.set_width(width);
+        ctx.set_linearization(linearization);
+        ctx.set_refill(refill);
+        run(&ctx, sim)
+            .and_then(|out| compare(&out, &reference))
+            .map_err(|e| {
+                format!(
+                    "after the passes for width {width}, linearized by {linearization}, refill {refill}: {e}"
+                )
+            })?;
     }
     Ok(())
 }

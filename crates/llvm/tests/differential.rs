@@ -1,8 +1,10 @@
 //! Differential tests: every corpus kernel (`tests/kernels/**.sim`) runs on
 //! the SIMD engine at widths 4, 8, 16 and 32, with both linearizations
-//! (per-block masks and block-IP), at the `.sim`'s local size and at a
-//! second one that is not a multiple of the width, and its output (printf
-//! text and dumped buffers) must equal the interpreter's — the oracle.
+//! (per-block masks and block-IP), with lane refill as the cost model
+//! chooses and forced on (every eligible kernel; masks at every width,
+//! block-IP at width 16), at the `.sim`'s local size and at a second one
+//! that is not a multiple of the width, and its output (printf text and
+//! dumped buffers) must equal the interpreter's — the oracle.
 //!
 //! A kernel the SIMD engine hands to the interpreter (none, today) is listed,
 //! not skipped silently. At the second local size, a
@@ -22,7 +24,7 @@ use std::sync::Mutex;
 
 use libtest_mimic::{Arguments, Failed, Trial};
 use lockstep_runtime::sim::Simulation;
-use lockstep_runtime::{Context, Engine, LaunchError, Linearization};
+use lockstep_runtime::{Context, Engine, LaunchError, Linearization, RefillMode};
 
 /// The run's output, or the reason the SIMD engine handed it to the interpreter.
 fn output(ctx: &Context, sim: &Simulation) -> Result<Result<String, String>, LaunchError> {
@@ -120,9 +122,18 @@ fn check(path: &Path, name: &str) -> Result<(), Failed> {
                     break;
                 }
             };
-            for linearization in Linearization::ALL {
+            let mut configs = vec![
+                (Linearization::Masks, RefillMode::Auto),
+                (Linearization::BlockIp, RefillMode::Auto),
+                (Linearization::Masks, RefillMode::On),
+            ];
+            if width == 16 {
+                configs.push((Linearization::BlockIp, RefillMode::On));
+            }
+            for (linearization, refill) in configs {
                 simd.set_linearization(linearization);
-                let lin = linearization.name();
+                simd.set_refill(refill);
+                let lin = format!("{} refill {refill}", linearization.name());
                 match output(&simd, &sim) {
                     Ok(Ok(actual)) if actual == expected => compared += 1,
                     Ok(Err(_)) => {

@@ -19,6 +19,7 @@ use libtest_mimic::{Arguments, Failed, Trial};
 use lockstep_runtime::fuzz::{generate, minimize, FuzzKernel};
 use lockstep_runtime::{
     Buffer, Context, Engine, Kernel, LaunchReport, Linearization, LocalMem, NDRange, Program,
+    RefillMode,
 };
 
 /// What a fuzz kernel writes: `out` and `counts`.
@@ -57,29 +58,38 @@ fn run(ctx: &Context, program: &Program, k: &FuzzKernel) -> Result<Outputs, Stri
 fn disagreement(program: &Program, k: &FuzzKernel, expected: &Outputs) -> Option<String> {
     // The pass pipeline's gang-level IR on the interpreter: the passes
     // checked without code generation.
-    for (width, linearization) in [(4u32, Linearization::Masks), (16, Linearization::BlockIp)] {
+    for (width, linearization, refill) in [
+        (4u32, Linearization::Masks, RefillMode::Auto),
+        (16, Linearization::BlockIp, RefillMode::Auto),
+        (8, Linearization::Masks, RefillMode::On),
+    ] {
         let mut gang = lockstep_llvm::context().with_engine(Engine::Interpreter);
         gang.set_width(width);
         gang.set_linearization(linearization);
+        gang.set_refill(refill);
         gang.set_interpret_after_passes(true);
-        let config = format!("interpreter after the passes, width {width} {linearization}");
+        let config =
+            format!("interpreter after the passes, width {width} {linearization} refill {refill}");
         match run(&gang, program, k) {
             Ok(actual) if actual == *expected => {}
             Ok(_) => return Some(format!("{config}: outputs differ")),
             Err(e) => return Some(format!("{config}: {e}")),
         }
     }
-    for (width, linearization) in [
-        (4u32, Linearization::Masks),
-        (8, Linearization::Masks),
-        (16, Linearization::Masks),
-        (8, Linearization::BlockIp),
-        (16, Linearization::BlockIp),
+    for (width, linearization, refill) in [
+        (4u32, Linearization::Masks, RefillMode::Auto),
+        (8, Linearization::Masks, RefillMode::Auto),
+        (16, Linearization::Masks, RefillMode::Auto),
+        (8, Linearization::BlockIp, RefillMode::Auto),
+        (16, Linearization::BlockIp, RefillMode::Auto),
+        (16, Linearization::Masks, RefillMode::On),
+        (8, Linearization::BlockIp, RefillMode::On),
     ] {
         let mut simd = lockstep_llvm::context().with_engine(Engine::Simd);
         simd.set_width(width);
         simd.set_linearization(linearization);
-        let config = format!("width {width} {}", linearization.name());
+        simd.set_refill(refill);
+        let config = format!("width {width} {} refill {refill}", linearization.name());
         match run(&simd, program, k) {
             Ok(actual) if actual == *expected => {}
             Ok(_) => return Some(format!("{config}: outputs differ")),

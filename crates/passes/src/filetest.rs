@@ -18,7 +18,7 @@ use crate::analysis::{
     ControlFlowGraph, DominanceFrontiers, DominatorTree, Liveness, LoopForest, PostDominatorTree,
     Uniformity, UniformityConfig, ValueSet,
 };
-use crate::pipeline::Pass;
+use crate::pipeline::{Pass, RefillMode, Settings};
 use crate::present::uniformity_listing;
 use crate::transform::linearize::Scheme;
 
@@ -167,10 +167,15 @@ fn uniformity_with_width(module: &Module, width: u32) -> Result<String, String> 
 }
 
 /// The module after pass number `P` of [`Pass::ALL`] ran on each of its
-/// functions alone (specialized as for `uniformity`), verified.
+/// functions alone (specialized as for `uniformity`; `refill` on every
+/// eligible kernel), verified.
 pub(crate) fn transform<const P: usize>(module: &Module) -> Result<String, String> {
     transformed(module, |_, func, config| {
-        Pass::ALL[P].run(func, config, Scheme::default());
+        let settings = Settings {
+            refill: RefillMode::On,
+            ..Settings::default()
+        };
+        Pass::ALL[P].run(func, config, settings);
         Ok(())
     })
 }
@@ -178,7 +183,11 @@ pub(crate) fn transform<const P: usize>(module: &Module) -> Result<String, Strin
 /// The module after `linearize` by block-IP.
 pub(crate) fn linearize_block_ip(module: &Module) -> Result<String, String> {
     transformed(module, |_, func, config| {
-        Pass::Linearize.run(func, config, Scheme::BlockIp);
+        let settings = Settings {
+            linearization: Scheme::BlockIp,
+            ..Settings::default()
+        };
+        Pass::Linearize.run(func, config, settings);
         Ok(())
     })
 }

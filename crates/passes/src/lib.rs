@@ -39,9 +39,10 @@ pub fn filetest_checks() -> &'static [(&'static str, FiletestCheck)] {
         ("lower_switch", filetest::transform::<2>),
         ("split_critical_edges", filetest::transform::<3>),
         ("split_barriers", filetest::transform::<4>),
-        ("linearize", filetest::transform::<5>),
+        ("refill", filetest::transform::<5>),
+        ("linearize", filetest::transform::<6>),
         ("linearize-block-ip", filetest::linearize_block_ip),
-        ("layout_private", filetest::transform::<6>),
+        ("layout_private", filetest::transform::<7>),
         ("pipeline", filetest::pipeline),
     ]
 }

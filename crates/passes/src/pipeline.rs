@@ -14,6 +14,7 @@
 //! | `unify_returns` | imported | one `return` |
 //! | `lower_switch` | normalized | `switch` on varying values → `brif` chains and search trees |
 //! | `split_barriers` | split | `barrier` → `suspend` passing the live state |
+//! | `refill` | split | lanes take new work-items as theirs finish (when [`RefillMode`] and the cost model say so) |
 //! | `linearize` | linearized | gang-level IR: divergent branches → per-block masks or block-IP |
 //! | `layout_private` | linearized | private arrays interleaved across lanes where accesses allow |
 //!
@@ -24,13 +25,15 @@ use std::fmt;
 
 use lockstep_ir::{function_to_string, verify_function, FuncId, Function, Module, Phase};
 
-use crate::analysis::{Uniformity, UniformityConfig};
+use crate::analysis::{refill_choice, Uniformity, UniformityConfig};
 use crate::transform;
-use crate::transform::linearize::Scheme;
 
 /// How divergent control flow is linearized: the `linearize` pass's
 /// schemes (per-block masks, the default, or block-IP).
 pub use crate::transform::linearize::Scheme as Linearization;
+
+/// Whether kernels run with lane refill (`--refill`).
+pub use crate::analysis::RefillMode;
 
 /// What a kernel is specialized on: the pipeline runs, and a back end
 /// compiles, one kernel per local size, SIMD width and linearization.
@@ -42,17 +45,36 @@ pub struct Spec {
     pub width: u32,
     /// How divergent control flow is linearized.
     pub linearization: Linearization,
+    /// Whether the kernel may run with lane refill.
+    pub refill: RefillMode,
 }
 
 impl Spec {
-    /// A specialization with the default linearization.
+    /// A specialization with the default linearization and refill mode.
     pub fn new(local_size: [u32; 3], width: u32) -> Spec {
         Spec {
             local_size,
             width,
             linearization: Linearization::default(),
+            refill: RefillMode::default(),
         }
     }
+
+    /// The choices the passes follow.
+    pub fn settings(&self) -> Settings {
+        Settings {
+            linearization: self.linearization,
+            refill: self.refill,
+        }
+    }
+}
+
+/// What the passes are told besides the specialization's sizes: how to
+/// linearize and whether lane refill may run.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Settings {
+    pub linearization: Linearization,
+    pub refill: RefillMode,
 }
 
 /// One pass of the pipeline.
@@ -63,18 +85,20 @@ pub enum Pass {
     LowerSwitch,
     SplitCriticalEdges,
     SplitBarriers,
+    Refill,
     Linearize,
     LayoutPrivate,
 }
 
 impl Pass {
     /// Every pass, in pipeline order.
-    pub const ALL: [Pass; 7] = [
+    pub const ALL: [Pass; 8] = [
         Pass::RemoveUnreachable,
         Pass::UnifyReturns,
         Pass::LowerSwitch,
         Pass::SplitCriticalEdges,
         Pass::SplitBarriers,
+        Pass::Refill,
         Pass::Linearize,
         Pass::LayoutPrivate,
     ];
@@ -86,11 +110,12 @@ impl Pass {
     /// speedup over pocl in the same run, without -> with the split: AO
     /// 5.4x -> 3.8x, mandelbrot 5.5x -> 4.9x, parser 0.40x -> 0.37x); the
     /// `linearize` pass will need it.
-    pub const PIPELINE: [Pass; 6] = [
+    pub const PIPELINE: [Pass; 7] = [
         Pass::RemoveUnreachable,
         Pass::UnifyReturns,
         Pass::LowerSwitch,
         Pass::SplitBarriers,
+        Pass::Refill,
         Pass::Linearize,
         Pass::LayoutPrivate,
     ];
@@ -103,6 +128,7 @@ impl Pass {
             Pass::LowerSwitch => "lower_switch",
             Pass::SplitCriticalEdges => "split_critical_edges",
             Pass::SplitBarriers => "split_barriers",
+            Pass::Refill => "refill",
             Pass::Linearize => "linearize",
             Pass::LayoutPrivate => "layout_private",
         }
@@ -118,14 +144,14 @@ impl Pass {
         match self {
             Pass::RemoveUnreachable | Pass::UnifyReturns => Phase::Imported,
             Pass::LowerSwitch | Pass::SplitCriticalEdges => Phase::Normalized,
-            Pass::SplitBarriers => Phase::Split,
+            Pass::SplitBarriers | Pass::Refill => Phase::Split,
             Pass::Linearize | Pass::LayoutPrivate => Phase::Linearized,
         }
     }
 
-    /// Runs this pass on `func`, specialized for `config`; `linearize`
-    /// uses `scheme`.
-    pub fn run(self, func: &mut Function, config: &UniformityConfig, scheme: Scheme) {
+    /// Runs this pass on `func`, specialized for `config`, following
+    /// `settings` (`linearize` its scheme, `refill` its mode).
+    pub fn run(self, func: &mut Function, config: &UniformityConfig, settings: Settings) {
         match self {
             Pass::RemoveUnreachable => transform::remove_unreachable(func),
             Pass::UnifyReturns => transform::unify_returns(func),
@@ -135,9 +161,14 @@ impl Pass {
             }
             Pass::SplitCriticalEdges => transform::split_critical_edges(func),
             Pass::SplitBarriers => transform::split_barriers(func),
+            Pass::Refill => {
+                if refill_choice(func, config, settings.refill).refill {
+                    transform::refill(func, config.local_size)
+                }
+            }
             Pass::Linearize => {
                 let uniformity = Uniformity::for_function(func, config);
-                transform::linearize(func, &uniformity, scheme)
+                transform::linearize(func, &uniformity, settings.linearization)
             }
             Pass::LayoutPrivate => transform::layout_private(func),
         }
@@ -173,8 +204,9 @@ pub struct Options<'a> {
     pub observe: Option<Observer<'a>>,
     /// Stop after this pass (`None`: run them all).
     pub stop_after: Option<Pass>,
-    /// How `linearize` turns divergent control flow into masks.
-    pub linearization: Scheme,
+    /// How `linearize` turns divergent control flow into masks, and
+    /// whether `refill` may run.
+    pub settings: Settings,
 }
 
 impl Default for Options<'_> {
@@ -183,7 +215,7 @@ impl Default for Options<'_> {
             verify: cfg!(debug_assertions),
             observe: None,
             stop_after: None,
-            linearization: Scheme::default(),
+            settings: Settings::default(),
         }
     }
 }
@@ -198,7 +230,7 @@ pub fn run(
 ) -> Result<Function, PipelineError> {
     let mut func = func.clone();
     for pass in Pass::PIPELINE {
-        pass.run(&mut func, config, options.linearization);
+        pass.run(&mut func, config, options.settings);
         if options.verify {
             verify(module, &func, pass)?;
         }
@@ -220,9 +252,9 @@ pub fn run_pass(
     func: &mut Function,
     pass: Pass,
     config: &UniformityConfig,
-    scheme: Scheme,
+    settings: Settings,
 ) -> Result<(), PipelineError> {
-    pass.run(func, config, scheme);
+    pass.run(func, config, settings);
     if cfg!(debug_assertions) {
         verify(module, func, pass)?;
     }
@@ -230,17 +262,17 @@ pub fn run_pass(
 }
 
 /// `module` with its kernel `kernel` as the whole pipeline (verified after
-/// each pass) leaves it for `config`, linearized by `scheme`: what the
+/// each pass) leaves it for `config`, following `settings`: what the
 /// interpreter runs to check the passes against the imported IR.
 pub fn transformed_module(
     module: &Module,
     kernel: FuncId,
     config: &UniformityConfig,
-    scheme: Scheme,
+    settings: Settings,
 ) -> Result<Module, PipelineError> {
     let options = Options {
         verify: true,
-        linearization: scheme,
+        settings,
         ..Options::default()
     };
     let func = run(module, &module.functions[kernel], config, options)?;

@@ -48,7 +48,7 @@ pub use error::{BinaryError, BuildError, EngineError, LaunchError};
 pub use kernel::{
     pick_local_size, ArgKind, ArgMeta, ArgValue, Bytes, Kernel, LocalMem, ScalarKind,
 };
-pub use lockstep_passes::pipeline::{Linearization, Spec};
+pub use lockstep_passes::pipeline::{Linearization, RefillMode, Settings, Spec};
 pub use ndrange::NDRange;
 pub use toolchain::{BuildFlags, Built, CompiledKernel, Source, Target, Toolchain};
 
@@ -129,6 +129,8 @@ pub struct Context {
     threads: Option<usize>,
     /// How the SIMD engine linearizes divergent control flow.
     linearization: Linearization,
+    /// Whether kernels run with lane refill (`LOCKSTEP_REFILL`, else auto).
+    refill: RefillMode,
     /// The interpreter runs kernels as the pass pipeline leaves them.
     interpret_after_passes: bool,
 }
@@ -157,6 +159,7 @@ impl Context {
             width: None,
             threads: None,
             linearization: Linearization::default(),
+            refill: refill_from_env(),
             interpret_after_passes: false,
         }
     }
@@ -226,6 +229,24 @@ impl Context {
         self.linearization
     }
 
+    /// Sets whether kernels run with lane refill: `on` for every eligible
+    /// kernel, `auto` where the cost model expects a gain, `off`.
+    pub fn set_refill(&mut self, refill: RefillMode) {
+        self.refill = refill;
+    }
+
+    pub fn refill(&self) -> RefillMode {
+        self.refill
+    }
+
+    /// The passes' settings launches use.
+    pub fn settings(&self) -> Settings {
+        Settings {
+            linearization: self.linearization,
+            refill: self.refill,
+        }
+    }
+
     /// Makes the interpreter run each kernel as the pass pipeline leaves it
     /// (specialized for the launch's local size and this context's SIMD
     /// width) instead of as imported: the passes' output checked against
@@ -264,6 +285,7 @@ impl Context {
             local_size,
             width: self.kernel_width(kernel),
             linearization: self.linearization,
+            refill: self.refill,
         };
         Ok(simd::compiled(&kernel.program, kernel.func, spec)?
             .report
@@ -378,18 +400,30 @@ impl Context {
             local_size: local.map(|n| n as u32),
             width: self.kernel_width(kernel),
         };
-        let scheme = self.linearization;
         lockstep_passes::pipeline::transformed_module(
             &kernel.program.module,
             kernel.func,
             &config,
-            scheme,
+            self.settings(),
         )
         .map_err(|e| LaunchError::Compile {
             kernel: kernel.name().to_string(),
             message: e.to_string(),
         })
     }
+}
+
+/// The refill mode `LOCKSTEP_REFILL` asks for (`off`, `on`, `auto`), else
+/// auto; an unknown value is reported once on stderr and ignored.
+fn refill_from_env() -> RefillMode {
+    static MODE: OnceLock<RefillMode> = OnceLock::new();
+    *MODE.get_or_init(|| match std::env::var("LOCKSTEP_REFILL") {
+        Ok(v) => v.parse().unwrap_or_else(|e| {
+            eprintln!("lockstep: LOCKSTEP_REFILL: {e}; using auto");
+            RefillMode::Auto
+        }),
+        Err(_) => RefillMode::Auto,
+    })
 }
 
 /// The interpreter's error with the source file named in its location

@@ -171,7 +171,7 @@ pub(crate) fn launch(
     bound: &[ArgValue],
     ctx: &Context,
 ) -> Result<LaunchReport, LaunchError> {
-    let (threads, linearization) = (ctx.threads(), ctx.linearization());
+    let (threads, settings) = (ctx.threads(), ctx.settings());
     let program = &kernel.program;
     let dims = range.dims as usize;
     let mut global = [1u64; 3];
@@ -195,7 +195,8 @@ pub(crate) fn launch(
                         Spec {
                             local_size: sizes,
                             width,
-                            linearization,
+                            linearization: settings.linearization,
+                            refill: settings.refill,
                         },
                     )?;
                     e.insert(k);
@@ -272,8 +273,19 @@ pub(crate) fn launch(
         .collect();
     let last = [num_groups[0] - 1, num_groups[1] - 1, num_groups[2] - 1];
     let one_dimensional = num_groups[1] == 1 && num_groups[2] == 1;
-    let run_group = |mem: &mut Vec<u8>, index: u64| {
-        let g = if one_dimensional {
+    let position_of = |g: [u64; 3]| {
+        (g[0] == last[0]) as usize
+            | ((g[1] == last[1]) as usize) << 1
+            | ((g[2] == last[2]) as usize) << 2
+    };
+    // Lane refill numbers a call's work-items with an `i32`.
+    let group_items: u64 = local.iter().product();
+    let max_refill_groups = (i32::MAX as u64 / group_items.max(1)).max(1);
+    // Runs `count` groups from the one of linear index `index` in one call:
+    // more than one only for a kernel compiled with lane refill, along a row
+    // of dimension 0 and within one specialization (see `calls`).
+    let group_of = |index: u64| {
+        if one_dimensional {
             [index, 0, 0]
         } else {
             [
@@ -281,11 +293,11 @@ pub(crate) fn launch(
                 (index / num_groups[0]) % num_groups[1],
                 index / (num_groups[0] * num_groups[1]),
             ]
-        };
-        let position = (g[0] == last[0]) as usize
-            | ((g[1] == last[1]) as usize) << 1
-            | ((g[2] == last[2]) as usize) << 2;
-        let k = &by_position[position];
+        }
+    };
+    let run_groups = |mem: &mut Vec<u8>, index: u64, count: u64| {
+        let g = group_of(index);
+        let k = &by_position[position_of(g)];
         // Aligned starts of this worker's local memory (LOCAL_ALIGN: the
         // kernel's `__local` variables are at offsets aligned for their
         // types from it) and scratch (64 bytes).
@@ -304,10 +316,29 @@ pub(crate) fn launch(
             num_groups,
             enqueued_local_size: local,
             scratch: scratch as *mut u8,
+            group_count: count,
         };
         // SAFETY: the compiled function reads `ctx` as abi.rs describes; all
         // pointers in it are valid for the launch.
         unsafe { (k.function())(&ctx) };
+    };
+    // The groups of linear indices `start..end` as calls: one per group, or
+    // for a kernel with lane refill, one per run of groups along a row of
+    // dimension 0 before its last group (which may be smaller), so that
+    // lanes go on to the next group's work-items.
+    let run_range = |mem: &mut Vec<u8>, start: u64, end: u64| {
+        let mut index = start;
+        while index < end {
+            let g = group_of(index);
+            let refill = by_position[position_of(g)].local.refill && g[0] != last[0];
+            let count = if refill {
+                (end - index).min(last[0] - g[0]).min(max_refill_groups)
+            } else {
+                1
+            };
+            run_groups(mem, index, count);
+            index += count;
+        }
     };
     let worker_memory = || vec![0u8; local_bytes + scratch_bytes + LOCAL_ALIGN as usize];
     // Private arrays are in the work-group function's frame (one copy per
@@ -323,9 +354,7 @@ pub(crate) fn launch(
     let stack = worker_stack(frame);
     if (threads <= 1 || total_groups == 1) && frame <= CALLER_FRAME_LIMIT {
         let mut mem = worker_memory();
-        for index in 0..total_groups {
-            run_group(&mut mem, index);
-        }
+        run_range(&mut mem, 0, total_groups);
     } else {
         // Runs of consecutive groups per task (about 16 tasks per worker):
         // cheap groups do not pay the pool's per-task cost each.
@@ -335,9 +364,7 @@ pub(crate) fn launch(
             (0..runs)
                 .into_par_iter()
                 .for_each_init(worker_memory, |mem, r| {
-                    for index in r * run..((r + 1) * run).min(total_groups) {
-                        run_group(mem, index);
-                    }
+                    run_range(mem, r * run, ((r + 1) * run).min(total_groups));
                 });
         });
     }

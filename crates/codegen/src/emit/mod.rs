@@ -26,7 +26,7 @@ use std::collections::HashMap;
 use cranelift_entity::SecondaryMap;
 use llvm_sys::prelude::LLVMBasicBlockRef;
 use lockstep_ir::{self as ir, Block, FuncId, InstData, Value};
-use lockstep_passes::analysis::{Shape, Uniformity, UniformityConfig};
+use lockstep_passes::analysis::{refill_choice, Shape, Uniformity, UniformityConfig};
 use lockstep_passes::pipeline::Pass;
 
 use crate::report::Report;
@@ -87,6 +87,8 @@ pub(crate) struct Emitter<'a> {
     pub private_ptrs: HashMap<Value, (ir::StackSlot, Repr)>,
     pub local_layout: LocalLayout,
     alloca_block: LLVMBasicBlockRef,
+    /// Lane refill: the `i32` count of work-items `next_item` handed out.
+    items_taken: Option<V>,
     /// Set for kernels with barriers: where the gang's state lives.
     barrier: Option<BarrierMode>,
 }
@@ -142,10 +144,14 @@ pub fn emit_kernel(
         if pass == Pass::SplitBarriers {
             let uni = Uniformity::for_function(f, &config);
             report.note_divergence(f, &uni, spec.linearization);
+            report.refill = refill_choice(f, &config, spec.refill).reason;
+        }
+        if pass == Pass::Refill && f.refill {
+            report.linearization = Some("block-IP (lane refill), by the linearize pass");
         }
     };
     let pipeline_options = lockstep_passes::pipeline::Options {
-        linearization: spec.linearization,
+        settings: spec.settings(),
         observe: Some(&mut observe),
         ..Default::default()
     };
@@ -194,6 +200,7 @@ pub fn emit_kernel(
         private_ptrs: HashMap::new(),
         local_layout: layout_locals(module),
         alloca_block,
+        items_taken: None,
         barrier: has_barriers.then(|| BarrierMode {
             state: l.param(f, 4),
             resume: l.param(f, 5),
@@ -232,6 +239,12 @@ pub fn emit_kernel(
     }
     e.kernel_params();
     e.stack_slots();
+    if func.refill {
+        e.local_layout.refill = true;
+        let counter = e.gang_memory(e.l.i32());
+        e.in_allocas(|e| e.l.store(e.l.const_int(e.l.i32(), 0), counter, 4));
+        e.items_taken = Some(counter);
+    }
     e.emit_blocks()?;
     e.emit_work_group_function();
     if let Some(b) = &e.barrier {
@@ -674,7 +687,14 @@ impl<'a> Emitter<'a> {
         let w = self.w as u64;
         let [lx, ly, lz] = self.spec.local_size.map(|x| x.max(1) as u64);
         let total = lx * ly * lz;
-        let gangs = total.div_ceil(w);
+        // With lane refill one gang runs the call's work-groups, its lanes
+        // taking work-items with `next_item`: every lane starts active.
+        let refill = self.func.refill;
+        let (total, gangs) = if refill {
+            (w, 1)
+        } else {
+            (total, total.div_ceil(w))
+        };
         let i64t = self.l.i64();
         let i32t = self.l.i32();
         let wg_ty = self.l.func_type(self.l.void(), &[self.l.ptr()]);

@@ -179,6 +179,7 @@ impl<'a> Emitter<'a> {
                 Some(self.work_item(*query, *dim, result.unwrap()))
             }
             InstData::Printf { format, args } => Some(self.printf(format, args)),
+            InstData::NextItem => Some(Repr::Vector(self.next_item()?)),
             InstData::Call { .. } => {
                 return Err(self.unsupported("a call that was not inlined"));
             }
@@ -251,6 +252,10 @@ impl<'a> Emitter<'a> {
                     .intrinsic("llvm.cttz", &[self.l.i64()], &[with_stop, no_poison]);
                 Repr::Scalar(self.l.int_cast(tz, self.l.i32()))
             }
+            GangOp::Count => {
+                let m = self.vector(args[0]);
+                Repr::Scalar(self.count_lanes(m))
+            }
             GangOp::Broadcast => match self.get(args[0]) {
                 Repr::Scalar(x) => Repr::Scalar(x),
                 Repr::Vector(x) => {
@@ -281,6 +286,69 @@ impl<'a> Emitter<'a> {
             | GangOp::ReduceFmin
             | GangOp::ReduceFmax => Repr::Scalar(self.reduction(op, args[0], args[1])),
         })
+    }
+
+    /// The number of lanes set in the mask `m`, as an `i32`.
+    fn count_lanes(&self, m: V) -> V {
+        let bits = self.mask_bits(m);
+        let t = self.l.type_of(bits);
+        let n = self.l.intrinsic("llvm.ctpop", &[t], &[bits]);
+        self.l.int_cast(n, self.l.i32())
+    }
+
+    /// `next_item` in the lanes of the current mask: each takes the next
+    /// work-item of the call's range in lane order, -1 once all are taken.
+    /// A lane's place among the set lanes is an expanding load of 0, 1, 2, …
+    /// with AVX-512 (`vpexpandd`), else the population count of the set
+    /// lanes below it.
+    fn next_item(&mut self) -> Result<V, CodegenError> {
+        let counter = self.items_taken.ok_or_else(|| {
+            CodegenError::Internal("next_item in a kernel without lane refill".into())
+        })?;
+        let w = self.w;
+        let i32t = self.l.i32();
+        let m = self.mask;
+        let expand = crate::target().is_ok_and(|t| t.has_feature("avx512f"));
+        let ranks = if expand {
+            let iota: Vec<V> = (0..w as u64).map(|i| self.l.const_int(i32t, i)).collect();
+            let table = self.private_constant(self.l.const_vector(&iota), "refill.iota");
+            let vt = self.l.vec(i32t, w);
+            let zero = self.l.const_null(vt);
+            self.l
+                .intrinsic("llvm.masked.expandload", &[vt], &[table, m, zero])
+        } else {
+            let bits = self.mask_bits(m);
+            let wide = self.l.cast(LLVMOpcode::LLVMZExt, bits, i32t);
+            let below: Vec<V> = (0..w as u64)
+                .map(|i| self.l.const_int(i32t, (1u64 << i) - 1))
+                .collect();
+            let lower = self
+                .l
+                .and(self.l.splat(wide, w), self.l.const_vector(&below));
+            let vt = self.l.type_of(lower);
+            self.l.intrinsic("llvm.ctpop", &[vt], &[lower])
+        };
+        let taken = self.l.load(i32t, counter, 4);
+        let count = self.count_lanes(m);
+        self.l.store(self.l.add(taken, count), counter, 4);
+        let items = self.l.add(self.l.splat(taken, w), ranks);
+        // The range holds group_count × local size work-items.
+        let groups = self.ctx_field_u64(offsets::GROUP_COUNT, 0);
+        let groups = self.l.int_cast(groups, i32t);
+        let per_group: u64 = self
+            .spec
+            .local_size
+            .iter()
+            .map(|&x| x.max(1) as u64)
+            .product();
+        let limit = self.l.mul(groups, self.l.const_int(i32t, per_group));
+        let valid = self.l.icmp(
+            llvm_sys::LLVMIntPredicate::LLVMIntULT,
+            items,
+            self.l.splat(limit, w),
+        );
+        let none = self.l.splat(self.l.const_int(i32t, u32::MAX as u64), w);
+        Ok(self.l.select(valid, items, none))
     }
 
     /// `reduce_* v, m`: lanes outside `m` take the operation's identity, so

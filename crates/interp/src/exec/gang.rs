@@ -42,14 +42,21 @@ pub(super) struct Gang {
 }
 
 impl Exec<'_, '_, '_> {
-    /// Runs the current work-group as gangs of `width` lanes.
+    /// Runs the current work-group as gangs of `width` lanes; with lane
+    /// `refill`, as one gang whose lanes take the group's work-items with
+    /// `next_item`.
     pub(super) fn run_group_gangs(
         &mut self,
         width: usize,
+        refill: bool,
         gangs: &mut Vec<Gang>,
     ) -> Result<(), InterpError> {
         let s = self.group_size;
-        let n = (s[0] * s[1] * s[2]) as usize;
+        let n = if refill {
+            width
+        } else {
+            (s[0] * s[1] * s[2]) as usize
+        };
         let count = n.div_ceil(width);
         if gangs.len() < count {
             gangs.resize_with(count, Gang::default);
@@ -295,6 +302,10 @@ impl Exec<'_, '_, '_> {
             }
             GangOp::FirstLane => {
                 let v = (0..width).find(|&l| lane_a(l) & 1 != 0).unwrap_or(width);
+                uniform(gang, v as u64);
+            }
+            GangOp::Count => {
+                let v = (0..width).filter(|&l| lane_a(l) & 1 != 0).count();
                 uniform(gang, v as u64);
             }
             GangOp::LaneId => {

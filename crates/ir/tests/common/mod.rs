@@ -425,6 +425,7 @@ fn inst_coverage(
             (scope, flags) = (Some(*s), Some(*f));
         }
         InstData::WorkItem { query, .. } => key(format!("query:{query}")),
+        InstData::NextItem => key("next_item".into()),
         InstData::Gang { op, .. } => key(format!("gang:{op}")),
         InstData::Predicated { inst, .. } => {
             key(format!("predicated:{}", inst.mnemonic()));

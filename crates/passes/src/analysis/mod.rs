@@ -14,6 +14,7 @@ pub(crate) mod graph;
 pub mod liveness;
 pub mod loops;
 pub mod postdom;
+pub mod refill_choice;
 pub mod sync;
 pub mod uniformity;
 
@@ -23,5 +24,6 @@ pub use gang_width::{gang_width, GangWidth};
 pub use liveness::{Liveness, ValueSet};
 pub use loops::{loop_contiguous_order, Loop, LoopData, LoopForest};
 pub use postdom::PostDominatorTree;
+pub use refill_choice::{refill_choice, RefillChoice, RefillMode};
 pub use sync::{BranchJoins, SyncDependence};
 pub use uniformity::{local_id_shape, work_item_shape, Shape, Uniformity, UniformityConfig};

@@ -273,6 +273,9 @@ pub struct Uniformity {
     varying_outside: SecondaryMap<Value, PackedOption<Loop>>,
     /// Values defined by `undef`: any shape will do, so joins skip them.
     undef: SecondaryMap<Value, bool>,
+    /// Lane refill: the lanes of a gang are not in step (each holds its
+    /// own work-item, taken when its last one finished).
+    out_of_step: bool,
 }
 
 /// Where an operand is used: in an instruction of a block, or as a branch
@@ -309,6 +312,7 @@ impl Uniformity {
             divergent_loops: SecondaryMap::new(),
             varying_outside: SecondaryMap::new(),
             undef: SecondaryMap::new(),
+            out_of_step: func.refill,
         };
         for (v, data) in func.values.iter() {
             if let ValueDef::Result(i) = data.def {
@@ -469,6 +473,20 @@ impl Uniformity {
         if result.is_none() && undefined {
             result = Some(Shape::Uniform);
         }
+        // With lane refill, lanes run out of step: lanes may arrive over
+        // different edges at once, in different iterations of a loop, so a
+        // parameter that receives more than one value is varying.
+        if self.out_of_step {
+            let mut values = incoming
+                .iter()
+                .map(|(_, args)| args[index])
+                .filter(|&a| !self.undef[a]);
+            if let Some(first) = values.next() {
+                if values.any(|a| a != first) && result.is_some() {
+                    return Some(Shape::Varying);
+                }
+            }
+        }
         // At a join point, lanes of a divergent branch arrive together over
         // the edges from `join_preds`: unless those all pass the same value,
         // the lanes disagree.
@@ -515,7 +533,7 @@ impl Uniformity {
             InstData::Iconst { .. } | InstData::Fconst { .. } | InstData::GlobalAddr { .. } => {
                 Shape::Uniform
             }
-            InstData::StackAddr { .. } => Shape::Varying,
+            InstData::StackAddr { .. } | InstData::NextItem => Shape::Varying,
             InstData::WorkItem { query, dim } => work_item_shape(&self.config, *query, *dim),
             InstData::Unary { op, arg } => match (op, get(*arg)?) {
                 (_, Shape::Uniform) => Shape::Uniform,

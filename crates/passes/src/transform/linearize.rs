@@ -113,6 +113,7 @@ pub fn linearize(func: &mut Function, uni: &Uniformity, scheme: Scheme) {
     };
     out.phase = Phase::Linearized;
     out.gang = Some(uni.config().width);
+    out.refill = func.refill;
     *func = out;
 }
 
@@ -129,6 +130,7 @@ fn is_effect(data: &InstData) -> bool {
             | InstData::AtomicLoad { .. }
             | InstData::AtomicStore { .. }
             | InstData::Printf { .. }
+            | InstData::NextItem
     )
 }
 
@@ -441,7 +443,7 @@ impl<'a> Linearizer<'a> {
         // Loop ends: after the last block of each loop in the order.
         let loops = self.uni.loops();
         self.loop_ends = vec![Vec::new(); self.order.len()];
-        if self.scheme == Scheme::BlockIp {
+        if self.out_of_step() {
             for lp in loops.loops() {
                 if loops.blocks(lp).iter().any(|&b| self.uni.is_divergent(b)) {
                     for &b in loops.blocks(lp) {
@@ -599,6 +601,25 @@ impl<'a> Linearizer<'a> {
                 }
             }
         }
+    }
+
+    /// True if lanes of a loop with a divergent branch may be in different
+    /// iterations, or blocks, of it at once: with block-IP, and with lane
+    /// refill (lanes join a loop as they take new work-items).
+    fn out_of_step(&self) -> bool {
+        self.scheme == Scheme::BlockIp || self.src.refill
+    }
+
+    /// Lane refill: true if loop `lp` is the loop over work-items (it
+    /// holds `next_item`).
+    fn is_item_loop(&self, lp: Loop) -> bool {
+        let src = self.src;
+        self.uni.loops().blocks(lp).iter().any(|&b| {
+            src.blocks[b]
+                .insts
+                .iter()
+                .any(|&inst| matches!(src.insts[inst], InstData::NextItem))
+        })
     }
 
     fn add_pred(&mut self, block: Block, pred: Block) {
@@ -1032,7 +1053,7 @@ impl<'a> Linearizer<'a> {
             return false;
         }
         let edges = self.in_edges[target];
-        if self.scheme == Scheme::BlockIp {
+        if self.out_of_step() {
             // Lanes in different iterations of a loop may wait anywhere in it.
             return edges == 1 && !self.interleaved[from];
         }
@@ -1074,7 +1095,10 @@ impl<'a> Linearizer<'a> {
                 self.jump(body, after, vec![]);
             }
             Scheme::BlockIp => {
-                let first = self.first_waiting(body);
+                let mut first = self.first_waiting(body);
+                if let Some(last) = self.refill_loop_end(i) {
+                    first = self.leave_loop_early(body, first, last);
+                }
                 let cases = self
                     .likely_positions(i)
                     .into_iter()
@@ -1083,6 +1107,92 @@ impl<'a> Linearizer<'a> {
                 self.switch(body, first, self.dispatch(), cases);
             }
         }
+    }
+
+    /// Lane refill: if the block at position `i` goes back to the start of
+    /// a loop (other than the loop over work-items), the position of that
+    /// loop's last block.
+    fn refill_loop_end(&self, i: usize) -> Option<usize> {
+        let src = self.src;
+        if !src.refill {
+            return None;
+        }
+        let b = self.order[i];
+        let loops = self.uni.loops();
+        src.successors(b)
+            .into_iter()
+            .filter(|&s| self.position[s] <= i)
+            .find_map(|s| {
+                let mut cur = loops.innermost_loop(s);
+                while let Some(lp) = cur {
+                    if loops.contains(lp, b) {
+                        return (!self.is_item_loop(lp)).then_some(lp);
+                    }
+                    cur = loops.data(lp).parent.expand();
+                }
+                None
+            })
+            .map(|lp| {
+                loops
+                    .blocks(lp)
+                    .iter()
+                    .map(|&x| self.position[x])
+                    .max()
+                    .expect("a loop has blocks")
+            })
+    }
+
+    /// Lane refill, at the back edge of a loop ending at position `last`:
+    /// once half the gang waits after the loop, the gang leaves it for them
+    /// (they go on to take new work-items and come back) instead of
+    /// iterating with the lanes left; else it goes on to `first` as usual.
+    fn leave_loop_early(&mut self, block: Block, first: Value, last: usize) -> Value {
+        let ip = self.read(Var::Ip, block);
+        let last = self.position_const(block, last);
+        let done = self.position_const(block, self.done_position());
+        let after = self.value(
+            block,
+            InstData::Icmp {
+                cond: IntCC::Ugt,
+                args: [ip, last],
+            },
+            Type::I1,
+        );
+        let not_done = self.value(
+            block,
+            InstData::Icmp {
+                cond: IntCC::Ult,
+                args: [ip, done],
+            },
+            Type::I1,
+        );
+        let active = self.gang(block, GangOp::ActiveLanes, vec![], Type::I1, true);
+        let waiting = self.binary(block, BinaryOp::Band, after, not_done);
+        let waiting = self.binary(block, BinaryOp::Band, waiting, active);
+        let count = self.gang(block, GangOp::Count, vec![waiting], Type::I32, false);
+        let half = self.value(
+            block,
+            InstData::Iconst {
+                imm: (self.uni.config().width / 2).max(1) as u64,
+            },
+            Type::I32,
+        );
+        let leave = self.value(
+            block,
+            InstData::Icmp {
+                cond: IntCC::Uge,
+                args: [count, half],
+            },
+            Type::I1,
+        );
+        let first_after = self.gang(
+            block,
+            GangOp::ReduceUmin,
+            vec![ip, waiting],
+            Type::I32,
+            false,
+        );
+        self.select(block, leave, first_after, first)
     }
 
     /// Block-IP: the dispatch block, to any block lanes may wait for.
@@ -1126,7 +1236,11 @@ impl<'a> Linearizer<'a> {
     fn fill_loop_end(&mut self, i: usize, k: usize, lp: Loop, e: Block, ends: &[(Loop, Block)]) {
         self.seal_if_ready(e);
         let loops = self.uni.loops();
-        let waiting: Vec<Block> = if loops.is_reducible(lp) {
+        // Lanes wait at a loop's entries; at any of its blocks if it is
+        // irreducible, or, with lane refill, the loop over work-items (lanes
+        // may be left inside a loop nested in it, see below).
+        let item_loop = self.src.refill && self.is_item_loop(lp);
+        let waiting: Vec<Block> = if loops.is_reducible(lp) && !item_loop {
             loops.entries(lp).to_vec()
         } else {
             loops.blocks(lp).to_vec()
@@ -1143,7 +1257,10 @@ impl<'a> Linearizer<'a> {
             });
         }
         let m = any_mask.unwrap_or_else(|| self.zero(e, Type::I1));
-        let again = self.gang(e, GangOp::Any, vec![m], Type::I1, false);
+        let mut again = self.gang(e, GangOp::Any, vec![m], Type::I1, false);
+        if self.src.refill && !item_loop {
+            again = self.unless_enough_left(e, lp, again);
+        }
         let exit = match ends.get(k + 1) {
             Some(&(_, next)) => next,
             None => self.chain_entry(i + 1),
@@ -1151,6 +1268,50 @@ impl<'a> Linearizer<'a> {
         let back = self.loop_start(lp);
         self.brif(e, again, back, exit);
         self.fill_done(e);
+    }
+
+    /// Lane refill, at the end of loop `lp` (a loop in the loop over
+    /// work-items) where the gang would go `again`: once half the gang waits
+    /// after the loop, it goes on with them (they take new work-items and
+    /// come back to the loop, where the lanes left behind still wait)
+    /// instead of iterating with the lanes left.
+    fn unless_enough_left(&mut self, e: Block, lp: Loop, again: Value) -> Value {
+        let src = self.src;
+        let loops = self.uni.loops();
+        let mut exits: Vec<Block> = loops
+            .blocks(lp)
+            .iter()
+            .flat_map(|&b| src.successors(b))
+            .filter(|&s| !loops.contains(lp, s) && self.uni.is_reachable(s))
+            .collect();
+        exits.sort_unstable();
+        exits.dedup();
+        let mut left: Option<Value> = None;
+        for b in exits {
+            let m = self.read(Var::Mask(b), e);
+            left = Some(match left {
+                None => m,
+                Some(x) => self.binary(e, BinaryOp::Bor, x, m),
+            });
+        }
+        let Some(left) = left else { return again };
+        let count = self.gang(e, GangOp::Count, vec![left], Type::I32, false);
+        let half = self.value(
+            e,
+            InstData::Iconst {
+                imm: (self.uni.config().width / 2).max(1) as u64,
+            },
+            Type::I32,
+        );
+        let few = self.value(
+            e,
+            InstData::Icmp {
+                cond: IntCC::Ult,
+                args: [count, half],
+            },
+            Type::I1,
+        );
+        self.binary(e, BinaryOp::Band, again, few)
     }
 
     // ---- instructions ----
@@ -1185,7 +1346,7 @@ impl<'a> Linearizer<'a> {
     /// Block-IP: a per-lane value of a loop with a divergent branch, which
     /// every use in another block reads blended.
     fn blended_everywhere(&self, v: Value) -> bool {
-        self.scheme == Scheme::BlockIp
+        self.out_of_step()
             && self.def_block[v].is_some_and(|d| self.interleaved[d])
             && self.is_varying_src(v)
     }

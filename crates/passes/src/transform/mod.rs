@@ -8,6 +8,7 @@
 pub mod layout_private;
 pub mod linearize;
 pub mod lower_switch;
+pub mod refill;
 pub mod remove_unreachable;
 pub mod split_barriers;
 pub mod split_critical_edges;
@@ -17,6 +18,7 @@ pub mod unify_returns;
 pub use layout_private::layout_private;
 pub use linearize::linearize;
 pub use lower_switch::lower_switch;
+pub use refill::refill;
 pub use remove_unreachable::remove_unreachable;
 pub use split_barriers::{check_split, split_barriers};
 pub use split_critical_edges::split_critical_edges;
