@@ -12,6 +12,7 @@
 #include <omp.h>
 
 typedef uint32_t u32;
+typedef uint64_t u64;
 
 const char *bench_native_isa(void)
 {
@@ -898,5 +899,19 @@ void nat_smooth(const float *restrict in, float *restrict out, u32 n, u32 group,
         }
         free(a);
         free(b);
+    }
+}
+
+void nat_collatz(const u32 *restrict start, u32 *restrict steps, u32 n)
+{
+#pragma omp parallel for schedule(dynamic, 4096)
+    for (u32 i = 0; i < n; i++) {
+        u64 x = start[i];
+        u32 s = 0;
+        while (x > 1) {
+            x = (x & 1) ? 3 * x + 1 : x >> 1;
+            s++;
+        }
+        steps[i] = s;
     }
 }

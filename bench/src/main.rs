@@ -27,7 +27,7 @@ use std::time::{Duration, Instant};
 use anyhow::{bail, Context as _, Result};
 use clap::Parser;
 use json::Json;
-use lockstep_runtime::{Buffer, Context, Kernel, LocalMem, NDRange, Program};
+use lockstep_runtime::{Buffer, Context, Kernel, LocalMem, NDRange, Program, RefillMode};
 use suite::{Arg, Bench, Check};
 
 /// An OpenCL platform compared against, found by its platform name.
@@ -185,8 +185,23 @@ fn ndrange(global: &[u64], local: &[u64]) -> NDRange {
 
 // ---------------------------------------------------------------- Lockstep
 
+/// The benchmarks whose lanes finish at very different times: Lockstep also
+/// runs them with lane refill forced off and on (the main figure is the
+/// default, the cost model's choice).
+const REFILL_STUDY: &[&str] = &[
+    "collatz",
+    "mandelbrot",
+    "ao",
+    "parser",
+    "parser_resume",
+    "spmv",
+    "vm",
+];
+
 struct Lockstep<'b> {
     ctx: Context,
+    /// Lane refill forced off or on; `None`: the default (auto).
+    refill: Option<RefillMode>,
     bench: &'b Bench,
     kernels: HashMap<&'static str, Kernel>,
     bufs: Vec<Buffer<u32>>,
@@ -195,7 +210,15 @@ struct Lockstep<'b> {
 }
 
 impl<'b> Lockstep<'b> {
-    fn new(bench: &'b Bench, program: &Program) -> Result<Lockstep<'b>> {
+    fn new(
+        bench: &'b Bench,
+        program: &Program,
+        refill: Option<RefillMode>,
+    ) -> Result<Lockstep<'b>> {
+        let mut ctx = lockstep_llvm::context();
+        if let Some(mode) = refill {
+            ctx.set_refill(mode);
+        }
         let mut kernels = HashMap::new();
         for l in &bench.launches {
             if !kernels.contains_key(l.kernel) {
@@ -203,7 +226,8 @@ impl<'b> Lockstep<'b> {
             }
         }
         Ok(Lockstep {
-            ctx: lockstep_llvm::context(),
+            ctx,
+            refill,
             bench,
             kernels,
             bufs: bench.bufs.iter().map(|b| Buffer::from_slice(b)).collect(),
@@ -408,6 +432,8 @@ struct Outcome {
     what: String,
     size: String,
     lockstep: Option<Stats>,
+    /// Lockstep with lane refill forced off and on (REFILL_STUDY only).
+    refill: Vec<(RefillMode, Stats)>,
     /// Per OpenCL platform that ran it.
     cl: Vec<(Platform, Stats)>,
     /// Per native variant.
@@ -474,7 +500,10 @@ impl Runner<'_, '_> {
     fn label(&self) -> String {
         match self {
             Runner::Native { variant, .. } => format!("native {}", variant.name),
-            Runner::Lockstep(_) => "lockstep".into(),
+            Runner::Lockstep(ls) => match ls.refill {
+                Some(mode) => format!("lockstep refill {mode}"),
+                None => "lockstep".into(),
+            },
             Runner::Cl(p, _) => p.key().into(),
         }
     }
@@ -562,16 +591,22 @@ fn run_bench(
             bufs: bench.bufs.clone(),
         })
         .collect();
-    let lockstep = (|| -> Result<Lockstep> {
-        if !run_lockstep {
-            bail!("not run in this process: its probe process failed (see above)");
+    let mut modes = vec![None];
+    if REFILL_STUDY.contains(&bench.name) {
+        modes.extend([Some(RefillMode::Off), Some(RefillMode::On)]);
+    }
+    for refill in modes {
+        let lockstep = (|| -> Result<Lockstep> {
+            if !run_lockstep {
+                bail!("not run in this process: its probe process failed (see above)");
+            }
+            let program = Program::build(&lockstep_llvm::context(), &source, "")?;
+            Lockstep::new(bench, &program, refill)
+        })();
+        match lockstep {
+            Ok(ls) => runners.push(Runner::Lockstep(ls)),
+            Err(e) => out.failures.push(format!("lockstep: {e:#}")),
         }
-        let program = Program::build(&lockstep_llvm::context(), &source, "")?;
-        Lockstep::new(bench, &program)
-    })();
-    match lockstep {
-        Ok(ls) => runners.push(Runner::Lockstep(ls)),
-        Err(e) => out.failures.push(format!("lockstep: {e:#}")),
     }
     for &(platform, dev) in platforms {
         let p = (|| -> Result<Ocl> {
@@ -655,10 +690,13 @@ fn run_bench(
         let s = stats(std::mem::take(&mut times[k]));
         match runner {
             Runner::Native { variant, .. } => out.native.push((variant.name.clone(), s)),
-            Runner::Lockstep(ls) => {
-                out.lockstep = Some(s);
-                out.fallback = ls.fallback.take();
-            }
+            Runner::Lockstep(ls) => match ls.refill {
+                Some(mode) => out.refill.push((mode, s)),
+                None => {
+                    out.lockstep = Some(s);
+                    out.fallback = ls.fallback.take();
+                }
+            },
             Runner::Cl(p, _) => out.cl.push((*p, s)),
         }
         match runner.results(bench) {
@@ -726,7 +764,7 @@ fn probe(spec: &str) -> Result<()> {
             let t = Instant::now();
             let program = Program::build(&ctx, &source, "")?;
             let program_ms = ms(t.elapsed());
-            let mut ls = Lockstep::new(&bench, &program)?;
+            let mut ls = Lockstep::new(&bench, &program, None)?;
             let t = Instant::now();
             ls.run()?;
             let first = ms(t.elapsed());
@@ -1232,6 +1270,28 @@ fn run(cli: &Cli) -> Result<bool> {
         }
     }
 
+    let studied: Vec<&Outcome> = outcomes.iter().filter(|o| !o.refill.is_empty()).collect();
+    if !studied.is_empty() {
+        println!("\nlane refill, Lockstep ms (forced off, forced on, the default auto; on/off > 1: refill is faster):");
+        println!(
+            "{:<13} {:>9} {:>9} {:>9} {:>8} {:>13}",
+            "kernel", "off", "on", "auto", "on/off", "auto/Intel"
+        );
+        for o in studied {
+            let of = |m: RefillMode| o.refill.iter().find(|(q, _)| *q == m).map(|(_, s)| s.best);
+            let (off, on) = (of(RefillMode::Off), of(RefillMode::On));
+            println!(
+                "{:<13} {:>9} {:>9} {:>9} {:>8} {:>13}",
+                o.name,
+                fmt_ms(off),
+                fmt_ms(on),
+                fmt_ms(o.lockstep.as_ref().map(|s| s.best)),
+                fmt_ratio(off.zip(on).map(|(a, b)| a / b)),
+                fmt_ratio(o.speedup(Platform::Intel)),
+            );
+        }
+    }
+
     if !cli.no_build_times {
         println!("\nbuild times, ms (program build + first-launch compile; cold = empty cache, cached = second process; Intel keeps no cache on disk):");
         let mut columns = vec![("lockstep", "Lockstep")];
@@ -1331,6 +1391,15 @@ fn run(cli: &Cli) -> Result<bool> {
                     ),
                 ),
                 ("lockstep", stats_json(o.lockstep.as_ref())),
+                (
+                    "lockstep_refill",
+                    Json::Obj(
+                        o.refill
+                            .iter()
+                            .map(|(m, s)| (m.name().to_string(), stats_json(Some(s))))
+                            .collect(),
+                    ),
+                ),
                 ("pocl", stats_json(cl_stats(Platform::Pocl))),
                 ("intel", stats_json(cl_stats(Platform::Intel))),
                 (

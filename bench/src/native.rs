@@ -6,6 +6,7 @@ extern "C" {
     pub fn bench_native_isa() -> *const c_char;
     pub fn nat_saxpy(a: f32, x: *const f32, y: *const f32, z: *mut f32, n: c_long);
     pub fn nat_saxpy_simd(a: f32, x: *const f32, y: *const f32, z: *mut f32, n: c_long);
+    pub fn nat_collatz(start: *const u32, steps: *mut u32, n: u32);
     pub fn nat_mandelbrot(out: *mut u32, x0: f32, y0: f32, step: f32, w: u32, h: u32, iters: u32);
     pub fn nat_mandelbrot_simd(
         out: *mut u32,

@@ -143,6 +143,7 @@ pub fn all() -> Vec<fn() -> Bench> {
     vec![
         saxpy,
         mandelbrot,
+        collatz,
         nbody,
         matmul,
         reduction,
@@ -246,6 +247,33 @@ fn mandelbrot() -> Bench {
                 }),
             },
         ],
+    }
+}
+
+fn collatz() -> Bench {
+    const N: usize = 1 << 20;
+    let mut rng = Rng::new(21);
+    let start: Vec<u32> = (0..N).map(|_| 1 + rng.next_u32() % (1 << 22)).collect();
+    Bench {
+        name: "collatz",
+        file: "collatz.cl",
+        what: "Collatz chain lengths: a data-dependent loop, lanes finish at very different times",
+        size: format!("{N} starting values below 2^22"),
+        bufs: vec![start, vec![0; N]],
+        reset: vec![],
+        launches: vec![launch("collatz", vec![Buf(0), Buf(1)], &[N as u64], &[256])],
+        outputs: vec![Output {
+            buf: 1,
+            name: "steps",
+            check: Check::Exact,
+        }],
+        native: vec![Native {
+            name: "c-openmp".into(),
+            run: Box::new(|b| unsafe {
+                let (inp, out) = b.split_at_mut(1);
+                c::nat_collatz(inp[0].as_ptr(), out[0].as_mut_ptr(), N as u32)
+            }),
+        }],
     }
 }
 

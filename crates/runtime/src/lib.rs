@@ -33,6 +33,7 @@ mod error;
 pub mod fuzz;
 mod kernel;
 mod ndrange;
+mod refill_trial;
 pub mod sim;
 mod simd;
 pub mod toolchain;
@@ -470,6 +471,8 @@ pub(crate) struct ProgramInner {
     /// The gang width each kernel runs at when none is set, for a device
     /// width ([`lockstep_passes::analysis::gang_width`]).
     gang_widths: std::sync::Mutex<std::collections::HashMap<(ir::FuncId, u32), u32>>,
+    /// Lane refill under auto: what the first launches measured.
+    pub(crate) refill_trials: refill_trial::RefillTrials,
     /// Compiled SIMD specializations.
     pub simd_cache:
         std::sync::Mutex<std::collections::HashMap<(ir::FuncId, Spec), Arc<CompiledKernel>>>,
@@ -682,6 +685,7 @@ impl Program {
                 code_key: Default::default(),
                 gang_widths: Default::default(),
                 simd_cache: Default::default(),
+                refill_trials: Default::default(),
                 globals_memory: Default::default(),
                 uniform_groups_required: flags.uniform_work_groups,
             }),

@@ -9,6 +9,7 @@
 //! let a panic unwind into it.
 
 use std::collections::HashMap;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
 
 use lockstep_interp::convert::{self, Format};
@@ -17,8 +18,10 @@ use lockstep_ir::{ConvertOp, FuncId, Rounding, Type};
 use rayon::prelude::*;
 
 use crate::kernel::ArgValue;
+use crate::refill_trial::{Samples, TrialKey};
 use crate::{
-    CompiledKernel, Context, Kernel, LaunchError, LaunchReport, NDRange, ProgramInner, Spec,
+    CompiledKernel, Context, Kernel, LaunchError, LaunchReport, NDRange, ProgramInner, RefillMode,
+    Spec,
 };
 
 /// The cores the process may use, read once (asking the OS each launch
@@ -179,33 +182,59 @@ pub(crate) fn launch(
     let num_groups: [u64; 3] = std::array::from_fn(|d| global[d].div_ceil(local[d]));
     // The group sizes that occur: full, and the smaller last one per dimension.
     let size_of = |d: usize, g: u64| (global[d] - g * local[d]).min(local[d]);
-    let mut specs: HashMap<[u32; 3], Arc<CompiledKernel>> = HashMap::new();
-    for x in [0, num_groups[0] - 1] {
-        for y in [0, num_groups[1] - 1] {
-            for z in [0, num_groups[2] - 1] {
-                let sizes = [
-                    size_of(0, x) as u32,
-                    size_of(1, y) as u32,
-                    size_of(2, z) as u32,
-                ];
-                if let std::collections::hash_map::Entry::Vacant(e) = specs.entry(sizes) {
-                    let k = compiled(
-                        program,
-                        kernel.func,
-                        Spec {
+    // The specializations, by group size, compiled with refill as `refill` says.
+    let compile_all = |refill: RefillMode| {
+        let mut specs: HashMap<[u32; 3], Arc<CompiledKernel>> = HashMap::new();
+        for x in [0, num_groups[0] - 1] {
+            for y in [0, num_groups[1] - 1] {
+                for z in [0, num_groups[2] - 1] {
+                    let sizes = [
+                        size_of(0, x) as u32,
+                        size_of(1, y) as u32,
+                        size_of(2, z) as u32,
+                    ];
+                    if let std::collections::hash_map::Entry::Vacant(e) = specs.entry(sizes) {
+                        let spec = Spec {
                             local_size: sizes,
                             width,
                             linearization: settings.linearization,
-                            refill: settings.refill,
-                        },
-                    )?;
-                    e.insert(k);
+                            refill,
+                        };
+                        e.insert(compiled(program, kernel.func, spec)?);
+                    }
                 }
             }
         }
-    }
+        Ok::<_, LaunchError>(specs)
+    };
+    // Under auto, a kernel the cost model gave lane refill runs alternate
+    // runs of groups without and with it until one is found faster
+    // (crate::refill_trial); variant 0 is then the one without.
+    let chosen = compile_all(settings.refill)?;
+    let trial_key = TrialKey {
+        func: kernel.func,
+        local,
+        width,
+        linearization: settings.linearization,
+    };
+    let proposed = settings.refill == RefillMode::Auto && chosen.values().any(|k| k.local.refill);
+    let variants: Vec<HashMap<[u32; 3], Arc<CompiledKernel>>> = if !proposed {
+        vec![chosen]
+    } else {
+        match program.refill_trials.decision(&trial_key) {
+            Some(true) => vec![chosen],
+            Some(false) => vec![compile_all(RefillMode::Off)?],
+            None => vec![compile_all(RefillMode::Off)?, chosen],
+        }
+    };
+    let trial = variants.len() == 2;
     // Arguments: local ones become offsets after the kernel's own locals.
-    let static_local = specs.values().map(|k| k.local.size).max().unwrap_or(0);
+    let static_local = variants
+        .iter()
+        .flat_map(|specs| specs.values())
+        .map(|k| k.local.size)
+        .max()
+        .unwrap_or(0);
     let mut local_total = static_local;
     let mut byval: Vec<ByValue> = Vec::new();
     // Every buffer locked once, in the global lock order, before any runs.
@@ -247,8 +276,9 @@ pub(crate) fn launch(
     let total_groups = num_groups.iter().product::<u64>();
     let local_bytes = local_total.div_ceil(64) as usize * 64 + 64;
     // Gang state of kernels with barriers: one area per gang, per worker.
-    let scratch_bytes = specs
+    let scratch_bytes = variants
         .iter()
+        .flatten()
         .map(|(sizes, k)| {
             let lanes: u64 = sizes.iter().map(|&s| s as u64).product();
             lanes.div_ceil(width as u64) * k.local.gang_state
@@ -258,17 +288,22 @@ pub(crate) fn launch(
         + 64;
     // The specialization of each group, by which dimensions it is the
     // last group of (bit d): a lookup per group without hashing.
-    let by_position: Vec<Arc<CompiledKernel>> = (0..8u32)
-        .map(|bits| {
-            let sizes: [u32; 3] = std::array::from_fn(|d| {
-                let g = if bits & (1 << d) != 0 {
-                    num_groups[d] - 1
-                } else {
-                    0
-                };
-                size_of(d, g) as u32
-            });
-            specs[&sizes].clone()
+    let by_position: Vec<Vec<Arc<CompiledKernel>>> = variants
+        .iter()
+        .map(|specs| {
+            (0..8u32)
+                .map(|bits| {
+                    let sizes: [u32; 3] = std::array::from_fn(|d| {
+                        let g = if bits & (1 << d) != 0 {
+                            num_groups[d] - 1
+                        } else {
+                            0
+                        };
+                        size_of(d, g) as u32
+                    });
+                    specs[&sizes].clone()
+                })
+                .collect()
         })
         .collect();
     let last = [num_groups[0] - 1, num_groups[1] - 1, num_groups[2] - 1];
@@ -295,9 +330,9 @@ pub(crate) fn launch(
             ]
         }
     };
-    let run_groups = |mem: &mut Vec<u8>, index: u64, count: u64| {
+    let run_groups = |mem: &mut Vec<u8>, variant: usize, index: u64, count: u64| {
         let g = group_of(index);
-        let k = &by_position[position_of(g)];
+        let k = &by_position[variant][position_of(g)];
         // Aligned starts of this worker's local memory (LOCAL_ALIGN: the
         // kernel's `__local` variables are at offsets aligned for their
         // types from it) and scratch (64 bytes).
@@ -326,17 +361,17 @@ pub(crate) fn launch(
     // for a kernel with lane refill, one per run of groups along a row of
     // dimension 0 before its last group (which may be smaller), so that
     // lanes go on to the next group's work-items.
-    let run_range = |mem: &mut Vec<u8>, start: u64, end: u64| {
+    let run_range = |mem: &mut Vec<u8>, variant: usize, start: u64, end: u64| {
         let mut index = start;
         while index < end {
             let g = group_of(index);
-            let refill = by_position[position_of(g)].local.refill && g[0] != last[0];
+            let refill = by_position[variant][position_of(g)].local.refill && g[0] != last[0];
             let count = if refill {
                 (end - index).min(last[0] - g[0]).min(max_refill_groups)
             } else {
                 1
             };
-            run_groups(mem, index, count);
+            run_groups(mem, variant, index, count);
             index += count;
         }
     };
@@ -352,21 +387,45 @@ pub(crate) fn launch(
         });
     }
     let stack = worker_stack(frame);
+    // Runs of consecutive groups per task (about 16 tasks per worker):
+    // cheap groups do not pay the pool's per-task cost each. In a refill
+    // trial, even runs go without refill and odd ones with, each timed.
+    let run = (total_groups / (threads as u64 * 16)).clamp(1, 4096);
+    let runs = total_groups.div_ceil(run);
+    let timings: [[AtomicU64; 3]; 2] = Default::default();
+    let run_task = |mem: &mut Vec<u8>, r: u64| {
+        let (start, end) = (r * run, ((r + 1) * run).min(total_groups));
+        if !trial {
+            return run_range(mem, 0, start, end);
+        }
+        let variant = (r % 2) as usize;
+        let t = std::time::Instant::now();
+        run_range(mem, variant, start, end);
+        let [nanos, groups, count] = &timings[variant];
+        nanos.fetch_add(t.elapsed().as_nanos() as u64, Ordering::Relaxed);
+        groups.fetch_add(end - start, Ordering::Relaxed);
+        count.fetch_add(1, Ordering::Relaxed);
+    };
     if (threads <= 1 || total_groups == 1) && frame <= CALLER_FRAME_LIMIT {
         let mut mem = worker_memory();
-        run_range(&mut mem, 0, total_groups);
+        for r in 0..runs {
+            run_task(&mut mem, r);
+        }
     } else {
-        // Runs of consecutive groups per task (about 16 tasks per worker):
-        // cheap groups do not pay the pool's per-task cost each.
-        let run = (total_groups / (threads as u64 * 16)).clamp(1, 4096);
-        let runs = total_groups.div_ceil(run);
         pool(threads, stack)?.install(|| {
             (0..runs)
                 .into_par_iter()
-                .for_each_init(worker_memory, |mem, r| {
-                    run_range(mem, r * run, ((r + 1) * run).min(total_groups));
-                });
+                .for_each_init(worker_memory, |mem, r| run_task(mem, r));
         });
+    }
+    if trial {
+        let get = |i: usize, j: usize| timings[i][j].load(Ordering::Relaxed);
+        let samples = Samples {
+            nanos: [get(0, 0), get(1, 0)],
+            groups: [get(0, 1), get(1, 1)],
+            runs: [get(0, 2), get(1, 2)],
+        };
+        program.refill_trials.record(trial_key, &samples);
     }
     drop(guards);
     drop(byval);

@@ -146,9 +146,6 @@ pub fn emit_kernel(
             report.note_divergence(f, &uni, spec.linearization);
             report.refill = refill_choice(f, &config, spec.refill).reason;
         }
-        if pass == Pass::Refill && f.refill {
-            report.linearization = Some("block-IP (lane refill), by the linearize pass");
-        }
     };
     let pipeline_options = lockstep_passes::pipeline::Options {
         settings: spec.settings(),

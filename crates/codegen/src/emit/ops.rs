@@ -318,7 +318,7 @@ impl<'a> Emitter<'a> {
                 .intrinsic("llvm.masked.expandload", &[vt], &[table, m, zero])
         } else {
             let bits = self.mask_bits(m);
-            let wide = self.l.cast(LLVMOpcode::LLVMZExt, bits, i32t);
+            let wide = self.l.int_cast(bits, i32t);
             let below: Vec<V> = (0..w as u64)
                 .map(|i| self.l.const_int(i32t, (1u64 << i) - 1))
                 .collect();

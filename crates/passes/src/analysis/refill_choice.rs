@@ -6,7 +6,9 @@
 //! lets a gang mix work-groups). Atomics, private memory and `printf` are
 //! per work-item and stay correct.
 //!
-//! **Worth it** (the cost model of [`RefillMode::Auto`]): refill pays when
+//! **Worth it** (the static cost model of [`RefillMode::Auto`]; the
+//! runtime then measures the first launches with and without refill and
+//! keeps refill only where it is clearly faster): refill pays when
 //! lanes finish at very different times — a loop whose trip count differs
 //! between lanes — and costs everywhere else: the ids of neighbouring lanes
 //! stop being consecutive, so vector loads and stores become gathers and
@@ -124,7 +126,10 @@ pub fn refill_choice(func: &Function, config: &UniformityConfig, mode: RefillMod
                 .map_or(String::new(), |l| format!(" at line {}", l.line));
             return RefillChoice {
                 refill: true,
-                reason: format!("on: a loop{line} whose trip count depends on loaded data"),
+                reason: format!(
+                    "on: a loop{line} whose trip count depends on loaded data (the runtime \
+                     keeps it if the first launches run faster with it)"
+                ),
             };
         }
     }
