@@ -122,6 +122,14 @@ fn translate_spirv<'c>(
     let llvm = timing::stage(name, "parse", Clock::Thread, || {
         optimize::parse_bitcode(context, &bitcode, name)
     })?;
+    // The translator does not verify what it writes, and LLVM's passes
+    // assume valid IR: a module it made of a corrupt one stops here.
+    llvm.verify().map_err(|e| CompileError::SpirvTranslation {
+        log: format!(
+            "the SPIR-V translator made invalid LLVM IR of the module:\n{}",
+            e.to_string().trim_end()
+        ),
+    })?;
     translated::adapt(&llvm)?;
     Ok(llvm)
 }
