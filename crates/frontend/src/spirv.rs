@@ -157,7 +157,7 @@ impl Module {
         let (major, minor) = ((version >> 16) & 0xff, (version >> 8) & 0xff);
         if version & 0xff00_00ff != 0 || !VERSIONS.contains(&(major, minor)) {
             return Err(format!(
-                "SPIR-V version {major}.{minor} (word 0x{version:08x}) is not supported: Lockstep accepts SPIR-V 1.0, 1.1 and 1.2"
+                "SPIR-V version {major}.{minor} (word 0x{version:08x}) is not supported: Lockstep accepts SPIR-V 1.0, 1.1 and 1.2 (the translator writes those with llvm-spirv --spirv-max-version=1.2)"
             ));
         }
         let bound = words[3];
