@@ -449,6 +449,10 @@ pub fn translate(module: &Module, spec: &[SpecValue]) -> CompileResult<Vec<u8>> 
     let out = Command::new(&translator)
         .arg("-r")
         .arg("--spirv-target-env=CL2.0")
+        // Argument type names as the producer wrote them (`uint*`, with
+        // `const`), where it kept them in OpStrings; else the translator
+        // derives them from SPIR-V's types, which have no signedness.
+        .arg("--preserve-ocl-kernel-arg-type-metadata-through-string")
         .arg("-o")
         .arg(&output)
         .arg(&input)

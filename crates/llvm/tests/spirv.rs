@@ -81,6 +81,7 @@ fn translate_afresh(name: &str) -> Option<Vec<u8>> {
     assert!(clang.success(), "clang-15 failed on {name}.cl");
     let translate = Command::new("llvm-spirv-15")
         .arg("--spirv-max-version=1.2")
+        .arg("--preserve-ocl-kernel-arg-type-metadata-through-string")
         .arg("-o")
         .arg(&spv)
         .arg(&bc)
@@ -300,10 +301,31 @@ fn same_results(name: &str, launches: &[Launch]) {
     }
     let mut expected_names = programs[0].1.kernel_names();
     expected_names.sort();
+    // What clGetKernelArgInfo reports but the name (clang 15 kept none in
+    // the module): the type names come from the module's OpStrings.
+    let arg_info = |program: &Program, kernel: &str| -> Vec<String> {
+        let k = program.kernel(kernel).unwrap();
+        k.args()
+            .iter()
+            .map(|a| {
+                format!(
+                    "{} {:?} const={} restrict={} volatile={}",
+                    a.type_name, a.kind, a.is_const, a.is_restrict, a.is_volatile
+                )
+            })
+            .collect()
+    };
     for (what, program) in &programs {
         let mut names = program.kernel_names();
         names.sort();
         assert_eq!(names, expected_names, "kernels of {what}");
+        for kernel in &names {
+            assert_eq!(
+                arg_info(program, kernel),
+                arg_info(&programs[0].1, kernel),
+                "arguments of {kernel} from {what}"
+            );
+        }
     }
     for launch in launches {
         for engine in [Engine::Interpreter, Engine::Simd] {
