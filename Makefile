@@ -83,9 +83,10 @@ fuzz: deps fuzz-targets
 	LOCKSTEP_FUZZ_COUNT=$(FUZZ_COUNT) LOCKSTEP_FUZZ_SEED=$(FUZZ_SEED) $(CARGO) test --release -p lockstep-llvm --test fuzz -- --nocapture
 
 # libFuzzer (cargo fuzz) runs of the parsers of untrusted input: .sim files,
-# Lockstep IR text, OpenCL program binaries; FUZZ_SECONDS per target, seeded
-# from tests/. Needs the nightly toolchain and cargo-fuzz (installed when
-# missing). The fuzz/ crate is its own workspace: cargo test does not build it.
+# Lockstep IR text, OpenCL program binaries, SPIR-V modules; FUZZ_SECONDS per
+# target, seeded from tests/. Needs the nightly toolchain and cargo-fuzz
+# (installed when missing). The fuzz/ crate is its own workspace: cargo test
+# does not build it.
 FUZZ_SECONDS ?= 60
 fuzz-targets: deps
 	@rustup toolchain list | grep -q '^nightly' || rustup toolchain install nightly --profile minimal

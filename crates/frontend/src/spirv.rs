@@ -555,6 +555,52 @@ mod tests {
         assert_eq!(words[b.inst] & 0xffff, OP_SPEC_CONSTANT_TRUE);
     }
 
+    /// What a fuzz target would do, in-process: corrupt the minimal module
+    /// (words flipped, cut short, lengthened) many times; parsing never
+    /// panics, and what parses specializes and parses again.
+    #[test]
+    fn corrupted_modules_never_panic() {
+        let good = minimal(0x0001_0000);
+        let mut state = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = move || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        let mut parsed = 0;
+        for _ in 0..20_000 {
+            let mut w = good.clone();
+            for _ in 0..1 + next() % 3 {
+                if w.is_empty() {
+                    break;
+                }
+                let i = (next() % w.len() as u64) as usize;
+                match next() % 4 {
+                    0 => w[i] ^= 1 << (next() % 32),
+                    1 => w[i] = next() as u32,
+                    2 => w.truncate(i),
+                    _ => w.insert(i, (next() % 0x30000) as u32),
+                }
+            }
+            let mut b = bytes(&w);
+            if next() % 8 == 0 {
+                b.truncate(b.len().saturating_sub(1 + (next() % 3) as usize));
+            }
+            if let Ok(m) = Module::parse(&b) {
+                parsed += 1;
+                let spec: Vec<SpecValue> = m
+                    .spec_constants
+                    .iter()
+                    .map(|c| (c.spec_id, vec![0xa5; c.ty.size()]))
+                    .collect();
+                let again = Module::parse(&m.specialized_bytes(&spec)).expect("re-parses");
+                assert_eq!(again.spec_constants.len(), m.spec_constants.len());
+            }
+        }
+        assert!(parsed > 100, "{parsed}");
+    }
+
     #[test]
     fn malformed_modules_are_rejected_with_a_reason() {
         let good = minimal(0x0001_0000);
