@@ -382,6 +382,44 @@ fn a_malformed_spirv_module_exits_1_saying_why() {
         stderr.contains("SPIR-V translator was not found") && stderr.contains("llvm-spirv-15"),
         "{stderr}"
     );
+    // A translator that faults, or writes what LLVM 19 cannot read: the
+    // build fails saying so.
+    for (script, want) in [
+        (
+            "echo about to fault >&2\nkill -SEGV $$\n",
+            "(signal 11):\nabout to fault",
+        ),
+        (
+            "while [ $# -gt 0 ]; do [ \"$1\" = -o ] && echo junk > \"$2\"; shift; done\n",
+            "LLVM 19 cannot read the SPIR-V translator's output",
+        ),
+    ] {
+        let fake = dir.path().join("fake-llvm-spirv");
+        // Written by a child process, so that no thread of this one holds
+        // the file open for writing when it runs (ETXTBSY).
+        let written = Command::new("sh")
+            .args([
+                "-c",
+                "printf '#!/bin/sh\n%s' \"$1\" > \"$2\" && chmod +x \"$2\"",
+                "sh",
+            ])
+            .arg(script)
+            .arg(&fake)
+            .status()
+            .unwrap();
+        assert!(written.success());
+        let out = Command::new(env!("CARGO_BIN_EXE_lockstep"))
+            .args(["compile", spv.to_str().unwrap()])
+            .env("LOCKSTEP_LLVM_SPIRV", &fake)
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(1));
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            stderr.contains(want) && !stderr.contains("panicked"),
+            "{stderr}"
+        );
+    }
     // The translator's rejection is the error, not a crash.
     let words = bytes.len() / 4;
     bytes[4..8].copy_from_slice(&0x0001_0000u32.to_le_bytes());

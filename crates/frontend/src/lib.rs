@@ -121,6 +121,16 @@ fn translate_spirv<'c>(
     })?;
     let llvm = timing::stage(name, "parse", Clock::Thread, || {
         optimize::parse_bitcode(context, &bitcode, name)
+    })
+    .map_err(|e| CompileError::SpirvTranslation {
+        // A translator for an LLVM newer than 19, say.
+        log: format!(
+            "LLVM 19 cannot read the SPIR-V translator's output: {}",
+            match e {
+                CompileError::Internal(message) => message,
+                e => e.to_string(),
+            }
+        ),
     })?;
     // The translator does not verify what it writes, and LLVM's passes
     // assume valid IR: a module it made of a corrupt one stops here.

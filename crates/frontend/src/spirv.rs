@@ -432,6 +432,9 @@ pub fn find_translator() -> CompileResult<PathBuf> {
     })
 }
 
+/// How long the translator may run on one module.
+const TRANSLATE_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(120);
+
 /// Translates `module` (with `spec` values for its specialization
 /// constants) to LLVM bitcode with `llvm-spirv -r`.
 pub fn translate(module: &Module, spec: &[SpecValue]) -> CompileResult<Vec<u8>> {
@@ -446,7 +449,16 @@ pub fn translate(module: &Module, spec: &[SpecValue]) -> CompileResult<Vec<u8>> 
         what: format!("writing {}", input.display()),
         message: e.to_string(),
     })?;
-    let out = Command::new(&translator)
+    let log_path = dir.path().join("translator.log");
+    let io_error = |what: String| {
+        move |e: std::io::Error| CompileError::Io {
+            what,
+            message: e.to_string(),
+        }
+    };
+    let log_file = std::fs::File::create(&log_path)
+        .map_err(io_error(format!("creating {}", log_path.display())))?;
+    let mut child = Command::new(&translator)
         .arg("-r")
         .arg("--spirv-target-env=CL2.0")
         // Argument type names as the producer wrote them (`uint*`, with
@@ -457,20 +469,43 @@ pub fn translate(module: &Module, spec: &[SpecValue]) -> CompileResult<Vec<u8>> 
         .arg(&output)
         .arg(&input)
         .stdin(Stdio::null())
-        .output()
-        .map_err(|e| CompileError::Io {
-            what: format!("running {}", translator.display()),
-            message: e.to_string(),
-        })?;
-    let log = String::from_utf8_lossy(&out.stderr).trim().to_string();
-    if !out.status.success() {
-        let how = match out.status.code() {
+        .stdout(Stdio::null())
+        .stderr(log_file)
+        .spawn()
+        .map_err(io_error(format!("running {}", translator.display())))?;
+    // The translator answers in milliseconds; one that runs on (a module
+    // made to make it loop) is stopped rather than hang the build.
+    let deadline = std::time::Instant::now() + TRANSLATE_TIMEOUT;
+    let status = loop {
+        if let Some(status) = child
+            .try_wait()
+            .map_err(io_error(format!("waiting for {}", translator.display())))?
+        {
+            break Some(status);
+        }
+        if std::time::Instant::now() >= deadline {
+            let _ = child.kill();
+            let _ = child.wait();
+            break None;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(2));
+    };
+    let log = std::fs::read_to_string(&log_path)
+        .unwrap_or_default()
+        .trim()
+        .to_string();
+    let how = match status {
+        Some(status) if status.success() => None,
+        Some(status) => Some(match status.code() {
             Some(code) => format!("exit status {code}"),
             None => {
                 use std::os::unix::process::ExitStatusExt;
-                format!("signal {}", out.status.signal().unwrap_or(0))
+                format!("signal {}", status.signal().unwrap_or(0))
             }
-        };
+        }),
+        None => Some(format!("stopped after {} s", TRANSLATE_TIMEOUT.as_secs())),
+    };
+    if let Some(how) = how {
         return Err(CompileError::SpirvTranslation {
             log: format!(
                 "{} rejected the SPIR-V module ({how}){}{log}",
