@@ -128,7 +128,7 @@ impl Module {
         if bytes.is_empty() {
             return Err("the SPIR-V module is empty".into());
         }
-        if bytes.len() % 4 != 0 {
+        if !bytes.len().is_multiple_of(4) {
             return Err(format!(
                 "a SPIR-V module is a sequence of 32-bit words, but it has {} bytes",
                 bytes.len()
