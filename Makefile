@@ -1,19 +1,25 @@
 # Lockstep: the two commands are `make demo` and `make test`. Both install
-# what is missing (LLVM 19 and clang 19 from the distribution's packages,
-# only when absent), then build with cargo.
+# what is missing (LLVM 19, clang 19 and the SPIR-V translator from the
+# distribution's packages, only when absent), then build with cargo.
 
 SHELL := /bin/bash
 CARGO ?= cargo
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-# What LLVM-linked crates need to build and link, and clang for the front end.
+# What LLVM-linked crates need to build and link, clang for the front end,
+# and the Khronos SPIR-V translator for programs given as SPIR-V
+# (clCreateProgramWithIL, `lockstep compile FILE.spv`): llvm-spirv-15 writes
+# LLVM 15 bitcode, which LLVM 19 reads.
 DEB_PACKAGES := llvm-19-dev clang-19 libclang-common-19-dev libpolly-19-dev \
                 libzstd-dev zlib1g-dev libxml2-dev libffi-dev libsleef-dev \
-                ocl-icd-opencl-dev opencl-c-headers clinfo
+                ocl-icd-opencl-dev opencl-c-headers clinfo llvm-spirv-15
+# What only the tests use: spirv-tools (spirv-as assembles the SPIR-V test
+# modules, tests/spirv/*.spvasm).
+TEST_DEB_PACKAGES := spirv-tools
 # Python packages the tests use (the OpenCL platform's PyOpenCL test).
 PY_PACKAGES := pyopencl numpy mako
 
-.PHONY: all deps pydeps build release demo test fuzz fuzz-targets fmt clean
+.PHONY: all deps testdeps pydeps build release demo test fuzz fuzz-targets fmt clean
 
 all: build
 
@@ -50,6 +56,9 @@ deps:
 	$(call install-debs,$(DEB_PACKAGES))
 	@command -v $(CARGO) >/dev/null || { echo "make: cargo is missing; install Rust from https://rustup.rs"; exit 1; }
 
+testdeps:
+	$(call install-debs,$(TEST_DEB_PACKAGES))
+
 pydeps:
 	$(call install-pips,$(PY_PACKAGES))
 
@@ -62,7 +71,7 @@ release: deps
 demo: release
 	./target/release/lockstep demo
 
-test: deps pydeps
+test: deps testdeps pydeps
 	$(CARGO) test --workspace
 
 # A long run of the random-kernel fuzzer (make test runs 300 kernels):
@@ -74,9 +83,10 @@ fuzz: deps fuzz-targets
 	LOCKSTEP_FUZZ_COUNT=$(FUZZ_COUNT) LOCKSTEP_FUZZ_SEED=$(FUZZ_SEED) $(CARGO) test --release -p lockstep-llvm --test fuzz -- --nocapture
 
 # libFuzzer (cargo fuzz) runs of the parsers of untrusted input: .sim files,
-# Lockstep IR text, OpenCL program binaries; FUZZ_SECONDS per target, seeded
-# from tests/. Needs the nightly toolchain and cargo-fuzz (installed when
-# missing). The fuzz/ crate is its own workspace: cargo test does not build it.
+# Lockstep IR text, OpenCL program binaries, SPIR-V modules; FUZZ_SECONDS per
+# target, seeded from tests/. Needs the nightly toolchain and cargo-fuzz
+# (installed when missing). The fuzz/ crate is its own workspace: cargo test
+# does not build it.
 FUZZ_SECONDS ?= 60
 fuzz-targets: deps
 	@rustup toolchain list | grep -q '^nightly' || rustup toolchain install nightly --profile minimal

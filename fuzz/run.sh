@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Runs every cargo-fuzz target for a bounded time (`make fuzz-targets`):
 # seeds each corpus from the repository (.sim files, IR filetests, program
-# binaries made from them), runs libFuzzer for SECONDS per target, and
-# prints how many inputs each ran. Exits non-zero on the first crash (the
+# binaries made from them, the SPIR-V test modules), runs libFuzzer for
+# SECONDS per target, and prints how many inputs each ran. Exits non-zero on the first crash (the
 # input is in fuzz/artifacts/TARGET/).
 #
 #   fuzz/run.sh [SECONDS]        (default 60)
@@ -17,7 +17,7 @@ sanitizer=${FUZZ_SANITIZER:-none}
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root/fuzz"
 
-mkdir -p corpus/sim_parser corpus/ir_parser corpus/program_binary
+mkdir -p corpus/sim_parser corpus/ir_parser corpus/program_binary corpus/spirv_module
 for f in $(find "$root/tests/kernels" -name '*.sim'); do
     cp "$f" "corpus/sim_parser/$(echo "$f" | sha1sum | cut -c1-16)"
 done
@@ -32,8 +32,15 @@ for f in $(find "$root/tests/filetests" -name '*.lir'); do
         > "corpus/program_binary/$name"
 done
 
+# SPIR-V modules: the test modules, assembled (when spirv-as is installed).
+if command -v spirv-as >/dev/null; then
+    for f in "$root"/tests/spirv/*.spvasm; do
+        spirv-as --target-env spv1.2 -o "corpus/spirv_module/$(basename "$f" .spvasm)" "$f"
+    done
+fi
+
 status=0
-for target in sim_parser ir_parser program_binary; do
+for target in sim_parser ir_parser program_binary spirv_module; do
     log=$(mktemp)
     # -rss_limit_mb: a parser that allocates without bound is a finding.
     if cargo +nightly fuzz run --sanitizer "$sanitizer" "$target" "corpus/$target" -- \

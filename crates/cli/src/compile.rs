@@ -1,6 +1,8 @@
-//! `lockstep compile`: builds an OpenCL C file and prints what the compiler
-//! made of it: the imported IR, the uniformity analysis, the CFG as
-//! Graphviz, the vectorization report, the generated LLVM IR or assembly.
+//! `lockstep compile`: builds an OpenCL C file, or a SPIR-V module (a
+//! `.spv` file, or any file starting with SPIR-V's magic number), and
+//! prints what the compiler made of it: the imported IR, the uniformity
+//! analysis, the CFG as Graphviz, the vectorization report, the generated
+//! LLVM IR or assembly.
 
 use std::path::PathBuf;
 
@@ -14,7 +16,7 @@ use lockstep_passes::pipeline::{self, Pass};
 
 #[derive(Args)]
 pub struct CompileArgs {
-    /// The OpenCL C source file.
+    /// The OpenCL C source file, or a SPIR-V module (`.spv`).
     file: PathBuf,
     /// Show only this kernel.
     #[arg(short = 'k', long = "kernel")]
@@ -48,7 +50,8 @@ pub struct CompileArgs {
     /// With --emit cfg-dot: also render FILE.png with Graphviz's `dot`.
     #[arg(long, value_name = "FILE")]
     png: Option<PathBuf>,
-    /// Print each build stage's CPU and wall time to stderr (clang, library
+    /// Print each build stage's CPU and wall time to stderr (clang or the
+    /// SPIR-V translator, library
     /// load, link, optimize, import, verify; with --emit llvm, llvm-opt or
     /// asm also each kernel's code generation). The same as
     /// LOCKSTEP_TIME_BUILD=1.
@@ -151,24 +154,31 @@ pub fn run(args: CompileArgs) -> Result<()> {
     if args.time {
         timing::enable();
     }
-    let source = Source::from_file(&args.file)?;
     let mut option_text = args.build_options.clone();
     for o in &args.options {
         option_text.push(' ');
         option_text.push_str(&shell_quote(o));
     }
     let options = BuildOptions::parse(&option_text)?;
+    let input = Input::read(&args.file)?;
     if args.emit == Emit::LlvmInput {
-        print!(
-            "{}",
-            lockstep_frontend::optimized_llvm_text(&source, &options)?
-        );
+        let text = match &input {
+            Input::OpenCl(source) => lockstep_frontend::optimized_llvm_text(source, &options)?,
+            Input::Spirv(module, name) => {
+                lockstep_frontend::spirv_optimized_llvm_text(module, &options, name)?
+            }
+        };
+        print!("{text}");
         return Ok(());
     }
-    let compiled = match compile(&source, &options) {
+    let result = match &input {
+        Input::OpenCl(source) => compile(source, &options),
+        Input::Spirv(module, name) => lockstep_frontend::compile_spirv(module, &[], &options, name),
+    };
+    let compiled = match result {
         Ok(c) => c,
-        Err(CompileError::Clang { log, .. }) => {
-            eprint!("{log}");
+        Err(CompileError::Clang { log, .. } | CompileError::SpirvTranslation { log }) => {
+            eprintln!("{}", log.trim_end());
             bail!("{} failed to compile", args.file.display());
         }
         Err(e) => return Err(e).with_context(|| format!("compiling {}", args.file.display())),
@@ -269,6 +279,33 @@ pub fn run(args: CompileArgs) -> Result<()> {
     }
     print!("{out}");
     Ok(())
+}
+
+/// What `lockstep compile` builds.
+enum Input {
+    OpenCl(Source),
+    /// A checked SPIR-V module and the file's name.
+    Spirv(lockstep_frontend::spirv::Module, String),
+}
+
+impl Input {
+    /// Reads `path`: SPIR-V if it is named `*.spv` or starts with SPIR-V's
+    /// magic number, else OpenCL C.
+    fn read(path: &std::path::Path) -> Result<Input> {
+        use lockstep_frontend::spirv;
+        let bytes = std::fs::read(path).with_context(|| format!("reading {}", path.display()))?;
+        if path.extension().is_some_and(|e| e == "spv") || spirv::is_spirv(&bytes) {
+            let module = spirv::Module::parse(&bytes)
+                .map_err(CompileError::SpirvInvalid)
+                .with_context(|| format!("reading {}", path.display()))?;
+            let name = path.file_name().map_or_else(
+                || path.display().to_string(),
+                |n| n.to_string_lossy().into_owned(),
+            );
+            return Ok(Input::Spirv(module, name));
+        }
+        Ok(Input::OpenCl(Source::from_file(path)?))
+    }
 }
 
 /// [`kernel_listing`], reported as the stage "codegen KERNEL" when build

@@ -298,3 +298,142 @@ fn an_unknown_cpu_exits_1_naming_it() {
         assert!(!stderr.contains("panicked"), "{stderr}");
     }
 }
+
+/// `tests/spirv/NAME.spvasm` assembled (spirv-as, from spirv-tools, which
+/// `make test` installs) into `dir/FILE`.
+fn assemble_spirv(name: &str, dir: &std::path::Path, file: &str) -> std::path::PathBuf {
+    let out = dir.join(file);
+    let status = Command::new("spirv-as")
+        .args(["--target-env", "spv1.0", "-o"])
+        .arg(&out)
+        .arg(repo(&format!("tests/spirv/{name}.spvasm")))
+        .status()
+        .expect("spirv-as (spirv-tools) is needed by this test; `make test` installs it");
+    assert!(status.success(), "spirv-as failed on {name}.spvasm");
+    out
+}
+
+#[test]
+fn compile_and_run_take_spirv_modules() {
+    let dir = tempfile::tempdir().unwrap();
+    let spv = assemble_spirv("specialized", dir.path(), "specialized.spv");
+    let out = lockstep(&["compile", spv.to_str().unwrap()]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{stdout}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        stdout.contains("kernel @specialized(ptr.global, ptr.global, ptr.global)")
+            && stdout.contains("arg 0 \"out\" \"int*\"")
+            && stdout.contains("global_id 0"),
+        "{stdout}"
+    );
+    let out = lockstep(&["compile", spv.to_str().unwrap(), "--emit", "llvm-input"]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success() && stdout.contains("define spir_kernel void @specialized("),
+        "{stdout}"
+    );
+    // A .sim file can name a SPIR-V module as its program.
+    let sim = dir.path().join("specialized.sim");
+    std::fs::write(
+        &sim,
+        "specialized.spv\nspecialized\n4 1 1\n4 1 1\n<size=16 fill=0 dump>\n<size=16 fill=0>\n<size=32 fill=0>\n",
+    )
+    .unwrap();
+    for engine in ["simd", "interp"] {
+        let out = lockstep(&["run", "--engine", engine, sim.to_str().unwrap()]);
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        assert!(
+            out.status.success() && stdout.contains("out[3] = 9"),
+            "{engine}: {stdout}{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+}
+
+#[test]
+fn a_malformed_spirv_module_exits_1_saying_why() {
+    let dir = tempfile::tempdir().unwrap();
+    let spv = assemble_spirv("specialized", dir.path(), "k.spv");
+    let mut bytes = std::fs::read(&spv).unwrap();
+    bytes[4..8].copy_from_slice(&0x0001_0500u32.to_le_bytes());
+    std::fs::write(&spv, &bytes).unwrap();
+    let out = lockstep(&["compile", spv.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("k.spv") && stderr.contains("SPIR-V version 1.5"),
+        "{stderr}"
+    );
+    // Without the translator: what to install.
+    bytes[4..8].copy_from_slice(&0x0001_0000u32.to_le_bytes());
+    std::fs::write(&spv, &bytes).unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_lockstep"))
+        .args(["compile", spv.to_str().unwrap()])
+        .env("LOCKSTEP_LLVM_SPIRV", dir.path().join("no-such-translator"))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("SPIR-V translator was not found") && stderr.contains("llvm-spirv-15"),
+        "{stderr}"
+    );
+    // A translator that faults, or writes what LLVM 19 cannot read: the
+    // build fails saying so.
+    for (script, want) in [
+        (
+            "echo about to fault >&2\nkill -SEGV $$\n",
+            "(signal 11):\nabout to fault",
+        ),
+        (
+            "while [ $# -gt 0 ]; do [ \"$1\" = -o ] && echo junk > \"$2\"; shift; done\n",
+            "LLVM 19 cannot read the SPIR-V translator's output",
+        ),
+    ] {
+        let fake = dir.path().join("fake-llvm-spirv");
+        // Written by a child process, so that no thread of this one holds
+        // the file open for writing when it runs (ETXTBSY).
+        let written = Command::new("sh")
+            .args([
+                "-c",
+                "printf '#!/bin/sh\n%s' \"$1\" > \"$2\" && chmod +x \"$2\"",
+                "sh",
+            ])
+            .arg(script)
+            .arg(&fake)
+            .status()
+            .unwrap();
+        assert!(written.success());
+        let out = Command::new(env!("CARGO_BIN_EXE_lockstep"))
+            .args(["compile", spv.to_str().unwrap()])
+            .env("LOCKSTEP_LLVM_SPIRV", &fake)
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(1));
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            stderr.contains(want) && !stderr.contains("panicked"),
+            "{stderr}"
+        );
+    }
+    // The translator's rejection is the error, not a crash.
+    let words = bytes.len() / 4;
+    bytes[4..8].copy_from_slice(&0x0001_0000u32.to_le_bytes());
+    bytes.truncate((words - 1) * 4);
+    bytes.extend_from_slice(&((1u32 << 16) | 0x7fff).to_le_bytes());
+    bytes.extend_from_slice(&((1u32 << 16) | 56).to_le_bytes());
+    std::fs::write(&spv, &bytes).unwrap();
+    let out = lockstep(&["compile", spv.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("llvm-spirv")
+            && stderr.contains("rejected")
+            && !stderr.contains("panicked"),
+        "{stderr}"
+    );
+}

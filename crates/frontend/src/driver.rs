@@ -84,7 +84,7 @@ pub fn find_clang() -> Result<PathBuf, CompileError> {
     Err(CompileError::ClangNotFound)
 }
 
-fn search_path(name: &str) -> Option<PathBuf> {
+pub(crate) fn search_path(name: &str) -> Option<PathBuf> {
     std::env::split_paths(&std::env::var_os("PATH")?)
         .map(|dir| dir.join(name))
         .find(|p| p.is_file())

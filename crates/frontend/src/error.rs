@@ -66,6 +66,15 @@ pub enum CompileError {
     },
     #[error("clang 19 was not found: install clang-19 (e.g. `make deps` or `apt-get install clang-19`) or set LOCKSTEP_CLANG to a clang 19 binary")]
     ClangNotFound,
+    /// Bytes that are not a SPIR-V module of the OpenCL environment this
+    /// device runs ([`crate::spirv::Module::parse`] says why).
+    #[error("invalid SPIR-V module: {0}")]
+    SpirvInvalid(String),
+    /// The SPIR-V translator rejected the module; `log` is its message.
+    #[error("{log}")]
+    SpirvTranslation { log: String },
+    #[error("the SPIR-V translator was not found ({why}): install the llvm-spirv-15 package (`make deps` or `apt-get install llvm-spirv-15`) or set LOCKSTEP_LLVM_SPIRV to an llvm-spirv binary for LLVM 19 or older")]
+    SpirvTranslatorNotFound { why: String },
     #[error("bad build options: {0}")]
     BadOption(String),
     /// Separately compiled objects that do not link (a symbol defined

@@ -14,6 +14,10 @@
 //! LLVM's linker, which merges what each declared (types of the same name,
 //! `extern` program-scope variables and functions defined in another
 //! object), then goes on as [`compile`] does.
+//!
+//! SPIR-V programs ([`compile_spirv`]) start from the Khronos translator
+//! instead of clang ([`spirv`]): its LLVM module goes through the same
+//! library link, optimization and import.
 
 mod builtins;
 mod driver;
@@ -22,7 +26,9 @@ pub mod features;
 mod import;
 mod llvm;
 mod optimize;
+pub mod spirv;
 pub mod timing;
+mod translated;
 
 use inkwell::context::Context;
 use lockstep_ir as ir;
@@ -100,6 +106,93 @@ fn run_clang<'c>(
         optimize::parse_bitcode(context, &clang.bitcode, &source.name)
     })?;
     Ok((clang, module))
+}
+
+/// Translates a SPIR-V module (its specialization constants set to `spec`)
+/// and parses the LLVM module into `context`, as `spir64` code like clang's.
+fn translate_spirv<'c>(
+    context: &'c Context,
+    module: &spirv::Module,
+    spec: &[spirv::SpecValue],
+    name: &str,
+) -> CompileResult<inkwell::module::Module<'c>> {
+    let bitcode = timing::stage(name, "translate", Clock::Children, || {
+        spirv::translate(module, spec)
+    })?;
+    let llvm = timing::stage(name, "parse", Clock::Thread, || {
+        optimize::parse_bitcode(context, &bitcode, name)
+    })
+    .map_err(|e| CompileError::SpirvTranslation {
+        // A translator for an LLVM newer than 19, say.
+        log: format!(
+            "LLVM 19 cannot read the SPIR-V translator's output: {}",
+            match e {
+                CompileError::Internal(message) => message,
+                e => e.to_string(),
+            }
+        ),
+    })?;
+    // The translator does not verify what it writes, and LLVM's passes
+    // assume valid IR: a module it made of a corrupt one stops here.
+    llvm.verify().map_err(|e| CompileError::SpirvTranslation {
+        log: format!(
+            "the SPIR-V translator made invalid LLVM IR of the module:\n{}",
+            e.to_string().trim_end()
+        ),
+    })?;
+    translated::adapt(&llvm)?;
+    Ok(llvm)
+}
+
+/// Builds a SPIR-V module (checked by [`spirv::Module::parse`]), its
+/// specialization constants set to `spec`, into a verified Lockstep IR
+/// module, as [`compile`] does with clang's output. `name` names the
+/// program in messages. Of the build options only the optimization level
+/// applies (the rest are OpenCL C's).
+pub fn compile_spirv(
+    module: &spirv::Module,
+    spec: &[spirv::SpecValue],
+    options: &BuildOptions,
+    name: &str,
+) -> CompileResult<Compiled> {
+    timing::stage(name, "front end", Clock::ThreadAndChildren, || {
+        let context = Context::create();
+        let llvm = translate_spirv(&context, module, spec, name)?;
+        Ok(Compiled {
+            module: prepare_and_import(&context, &llvm, options, name)?,
+            log: String::new(),
+            warnings: Vec::new(),
+        })
+    })
+}
+
+/// A SPIR-V module as an object for [`link`] (`clCompileProgram` of a
+/// program made from IL): the translated LLVM module as text.
+pub fn compile_spirv_object(
+    module: &spirv::Module,
+    spec: &[spirv::SpecValue],
+    name: &str,
+) -> CompileResult<Object> {
+    let context = Context::create();
+    let llvm = translate_spirv(&context, module, spec, name)?;
+    Ok(Object {
+        llvm_ir: llvm.print_to_string().to_string(),
+        log: String::new(),
+        warnings: Vec::new(),
+    })
+}
+
+/// The optimized LLVM module a SPIR-V module becomes before import (for
+/// `--emit llvm-input`).
+pub fn spirv_optimized_llvm_text(
+    module: &spirv::Module,
+    options: &BuildOptions,
+    name: &str,
+) -> CompileResult<String> {
+    let context = Context::create();
+    let llvm = translate_spirv(&context, module, &[], name)?;
+    prepare(&context, &llvm, options, name)?;
+    Ok(llvm.print_to_string().to_string())
 }
 
 /// A separately compiled OpenCL C source: clang's module (before the

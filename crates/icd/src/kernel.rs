@@ -286,6 +286,10 @@ pub unsafe extern "C" fn clGetKernelArgInfo(
                 }
                 Info::from(q)
             }
+            // A kernel from SPIR-V may not name its arguments.
+            CL_KERNEL_ARG_NAME if meta.name.is_empty() => {
+                return Err(CL_KERNEL_ARG_INFO_NOT_AVAILABLE)
+            }
             CL_KERNEL_ARG_NAME => Info::string(&meta.name),
             _ => return Err(CL_INVALID_VALUE),
         };

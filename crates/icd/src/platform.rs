@@ -62,6 +62,20 @@ fn extensions() -> Vec<(&'static str, cl_version)> {
         .collect()
 }
 
+/// The SPIR-V versions `clCreateProgramWithIL` takes (the front end
+/// translates them with the Khronos SPIRV-LLVM-Translator).
+const SPIRV_VERSIONS: &[(u32, u32)] = lockstep_frontend::spirv::VERSIONS;
+
+/// `CL_DEVICE_IL_VERSION`: each version as `SPIR-V_<major>.<minor>`,
+/// separated by spaces.
+fn il_version() -> String {
+    SPIRV_VERSIONS
+        .iter()
+        .map(|(major, minor)| format!("SPIR-V_{major}.{minor}"))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
 /// The OpenCL C optional features the front end offers (`__opencl_c_*`).
 fn opencl_c_features() -> &'static [&'static str] {
     lockstep_frontend::features::FEATURES
@@ -419,8 +433,13 @@ fn device_info(param: cl_device_info) -> Result<Info, cl_int> {
                 .map(|(n, v)| name_version(n, *v))
                 .collect::<Vec<_>>(),
         ),
-        CL_DEVICE_ILS_WITH_VERSION => Info::empty(),
-        CL_DEVICE_IL_VERSION => Info::string(""),
+        CL_DEVICE_ILS_WITH_VERSION => Info::list(
+            &SPIRV_VERSIONS
+                .iter()
+                .map(|&(major, minor)| name_version("SPIR-V", make_version(major, minor, 0)))
+                .collect::<Vec<_>>(),
+        ),
+        CL_DEVICE_IL_VERSION => Info::string(&il_version()),
         CL_DEVICE_PRINTF_BUFFER_SIZE => Info::from(1usize << 20),
         CL_DEVICE_PREFERRED_INTEROP_USER_SYNC => Info::bool(true),
         CL_DEVICE_PARENT_DEVICE => Info::ptr(std::ptr::null()),

@@ -1,5 +1,14 @@
-//! Programs: from source or binary, `clBuildProgram`, separate compilation
-//! (`clCompileProgram`, `clLinkProgram`), build info and binaries.
+//! Programs: from source, SPIR-V or binary, `clBuildProgram`, separate
+//! compilation (`clCompileProgram`, `clLinkProgram`), specialization
+//! constants, build info and binaries.
+//!
+//! SPIR-V (`clCreateProgramWithIL`): the module is checked when the
+//! program is made (`lockstep_frontend::spirv::Module::parse`: the header,
+//! SPIR-V 1.0 to 1.2, every instruction's length, the OpenCL memory model
+//! with 64-bit addresses, the `Kernel` capability), so that bytes which
+//! are no such module are `CL_INVALID_VALUE` there; building it runs the
+//! SPIR-V translator, and a module the translator rejects fails the build
+//! (`CL_BUILD_PROGRAM_FAILURE`) with the translator's message as the log.
 //!
 //! Binaries: a small text container (see [`Binary`]) holding the kind
 //! (executable, compiled object or library), the build options, the build
@@ -36,6 +45,8 @@ pub struct Program {
     pub context: Retained<Context>,
     /// The source, for programs created from source.
     source: Option<String>,
+    /// The SPIR-V module, for programs created from IL.
+    il: Option<Il>,
     state: Mutex<ProgramState>,
     /// Live kernel objects of this program (building is then an error).
     pub kernels: AtomicUsize,
@@ -46,8 +57,18 @@ impl ClType for Program {
     const INVALID: cl_int = CL_INVALID_PROGRAM;
 }
 
+/// A program's SPIR-V: the bytes as given (`CL_PROGRAM_IL`) and the
+/// checked module.
+struct Il {
+    bytes: Vec<u8>,
+    module: lockstep_frontend::spirv::Module,
+}
+
 struct ProgramState {
     status: cl_build_status,
+    /// Values of specialization constants, by SpecId, for the next build
+    /// (programs from IL).
+    spec_constants: Vec<(u32, Vec<u8>)>,
     options: String,
     log: String,
     binary_type: cl_uint,
@@ -197,9 +218,19 @@ fn new_program(
     source: Option<String>,
     state: ProgramState,
 ) -> Arc<Object<Program>> {
+    new_program_with_il(context, source, None, state)
+}
+
+fn new_program_with_il(
+    context: Arc<Object<Context>>,
+    source: Option<String>,
+    il: Option<Il>,
+    state: ProgramState,
+) -> Arc<Object<Program>> {
     handle::create(Program {
         context: Retained::new(&context),
         source,
+        il,
         state: Mutex::new(state),
         kernels: AtomicUsize::new(0),
     })
@@ -208,6 +239,7 @@ fn new_program(
 fn empty_state() -> ProgramState {
     ProgramState {
         status: CL_BUILD_NONE,
+        spec_constants: Vec::new(),
         options: String::new(),
         log: String::new(),
         binary_type: CL_PROGRAM_BINARY_TYPE_NONE,
@@ -327,14 +359,25 @@ pub unsafe extern "C" fn clCreateProgramWithBuiltInKernels(
 
 pub unsafe extern "C" fn clCreateProgramWithIL(
     context: cl_context,
-    _il: *const c_void,
-    _length: usize,
+    il: *const c_void,
+    length: usize,
     errcode_ret: *mut cl_int,
 ) -> cl_program {
     creator(errcode_ret, || {
-        crate::context::get(context)?;
-        // No intermediate language (CL_DEVICE_IL_VERSION is empty).
-        Err(CL_INVALID_OPERATION)
+        let c = crate::context::get(context)?;
+        if il.is_null() || length == 0 {
+            return Err(CL_INVALID_VALUE);
+        }
+        let bytes = std::slice::from_raw_parts(il as *const u8, length).to_vec();
+        let module =
+            lockstep_frontend::spirv::Module::parse(&bytes).map_err(|_| CL_INVALID_VALUE)?;
+        let il = Il { bytes, module };
+        Ok(handle::handle(&new_program_with_il(
+            c,
+            None,
+            Some(il),
+            empty_state(),
+        )))
     })
 }
 
@@ -382,6 +425,28 @@ fn effective_options(options: &str) -> String {
     }
 }
 
+/// Builds SPIR-V into an executable: the program or (status, log).
+fn build_il(
+    il: &Il,
+    spec_constants: &[(u32, Vec<u8>)],
+    options: &str,
+) -> Result<(lockstep_runtime::Program, String), (cl_int, String)> {
+    match lockstep_runtime::Program::build_spirv(
+        platform::runtime(),
+        "program.spv",
+        &il.bytes,
+        spec_constants,
+        options,
+    ) {
+        Ok(p) => {
+            let log = p.build_log().to_string();
+            Ok((p, log))
+        }
+        Err(lockstep_runtime::BuildError::Options(m)) => Err((CL_INVALID_BUILD_OPTIONS, m)),
+        Err(e) => Err((CL_BUILD_PROGRAM_FAILURE, e.build_log())),
+    }
+}
+
 /// Builds OpenCL C into an executable: the program or (status, log).
 fn build_source(
     source: &str,
@@ -418,6 +483,11 @@ pub unsafe extern "C" fn clBuildProgram(
         let result = {
             let mut state = p.lock();
             let outcome = match (&p.source, &state.content) {
+                _ if p.il.is_some() => build_il(
+                    p.il.as_ref().expect("checked"),
+                    &state.spec_constants,
+                    &user_options,
+                ),
                 (_, Content::LoadedIr { ir, options, log }) => {
                     lockstep_runtime::Program::from_ir(platform::runtime(), ir, options, log)
                         .map(|prog| (prog, log.clone()))
@@ -489,6 +559,13 @@ fn compile_object(
     }
 }
 
+/// Translates a program's SPIR-V into an object (LLVM IR), or the log.
+fn compile_il(il: &Il, spec_constants: &[(u32, Vec<u8>)]) -> Result<String, String> {
+    lockstep_frontend::compile_spirv_object(&il.module, spec_constants, "program.spv")
+        .map(|object| object.llvm_ir)
+        .map_err(|e| e.build_log())
+}
+
 /// Links objects' LLVM IR into an executable: the program and its log, or
 /// (error, log).
 fn link_objects(
@@ -531,6 +608,38 @@ pub unsafe extern "C" fn clCompileProgram(
             handle::get_list::<Program>(num_input_headers, input_headers, CL_INVALID_VALUE)?;
         if p.kernels.load(Ordering::SeqCst) > 0 {
             return Err(CL_INVALID_OPERATION);
+        }
+        if let Some(il) = &p.il {
+            // Input headers are for OpenCL C; a module has everything.
+            lockstep_frontend::BuildOptions::parse(&options_string(options))
+                .map_err(|_| CL_INVALID_COMPILER_OPTIONS)?;
+            let spec_constants = p.lock().spec_constants.clone();
+            let outcome = compile_il(il, &spec_constants);
+            let result = {
+                let mut state = p.lock();
+                state.options = options_string(options);
+                match outcome {
+                    Ok(llvm_ir) => {
+                        state.status = CL_BUILD_SUCCESS;
+                        state.log = String::new();
+                        state.binary_type = CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT;
+                        state.content = Content::Object {
+                            llvm_ir,
+                            options: String::new(),
+                        };
+                        Ok(())
+                    }
+                    Err(log) => {
+                        state.status = CL_BUILD_ERROR;
+                        state.log = log;
+                        Err(CL_COMPILE_PROGRAM_FAILURE)
+                    }
+                }
+            };
+            if let Some(f) = pfn_notify {
+                f(program, user_data);
+            }
+            return result;
         }
         let Some(source) = p.source.clone() else {
             return Err(CL_INVALID_OPERATION);
@@ -707,7 +816,10 @@ pub unsafe extern "C" fn clGetProgramInfo(
             CL_PROGRAM_NUM_DEVICES => Info::from(1u32),
             CL_PROGRAM_DEVICES => Info::ptr(platform::device_handle()),
             CL_PROGRAM_SOURCE => Info::string(p.source.as_deref().unwrap_or("")),
-            CL_PROGRAM_IL => Info::empty(),
+            CL_PROGRAM_IL => match &p.il {
+                Some(il) => Info(il.bytes.clone()),
+                None => Info::empty(),
+            },
             CL_PROGRAM_BINARY_SIZES => Info::from(p.binary().len()),
             CL_PROGRAM_BINARIES => {
                 let n = std::mem::size_of::<*mut u8>();
@@ -791,17 +903,27 @@ pub unsafe extern "C" fn clSetProgramReleaseCallback(
 
 pub unsafe extern "C" fn clSetProgramSpecializationConstant(
     program: cl_program,
-    _spec_id: cl_uint,
-    _spec_size: usize,
-    _spec_value: *const c_void,
+    spec_id: cl_uint,
+    spec_size: usize,
+    spec_value: *const c_void,
 ) -> cl_int {
     status(|| {
-        get(program)?;
-        // Only programs from IL have specialization constants, and no
-        // device supports IL (CL_DEVICE_IL_VERSION is empty): the spec's
-        // CL_INVALID_OPERATION, which comes before CL_INVALID_PROGRAM for a
-        // program not from IL (the CTS's consistency_il_programs).
-        Err(CL_INVALID_OPERATION)
+        let p = get(program)?;
+        // Only programs from IL have specialization constants.
+        let il = p.il.as_ref().ok_or(CL_INVALID_PROGRAM)?;
+        match il.module.check_spec_value(spec_id, spec_size) {
+            Err(false) => return Err(CL_INVALID_SPEC_ID),
+            Err(true) => return Err(CL_INVALID_VALUE),
+            Ok(()) => {}
+        }
+        if spec_value.is_null() {
+            return Err(CL_INVALID_VALUE);
+        }
+        let value = std::slice::from_raw_parts(spec_value as *const u8, spec_size).to_vec();
+        let mut state = p.lock();
+        state.spec_constants.retain(|(id, _)| *id != spec_id);
+        state.spec_constants.push((spec_id, value));
+        Ok(())
     })
 }
 

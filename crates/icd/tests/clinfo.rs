@@ -30,6 +30,7 @@ fn clinfo_lists_the_platform_and_device() {
     assert_eq!(get("Max compute units"), cores.to_string());
     assert_eq!(get("Max work group size"), "4096");
     assert_eq!(get("Image support"), "No");
+    assert_eq!(get("IL version"), "SPIR-V_1.0 SPIR-V_1.1 SPIR-V_1.2");
     let width = lockstep_llvm::context().width();
     assert_eq!(
         get("Preferred work group size multiple (device)"),

@@ -422,18 +422,19 @@ static void error_codes(void) {
     EXPECT_ERR(clGetPipeInfo(NULL, CL_PIPE_PACKET_SIZE, sizeof u, &u, NULL), CL_INVALID_MEM_OBJECT);
     clReleaseMemObject(buf);
 
-    /* No IL: specialization constants are CL_INVALID_OPERATION for a valid
-     * program, CL_INVALID_PROGRAM for an invalid one. */
+    /* IL (SPIR-V) is supported: a program from source has no IL and no
+     * specialization constants (CL_INVALID_PROGRAM, as for no program);
+     * bytes that are no SPIR-V module are CL_INVALID_VALUE. */
     cl_program p = build("kernel void test(global int *p) { p[0] = 1; }", NULL);
     cl_uint spec = 42;
-    EXPECT_ERR(clSetProgramSpecializationConstant(p, 0, sizeof spec, &spec), CL_INVALID_OPERATION);
+    EXPECT_ERR(clSetProgramSpecializationConstant(p, 0, sizeof spec, &spec), CL_INVALID_PROGRAM);
     EXPECT_ERR(clSetProgramSpecializationConstant(NULL, 0, sizeof spec, &spec), CL_INVALID_PROGRAM);
     size_t il_size = 1;
     OK(clGetProgramInfo(p, CL_PROGRAM_IL, 0, NULL, &il_size));
     CHECK(il_size == 0, "CL_PROGRAM_IL size %zu", il_size);
     cl_uint bogus = 0xDEADBEEF;
     cl_program il = clCreateProgramWithIL(ctx, &bogus, sizeof bogus, &err);
-    CHECK(il == NULL && err == CL_INVALID_OPERATION, "clCreateProgramWithIL: %d", err);
+    CHECK(il == NULL && err == CL_INVALID_VALUE, "clCreateProgramWithIL: %d", err);
     clReleaseProgram(p);
 
     /* Queue properties: bits no version defines are CL_INVALID_VALUE; valid
@@ -917,6 +918,252 @@ static void suggested_local_size(void) {
     clReleaseProgram(p);
 }
 
+/* --- SPIR-V programs (api/consistency_il_programs, api/test_min_max_*
+ * image limits, spirv_new's basics): the device lists SPIR-V 1.0 to 1.2
+ * and, without images, zero for every image limit; a module builds and
+ * runs as its source does, and CL_PROGRAM_IL gives its bytes back;
+ * specialization constants take their values; compile and link work on
+ * IL; malformed modules are CL_INVALID_VALUE, or a build error with the
+ * translator's log. The modules come from $LOCKSTEP_TEST_SPIRV_DIR
+ * (conformance.rs assembles tests/spirv/ there). */
+
+static unsigned char *read_test_file(const char *name, size_t *size) {
+    const char *dir = getenv("LOCKSTEP_TEST_SPIRV_DIR");
+    if (!dir) {
+        fprintf(stderr, "FAIL: LOCKSTEP_TEST_SPIRV_DIR is not set\n");
+        exit(1);
+    }
+    char path[4096];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        fprintf(stderr, "FAIL: cannot open %s\n", path);
+        exit(1);
+    }
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    unsigned char *data = calloc(n + 1, 1);
+    if (fread(data, 1, n, f) != (size_t)n) {
+        fprintf(stderr, "FAIL: cannot read %s\n", path);
+        exit(1);
+    }
+    fclose(f);
+    *size = n;
+    return data;
+}
+
+static cl_program from_il(const void *il, size_t size) {
+    cl_int err;
+    cl_program p = clCreateProgramWithIL(ctx, il, size, &err);
+    OK(err);
+    return p;
+}
+
+/* Runs kernel `control` (kernels.cl) of `p` over 64 work-items. */
+static void run_control(cl_program p, cl_int out[64]) {
+    cl_kernel k = kernel(p, "control");
+    cl_mem m = new_buffer(64 * sizeof(cl_int));
+    cl_int n = 10;
+    OK(clSetKernelArg(k, 0, sizeof m, &m));
+    OK(clSetKernelArg(k, 1, sizeof n, &n));
+    size_t global = 64, local = 16;
+    OK(clEnqueueNDRangeKernel(queue, k, 1, NULL, &global, &local, 0, NULL, NULL));
+    read_buffer(m, 64 * sizeof(cl_int), out);
+    clReleaseMemObject(m);
+    clReleaseKernel(k);
+}
+
+/* Runs kernel `specialized` (specialized.spvasm) of `p` over 4
+ * work-items; checks out[i] = i * scale + bonus, f[i] = i + offset,
+ * l[i] = i + big. */
+static void check_specialized(cl_program p, cl_uint scale, cl_uint bonus, float offset,
+                              cl_ulong big, const char *what) {
+    cl_kernel k = kernel(p, "specialized");
+    cl_mem out = new_buffer(16), f = new_buffer(16), l = new_buffer(32);
+    OK(clSetKernelArg(k, 0, sizeof out, &out));
+    OK(clSetKernelArg(k, 1, sizeof f, &f));
+    OK(clSetKernelArg(k, 2, sizeof l, &l));
+    run(k, 4);
+    cl_uint o[4];
+    float fv[4];
+    cl_ulong lv[4];
+    read_buffer(out, sizeof o, o);
+    read_buffer(f, sizeof fv, fv);
+    read_buffer(l, sizeof lv, lv);
+    for (cl_uint i = 0; i < 4; i++) {
+        CHECK(o[i] == i * scale + bonus, "%s: out[%u] = %u", what, i, o[i]);
+        CHECK(fv[i] == (float)i + offset, "%s: f[%u] = %g", what, i, fv[i]);
+        CHECK(lv[i] == i + big, "%s: l[%u] = %llu", what, i, (unsigned long long)lv[i]);
+    }
+    clReleaseMemObject(out);
+    clReleaseMemObject(f);
+    clReleaseMemObject(l);
+    clReleaseKernel(k);
+}
+
+static void il_programs(void) {
+    /* The device: SPIR-V 1.0 to 1.2. */
+    char il_version[256] = "";
+    OK(clGetDeviceInfo(dev, CL_DEVICE_IL_VERSION, sizeof il_version, il_version, NULL));
+    CHECK(!strcmp(il_version, "SPIR-V_1.0 SPIR-V_1.1 SPIR-V_1.2"), "IL version '%s'", il_version);
+    cl_name_version ils[8];
+    size_t ils_size = 0;
+    OK(clGetDeviceInfo(dev, CL_DEVICE_ILS_WITH_VERSION, sizeof ils, ils, &ils_size));
+    CHECK(ils_size == 3 * sizeof(cl_name_version), "ILs size %zu", ils_size);
+    for (cl_uint i = 0; i < 3 && i < ils_size / sizeof(cl_name_version); i++)
+        CHECK(!strcmp(ils[i].name, "SPIR-V") && ils[i].version == CL_MAKE_VERSION(1, i, 0),
+              "IL %u: %s 0x%x", i, ils[i].name, ils[i].version);
+
+    /* No images: CL_DEVICE_IMAGE_SUPPORT is false, every image limit 0, no
+     * image format. */
+    cl_bool images = CL_TRUE;
+    OK(clGetDeviceInfo(dev, CL_DEVICE_IMAGE_SUPPORT, sizeof images, &images, NULL));
+    CHECK(images == CL_FALSE, "image support %u", images);
+    const cl_device_info size_limits[] = {
+        CL_DEVICE_IMAGE2D_MAX_WIDTH, CL_DEVICE_IMAGE2D_MAX_HEIGHT, CL_DEVICE_IMAGE3D_MAX_WIDTH,
+        CL_DEVICE_IMAGE3D_MAX_HEIGHT, CL_DEVICE_IMAGE3D_MAX_DEPTH, CL_DEVICE_IMAGE_MAX_BUFFER_SIZE,
+        CL_DEVICE_IMAGE_MAX_ARRAY_SIZE};
+    for (size_t i = 0; i < sizeof size_limits / sizeof *size_limits; i++) {
+        size_t v = 1, vs = 0;
+        OK(clGetDeviceInfo(dev, size_limits[i], sizeof v, &v, &vs));
+        CHECK(v == 0 && vs == sizeof(size_t), "image limit 0x%x: %zu", size_limits[i], v);
+    }
+    const cl_device_info uint_limits[] = {
+        CL_DEVICE_MAX_READ_IMAGE_ARGS, CL_DEVICE_MAX_WRITE_IMAGE_ARGS,
+        CL_DEVICE_MAX_READ_WRITE_IMAGE_ARGS, CL_DEVICE_MAX_SAMPLERS,
+        CL_DEVICE_IMAGE_PITCH_ALIGNMENT, CL_DEVICE_IMAGE_BASE_ADDRESS_ALIGNMENT};
+    for (size_t i = 0; i < sizeof uint_limits / sizeof *uint_limits; i++) {
+        cl_uint v = 1;
+        size_t vs = 0;
+        OK(clGetDeviceInfo(dev, uint_limits[i], sizeof v, &v, &vs));
+        CHECK(v == 0 && vs == sizeof(cl_uint), "image limit 0x%x: %u", uint_limits[i], v);
+    }
+    cl_uint formats = 1;
+    OK(clGetSupportedImageFormats(ctx, CL_MEM_READ_ONLY, CL_MEM_OBJECT_IMAGE2D, 0, NULL, &formats));
+    CHECK(formats == 0, "%u image formats", formats);
+
+    /* kernels.spv builds, runs as kernels.cl does, and gives its bytes back. */
+    size_t spv_size, src_size;
+    unsigned char *spv = read_test_file("kernels.spv", &spv_size);
+    char *src = (char *)read_test_file("kernels.cl", &src_size);
+    cl_program from_source = build(src, "-cl-std=CL1.2");
+    cl_program p = from_il(spv, spv_size);
+    size_t il_size = 0;
+    OK(clGetProgramInfo(p, CL_PROGRAM_IL, 0, NULL, &il_size));
+    CHECK(il_size == spv_size, "CL_PROGRAM_IL size %zu, not %zu", il_size, spv_size);
+    unsigned char *back = calloc(il_size + 1, 1);
+    OK(clGetProgramInfo(p, CL_PROGRAM_IL, il_size, back, NULL));
+    CHECK(!memcmp(back, spv, spv_size), "CL_PROGRAM_IL differs from the module");
+    free(back);
+    OK(clBuildProgram(p, 1, &dev, NULL, NULL, NULL));
+    cl_build_status st;
+    OK(clGetProgramBuildInfo(p, dev, CL_PROGRAM_BUILD_STATUS, sizeof st, &st, NULL));
+    CHECK(st == CL_BUILD_SUCCESS, "build status %d", st);
+    char names[1024] = "";
+    OK(clGetProgramInfo(p, CL_PROGRAM_KERNEL_NAMES, sizeof names, names, NULL));
+    CHECK(strstr(names, "control") && strstr(names, "local_reverse") && strstr(names, "print"),
+          "kernel names %s", names);
+    cl_int want[64], got[64];
+    run_control(from_source, want);
+    run_control(p, got);
+    CHECK(!memcmp(want, got, sizeof want), "control from SPIR-V differs from the source's");
+    /* Argument info: types from the module; clang-15 kept no names. */
+    cl_kernel k = kernel(p, "control");
+    char type[64] = "";
+    OK(clGetKernelArgInfo(k, 0, CL_KERNEL_ARG_TYPE_NAME, sizeof type, type, NULL));
+    CHECK(!strcmp(type, "int*"), "arg 0 type %s", type);
+    cl_kernel_arg_address_qualifier aq = 0;
+    OK(clGetKernelArgInfo(k, 0, CL_KERNEL_ARG_ADDRESS_QUALIFIER, sizeof aq, &aq, NULL));
+    CHECK(aq == CL_KERNEL_ARG_ADDRESS_GLOBAL, "arg 0 address qualifier 0x%x", aq);
+    char arg_name[64];
+    EXPECT_ERR(clGetKernelArgInfo(k, 0, CL_KERNEL_ARG_NAME, sizeof arg_name, arg_name, NULL),
+               CL_KERNEL_ARG_INFO_NOT_AVAILABLE);
+    clReleaseKernel(k);
+    clReleaseProgram(p);
+    clReleaseProgram(from_source);
+
+    /* Specialization constants: SCALE (1, uint), FLAG (2, bool), OFFSET
+     * (3, float), BIG (4, ulong). */
+    size_t sp_size;
+    unsigned char *sp = read_test_file("specialized.spv", &sp_size);
+    p = from_il(sp, sp_size);
+    cl_uint ten = 10;
+    cl_uchar yes = 1;
+    float quarter = -0.25f;
+    cl_ulong big = 0xFFFFFFFFFFFFFF00ull;
+    OK(clSetProgramSpecializationConstant(p, 1, sizeof ten, &ten));
+    OK(clSetProgramSpecializationConstant(p, 2, sizeof yes, &yes));
+    OK(clSetProgramSpecializationConstant(p, 3, sizeof quarter, &quarter));
+    OK(clSetProgramSpecializationConstant(p, 4, sizeof big, &big));
+    EXPECT_ERR(clSetProgramSpecializationConstant(p, 9, sizeof ten, &ten), CL_INVALID_SPEC_ID);
+    EXPECT_ERR(clSetProgramSpecializationConstant(p, 1, sizeof big, &big), CL_INVALID_VALUE);
+    EXPECT_ERR(clSetProgramSpecializationConstant(p, 1, sizeof ten, NULL), CL_INVALID_VALUE);
+    OK(clBuildProgram(p, 1, &dev, NULL, NULL, NULL));
+    check_specialized(p, 10, 100, -0.25f, big, "specialized");
+    /* Names from the module's OpName. */
+    k = kernel(p, "specialized");
+    OK(clGetKernelArgInfo(k, 2, CL_KERNEL_ARG_NAME, sizeof arg_name, arg_name, NULL));
+    CHECK(!strcmp(arg_name, "l"), "arg 2 name %s", arg_name);
+    clReleaseKernel(k);
+    /* A new value applies to the next build. */
+    cl_uint two = 2;
+    OK(clSetProgramSpecializationConstant(p, 1, sizeof two, &two));
+    OK(clBuildProgram(p, 1, &dev, NULL, NULL, NULL));
+    check_specialized(p, 2, 100, -0.25f, big, "rebuilt");
+    clReleaseProgram(p);
+    /* Defaults, through clCompileProgram and clLinkProgram. */
+    p = from_il(sp, sp_size);
+    OK(clCompileProgram(p, 1, &dev, NULL, 0, NULL, NULL, NULL, NULL));
+    cl_int err;
+    cl_program linked = clLinkProgram(ctx, 1, &dev, NULL, 1, &p, NULL, NULL, &err);
+    OK(err);
+    check_specialized(linked, 3, 0, 0.5f, 1000000000000ull, "compiled and linked");
+    clReleaseProgram(linked);
+    clReleaseProgram(p);
+
+    /* Malformed modules: no SPIR-V module for this device is
+     * CL_INVALID_VALUE, and never a crash. */
+    cl_program bad = clCreateProgramWithIL(ctx, NULL, 16, &err);
+    CHECK(bad == NULL && err == CL_INVALID_VALUE, "NULL IL: %d", err);
+    bad = clCreateProgramWithIL(ctx, sp, 0, &err);
+    CHECK(bad == NULL && err == CL_INVALID_VALUE, "zero length: %d", err);
+    bad = clCreateProgramWithIL(NULL, sp, sp_size, &err);
+    CHECK(bad == NULL && err == CL_INVALID_CONTEXT, "no context: %d", err);
+    bad = clCreateProgramWithIL(ctx, sp, sp_size - 2, &err);
+    CHECK(bad == NULL && err == CL_INVALID_VALUE, "not whole words: %d", err);
+    bad = clCreateProgramWithIL(ctx, sp, 12, &err);
+    CHECK(bad == NULL && err == CL_INVALID_VALUE, "header only: %d", err);
+    cl_uint *words = malloc(sp_size + 4);
+    memcpy(words, sp, sp_size);
+    words[1] = 0x00010300; /* SPIR-V 1.3 */
+    bad = clCreateProgramWithIL(ctx, words, sp_size, &err);
+    CHECK(bad == NULL && err == CL_INVALID_VALUE, "SPIR-V 1.3: %d", err);
+    memcpy(words, sp, sp_size);
+    words[sp_size / 4 - 1] = 0x00090038; /* OpFunctionEnd claims 9 words */
+    bad = clCreateProgramWithIL(ctx, words, sp_size, &err);
+    CHECK(bad == NULL && err == CL_INVALID_VALUE, "instruction past the end: %d", err);
+    /* Well-formed words the translator rejects (an unknown opcode before
+     * OpFunctionEnd): the program is made, its build fails with a log. */
+    memcpy(words, sp, sp_size);
+    words[sp_size / 4 - 1] = 0x00017fff;
+    words[sp_size / 4] = 0x00010038; /* OpFunctionEnd */
+    bad = from_il(words, sp_size + 4);
+    EXPECT_ERR(clBuildProgram(bad, 1, &dev, NULL, NULL, NULL), CL_BUILD_PROGRAM_FAILURE);
+    OK(clGetProgramBuildInfo(bad, dev, CL_PROGRAM_BUILD_STATUS, sizeof st, &st, NULL));
+    CHECK(st == CL_BUILD_ERROR, "build status %d", st);
+    char log[4096] = "";
+    OK(clGetProgramBuildInfo(bad, dev, CL_PROGRAM_BUILD_LOG, sizeof log, log, NULL));
+    CHECK(strstr(log, "llvm-spirv") != NULL, "build log: %s", log);
+    cl_kernel none = clCreateKernel(bad, "specialized", &err);
+    CHECK(none == NULL && err == CL_INVALID_PROGRAM_EXECUTABLE, "kernel of a failed build: %d", err);
+    clReleaseProgram(bad);
+    free(words);
+    free(sp);
+    free(spv);
+    free(src);
+}
+
 int main(int argc, char **argv) {
     if (argc != 2) {
         fprintf(stderr, "usage: conformance CASE\n");
@@ -945,6 +1192,8 @@ int main(int argc, char **argv) {
         separate_compilation();
     else if (!strcmp(c, "suggested_local_size"))
         suggested_local_size();
+    else if (!strcmp(c, "il_programs"))
+        il_programs();
     else {
         fprintf(stderr, "unknown case %s\n", c);
         return 2;

@@ -20,8 +20,14 @@ fn conformance() -> &'static PathBuf {
 
 /// Runs one case of `conformance.c`; its stdout.
 fn run_case(case: &str) -> String {
+    run_case_with(case, &[])
+}
+
+/// Runs one case of `conformance.c` with more environment variables.
+fn run_case_with(case: &str, env: &[(&str, &std::path::Path)]) -> String {
     let vendors = common::vendors_dir();
     let out = common::command(conformance(), vendors.path())
+        .envs(env.iter().copied())
         .arg(case)
         .output()
         .expect("running conformance");
@@ -83,4 +89,35 @@ fn separately_compiled_objects_link_as_modules() {
 #[test]
 fn the_suggested_local_size_is_what_an_enqueue_without_one_uses() {
     run_case("suggested_local_size");
+}
+
+/// `tests/spirv/NAME.spvasm` assembled (spirv-as) into `dir/NAME.spv`.
+fn assemble(name: &str, dir: &std::path::Path) {
+    common::require("spirv-as", &["--version"], "the spirv-tools package");
+    let src = common::test_dir().join(format!("../../../tests/spirv/{name}.spvasm"));
+    let out = std::process::Command::new("spirv-as")
+        .args(["--target-env", "spv1.2", "-o"])
+        .arg(dir.join(format!("{name}.spv")))
+        .arg(&src)
+        .output()
+        .expect("running spirv-as");
+    assert!(
+        out.status.success(),
+        "spirv-as failed on {}: {}",
+        src.display(),
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+#[test]
+fn spirv_programs_build_run_specialize_and_reject_malformed_modules() {
+    let dir = tempfile::tempdir().unwrap();
+    assemble("kernels", dir.path());
+    assemble("specialized", dir.path());
+    std::fs::copy(
+        common::test_dir().join("../../../tests/spirv/kernels.cl"),
+        dir.path().join("kernels.cl"),
+    )
+    .unwrap();
+    run_case_with("il_programs", &[("LOCKSTEP_TEST_SPIRV_DIR", dir.path())]);
 }

@@ -1,7 +1,7 @@
-//! Built programs on disk: the Lockstep IR clang's output imported to, and
-//! the build log, in codegen's object cache (`$XDG_CACHE_HOME/lockstep`),
-//! so building the same program again skips clang, LLVM's optimizer and
-//! the import.
+//! Built programs on disk: the Lockstep IR clang's output (or a SPIR-V
+//! module's translation) imported to, and the build log, in codegen's
+//! object cache (`$XDG_CACHE_HOME/lockstep`), so building the same program
+//! again skips clang (or the translator), LLVM's optimizer and the import.
 
 use lockstep_codegen::backend::ObjectCache;
 use lockstep_frontend::Source;
@@ -12,7 +12,7 @@ use lockstep_runtime::Built;
 /// files are not cached (a header could change unseen): any mention of
 /// `include` (`#include`, `# include`, `%:include`, `__has_include`) or
 /// `embed` rules the cache out, which errs on the side of compiling again.
-fn key(source: &Source, options: &str) -> Option<String> {
+pub(crate) fn key(source: &Source, options: &str) -> Option<String> {
     if source.text.contains("include") || source.text.contains("embed") {
         return None;
     }
@@ -26,10 +26,23 @@ fn key(source: &Source, options: &str) -> Option<String> {
     ]))
 }
 
-/// A previous build of the same program: its IR text (parsed and verified
-/// again) and build log.
-pub(crate) fn get(source: &Source, options: &str) -> Option<Built> {
-    let key = key(source, options)?;
+/// The cache key of a SPIR-V program's imported IR: the module as
+/// specialized (its bytes in host order, specialization constants set) and
+/// the build options.
+pub(crate) fn spirv_key(specialized: &[u8], options: &str) -> Option<String> {
+    Some(ObjectCache::key(&[
+        b"program-ir-spirv",
+        specialized,
+        options.as_bytes(),
+        lockstep_codegen::backend::cache::compiler_version().as_bytes(),
+        lockstep_codegen::build_identity().as_bytes(),
+    ]))
+}
+
+/// A previous build of the same program (`key` from [`key`] or
+/// [`spirv_key`]): its IR text (parsed and verified again) and build log.
+pub(crate) fn get(key: Option<String>) -> Option<Built> {
+    let key = key?;
     let bytes = ObjectCache::open()?.get(&key)?;
     let text = String::from_utf8(bytes).ok()?;
     let (log, ir_text) = text.split_once('\0')?;
@@ -43,8 +56,8 @@ pub(crate) fn get(source: &Source, options: &str) -> Option<Built> {
 
 /// Stores a build for [`get`] (best effort: a cache that cannot be written
 /// only costs the next build its time).
-pub(crate) fn put(source: &Source, options: &str, built: &Built) {
-    let (Some(key), Some(cache)) = (key(source, options), ObjectCache::open()) else {
+pub(crate) fn put(key: Option<String>, built: &Built) {
+    let (Some(key), Some(cache)) = (key, ObjectCache::open()) else {
         return;
     };
     let text = format!("{}\0{}", built.log, ir::module_to_string(&built.module));

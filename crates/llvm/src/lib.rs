@@ -74,7 +74,8 @@ impl Toolchain for LlvmToolchain {
             text: source.text.clone(),
             include_dir: source.include_dir.clone(),
         };
-        if let Some(built) = build_cache::get(&source, options) {
+        let key = build_cache::key(&source, options);
+        if let Some(built) = build_cache::get(key.clone()) {
             return Ok(built);
         }
         let compiled = lockstep_frontend::compile(&source, &opts).map_err(build_error)?;
@@ -82,7 +83,43 @@ impl Toolchain for LlvmToolchain {
             module: compiled.module,
             log: compiled.log,
         };
-        build_cache::put(&source, options, &built);
+        build_cache::put(key, &built);
+        Ok(built)
+    }
+
+    fn build_spirv(
+        &self,
+        spirv: &[u8],
+        spec_constants: &[(u32, Vec<u8>)],
+        options: &str,
+    ) -> Result<Built, BuildError> {
+        let opts = BuildOptions::parse(options).map_err(build_error)?;
+        let module =
+            lockstep_frontend::spirv::Module::parse(spirv).map_err(BuildError::InvalidSpirv)?;
+        for (id, value) in spec_constants {
+            if let Err(wrong_size) = module.check_spec_value(*id, value.len()) {
+                return Err(BuildError::InvalidSpirv(if wrong_size {
+                    format!(
+                        "specialization constant {id} is given {} bytes, not its size",
+                        value.len()
+                    )
+                } else {
+                    format!("the module has no specialization constant {id}")
+                }));
+            }
+        }
+        let key = build_cache::spirv_key(&module.specialized_bytes(spec_constants), options);
+        if let Some(built) = build_cache::get(key.clone()) {
+            return Ok(built);
+        }
+        let compiled =
+            lockstep_frontend::compile_spirv(&module, spec_constants, &opts, "program.spv")
+                .map_err(build_error)?;
+        let built = Built {
+            module: compiled.module,
+            log: compiled.log,
+        };
+        build_cache::put(key, &built);
         Ok(built)
     }
 

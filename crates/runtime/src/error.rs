@@ -14,6 +14,10 @@ pub enum BuildError {
         path: std::path::PathBuf,
         message: String,
     },
+    /// The bytes given as SPIR-V are not a SPIR-V module this device runs
+    /// (`CL_INVALID_VALUE` from `clCreateProgramWithIL`).
+    #[error("invalid SPIR-V module: {0}")]
+    InvalidSpirv(String),
     /// The source has errors (the message is the build log) or uses
     /// something Lockstep does not support: the toolchain's error, which
     /// callers that know the toolchain may downcast.

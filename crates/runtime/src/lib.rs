@@ -452,6 +452,13 @@ fn execution_message(e: &interp::InterpError, file: &str) -> String {
     }
 }
 
+/// True if `head` is SPIR-V's magic number, in either byte order.
+fn is_spirv_magic(head: [u8; 4]) -> bool {
+    const MAGIC: u32 = 0x0723_0203;
+    let word = u32::from_le_bytes(head);
+    word == MAGIC || word.swap_bytes() == MAGIC
+}
+
 /// A built program: its kernels in Lockstep IR, and the build log.
 #[derive(Clone)]
 pub struct Program {
@@ -586,13 +593,56 @@ impl Program {
         Program::build_source(ctx, &Source::from_string("program.cl", source), options)
     }
 
-    /// Builds an OpenCL C file (its directory is on the include path).
+    /// Builds an OpenCL C file (its directory is on the include path), or
+    /// a SPIR-V module: a file named `*.spv` or starting with SPIR-V's
+    /// magic number.
     pub fn from_file(
         ctx: &Context,
         path: &std::path::Path,
         options: &str,
     ) -> Result<Program, BuildError> {
+        let read_error = |e: std::io::Error| BuildError::Read {
+            path: path.to_path_buf(),
+            message: e.to_string(),
+        };
+        let mut head = [0u8; 4];
+        let magic = {
+            use std::io::Read;
+            let mut file = std::fs::File::open(path).map_err(read_error)?;
+            file.read(&mut head).map_err(read_error)? == 4 && is_spirv_magic(head)
+        };
+        if magic || path.extension().is_some_and(|e| e == "spv") {
+            let bytes = std::fs::read(path).map_err(read_error)?;
+            let name = path.file_name().map_or_else(
+                || path.display().to_string(),
+                |n| n.to_string_lossy().into_owned(),
+            );
+            return Program::build_spirv(ctx, &name, &bytes, &[], options);
+        }
         Program::build_source(ctx, &Source::from_file(path)?, options)
+    }
+
+    /// Builds a SPIR-V module (SPIR-V 1.0 to 1.2, the OpenCL environment:
+    /// what `clCreateProgramWithIL` takes) with `clBuildProgram`-style
+    /// options; of those, the optimization options apply.
+    pub fn from_spirv(ctx: &Context, spirv: &[u8], options: &str) -> Result<Program, BuildError> {
+        Program::build_spirv(ctx, "program.spv", spirv, &[], options)
+    }
+
+    /// Builds a SPIR-V module as [`Program::from_spirv`] does, with its
+    /// specialization constants (by `SpecId`) set to the given values
+    /// (their bytes in host order; a `bool` is one byte), and `name`
+    /// naming it in messages.
+    pub fn build_spirv(
+        ctx: &Context,
+        name: &str,
+        spirv: &[u8],
+        spec_constants: &[(u32, Vec<u8>)],
+        options: &str,
+    ) -> Result<Program, BuildError> {
+        let flags = ctx.toolchain.build_flags(options)?;
+        let built = ctx.toolchain.build_spirv(spirv, spec_constants, options)?;
+        Ok(Program::from_built(ctx, built, name, options, flags))
     }
 
     /// Builds an OpenCL C source (with its include directory) with

@@ -1,5 +1,5 @@
 //! What the runtime needs from a compiler, as a trait: build a program's
-//! source into Lockstep IR, and compile one kernel specialization into a
+//! source (OpenCL C or SPIR-V) into Lockstep IR, and compile one kernel specialization into a
 //! work-group function the SIMD engine calls.
 //!
 //! The runtime links no compiler. A [`Toolchain`] is handed to
@@ -26,6 +26,18 @@ pub trait Toolchain: Send + Sync + fmt::Debug {
 
     /// Builds OpenCL C source with `options` into a verified module.
     fn build(&self, source: &Source, options: &str) -> Result<Built, BuildError>;
+
+    /// Builds a SPIR-V module (bytes as `clCreateProgramWithIL` takes
+    /// them) with `options` into a verified module, its specialization
+    /// constants (by `SpecId`) set to the given values (their bytes, in
+    /// host order). [`BuildError::InvalidSpirv`] if the bytes are not a
+    /// SPIR-V module the toolchain runs.
+    fn build_spirv(
+        &self,
+        spirv: &[u8],
+        spec_constants: &[(u32, Vec<u8>)],
+        options: &str,
+    ) -> Result<Built, BuildError>;
 
     /// Links separately compiled objects (the toolchain's own format, as
     /// `clCompileProgram` made them) into a verified module.
