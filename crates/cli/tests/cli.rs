@@ -210,6 +210,7 @@ fn dump_after_all_prints_each_stage_as_ir_that_parses_back() {
             "unify_returns",
             "lower_switch",
             "split_barriers",
+            "refill",
             "linearize",
             "layout_private"
         ],
