@@ -1208,9 +1208,10 @@ impl<'a> Linearizer<'a> {
     }
 
     /// Lane refill, at the back edge of a loop ending at position `last`:
-    /// once enough lanes wait after the loop ([`Self::refill_threshold`]), the gang leaves it for them
-    /// (they go on to take new work-items and come back) instead of
-    /// iterating with the lanes left; else it goes on to `first` as usual.
+    /// once enough lanes wait after the loop ([`Self::refill_threshold`]),
+    /// the gang leaves it for them (they go on to take new work-items and
+    /// come back) instead of iterating with the lanes left; else it goes on
+    /// to `first` as usual.
     fn leave_loop_early(&mut self, block: Block, first: Value, last: usize) -> Value {
         let ip = self.read(Var::Ip, block);
         let last = self.position_const(block, last);
@@ -1234,22 +1235,7 @@ impl<'a> Linearizer<'a> {
         let active = self.gang(block, GangOp::ActiveLanes, vec![], Type::I1, true);
         let waiting = self.binary(block, BinaryOp::Band, after, not_done);
         let waiting = self.binary(block, BinaryOp::Band, waiting, active);
-        let count = self.gang(block, GangOp::Count, vec![waiting], Type::I32, false);
-        let enough = self.value(
-            block,
-            InstData::Iconst {
-                imm: self.refill_threshold(),
-            },
-            Type::I32,
-        );
-        let leave = self.value(
-            block,
-            InstData::Icmp {
-                cond: IntCC::Uge,
-                args: [count, enough],
-            },
-            Type::I1,
-        );
+        let leave = self.enough_waiting(block, waiting);
         let first_after = self.gang(
             block,
             GangOp::ReduceUmin,
@@ -1337,9 +1323,9 @@ impl<'a> Linearizer<'a> {
 
     /// Lane refill, at the end of loop `lp` (a loop in the loop over
     /// work-items) where the gang would go `again`: once enough lanes wait
-    /// after the loop ([`Self::refill_threshold`]), it goes on with them (they take new work-items and
-    /// come back to the loop, where the lanes left behind still wait)
-    /// instead of iterating with the lanes left.
+    /// after the loop ([`Self::refill_threshold`]), it goes on with them
+    /// (they take new work-items and come back to the loop, where the lanes
+    /// left behind still wait) instead of iterating with the lanes left.
     fn unless_enough_left(&mut self, e: Block, lp: Loop, again: Value) -> Value {
         let src = self.src;
         let loops = self.uni.loops();
@@ -1360,23 +1346,30 @@ impl<'a> Linearizer<'a> {
             });
         }
         let Some(left) = left else { return again };
-        let count = self.gang(e, GangOp::Count, vec![left], Type::I32, false);
+        let leave = self.enough_waiting(e, left);
+        let stay = self.not(e, leave);
+        self.binary(e, BinaryOp::Band, again, stay)
+    }
+
+    /// Lane refill: whether the lanes of `waiting` are enough to leave a
+    /// loop for ([`Self::refill_threshold`]), in `block`.
+    fn enough_waiting(&mut self, block: Block, waiting: Value) -> Value {
+        let count = self.gang(block, GangOp::Count, vec![waiting], Type::I32, false);
         let enough = self.value(
-            e,
+            block,
             InstData::Iconst {
                 imm: self.refill_threshold(),
             },
             Type::I32,
         );
-        let few = self.value(
-            e,
+        self.value(
+            block,
             InstData::Icmp {
-                cond: IntCC::Ult,
+                cond: IntCC::Uge,
                 args: [count, enough],
             },
             Type::I1,
-        );
-        self.binary(e, BinaryOp::Band, again, few)
+        )
     }
 
     // ---- instructions ----
