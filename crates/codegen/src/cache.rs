@@ -9,6 +9,12 @@
 //! length and hash, so a torn, truncated or corrupted file reads as a miss
 //! (and is removed) instead of handing garbage to the linker.
 //!
+//! The cache has a size limit: 2 GiB, or `LOCKSTEP_CACHE_MAX_MB` megabytes.
+//! Reading an entry marks it used (its modification time); the first write
+//! of a process, and then each 256 MiB a process writes, check the
+//! directory's size on a background thread, and once it is over the limit
+//! the least recently used entries go until it is under three quarters of it.
+//!
 //! The cache is best-effort: it is off when `LOCKSTEP_CACHE=0` or when no
 //! writable directory exists, and its I/O errors never fail a compile.
 //! Reading trusts nothing about the directory: an entry must be a regular
@@ -29,7 +35,8 @@ use sha2::{Digest, Sha256};
 /// (calling convention of kernels, runtime helper signatures, this file's
 /// format, what an entry holds: since 2, a kernel's local layout and
 /// report beside its object). Part of every key through [`compiler_version`].
-pub const CACHE_FORMAT_VERSION: u32 = 2;
+/// 3: the local layout says whether the kernel runs with lane refill.
+pub const CACHE_FORMAT_VERSION: u32 = 3;
 
 /// The first bytes of every cache file.
 const MAGIC: &[u8; 8] = b"LSOBJv1\n";
@@ -52,10 +59,21 @@ pub fn compiler_version() -> String {
     )
 }
 
+/// The size limit of the cache when `LOCKSTEP_CACHE_MAX_MB` sets none.
+pub const DEFAULT_MAX_BYTES: u64 = 2 << 30;
+
+/// Bytes a process writes between two checks of the cache's size.
+const CHECK_EVERY: u64 = 256 << 20;
+
 /// A directory of cached objects.
 #[derive(Debug, Clone)]
 pub struct ObjectCache {
     dir: PathBuf,
+    /// The size limit: past it, least recently used entries are removed.
+    max_bytes: u64,
+    /// Check the size on a background thread now and then as `put` writes
+    /// (the user's cache, [`ObjectCache::open`]).
+    auto_trim: bool,
 }
 
 impl ObjectCache {
@@ -76,21 +94,39 @@ impl ObjectCache {
                 .filter(|p| p.is_absolute())
                 .map(|h| h.join(".cache"))
         };
-        if let Some(cache) = xdg.and_then(|base| ObjectCache::at(base.join("lockstep"))) {
-            return Some(cache);
-        }
-        ObjectCache::at(home()?.join("lockstep"))
+        let cache = match xdg.and_then(|base| ObjectCache::at(base.join("lockstep"))) {
+            Some(cache) => cache,
+            None => ObjectCache::at(home()?.join("lockstep"))?,
+        };
+        Some(ObjectCache {
+            auto_trim: true,
+            ..cache
+        })
     }
 
     /// A cache in `dir`, created if missing. `None` if it cannot be created
-    /// or written (checked by creating and removing a probe file).
+    /// or written (checked by creating and removing a probe file). It is
+    /// trimmed only when [`ObjectCache::trim`] is called.
     pub fn at(dir: impl Into<PathBuf>) -> Option<ObjectCache> {
         let dir = dir.into();
         fs::create_dir_all(&dir).ok()?;
         let probe = temp_path(&dir, "probe");
         File::create(&probe).ok()?;
         let _ = fs::remove_file(&probe);
-        Some(ObjectCache { dir })
+        let max_bytes = std::env::var("LOCKSTEP_CACHE_MAX_MB")
+            .ok()
+            .and_then(|v| v.trim().parse::<u64>().ok())
+            .map_or(DEFAULT_MAX_BYTES, |mb| mb.saturating_mul(1 << 20));
+        Some(ObjectCache {
+            dir,
+            max_bytes,
+            auto_trim: false,
+        })
+    }
+
+    /// This cache with a size limit of `max_bytes`.
+    pub fn with_max_bytes(self, max_bytes: u64) -> ObjectCache {
+        ObjectCache { max_bytes, ..self }
     }
 
     /// The directory of the cache.
@@ -121,7 +157,13 @@ impl ObjectCache {
         let path = self.entry_path(key)?;
         let bytes = read_entry(&path)?;
         match decode(&bytes) {
-            Some(payload) => Some(payload.to_vec()),
+            Some(payload) => {
+                // Used now: the last to go when the cache is trimmed.
+                if let Ok(file) = File::options().write(true).open(&path) {
+                    let _ = file.set_modified(SystemTime::now());
+                }
+                Some(payload.to_vec())
+            }
             None => {
                 // Corrupt or from an incompatible format: drop it so the
                 // next `put` starts clean. Another process may have replaced
@@ -154,8 +196,81 @@ impl ObjectCache {
         })();
         if result.is_err() {
             let _ = fs::remove_file(&temp);
+        } else if self.auto_trim && self.due_for_check(bytes.len() as u64) {
+            let cache = self.clone();
+            std::thread::spawn(move || cache.trim());
         }
         result
+    }
+
+    /// True at a process's first write, then after each [`CHECK_EVERY`]
+    /// bytes it writes.
+    fn due_for_check(&self, written: u64) -> bool {
+        static SINCE_CHECK: AtomicU64 = AtomicU64::new(u64::MAX);
+        let before = SINCE_CHECK
+            .fetch_update(Ordering::Relaxed, Ordering::Relaxed, |n| {
+                Some(
+                    if n == u64::MAX || n.saturating_add(written) >= CHECK_EVERY {
+                        0
+                    } else {
+                        n + written
+                    },
+                )
+            })
+            .unwrap_or(0);
+        before == u64::MAX || before.saturating_add(written) >= CHECK_EVERY
+    }
+
+    /// Removes the least recently used entries (and temporary files older
+    /// than an hour, left by a writer that died) while the entries take more
+    /// than [`ObjectCache::with_max_bytes`]'s limit, down to three quarters
+    /// of it. Returns the bytes removed.
+    pub fn trim(&self) -> u64 {
+        let Ok(dir) = fs::read_dir(&self.dir) else {
+            return 0;
+        };
+        let now = SystemTime::now();
+        let mut entries: Vec<(SystemTime, u64, PathBuf)> = Vec::new();
+        let mut total = 0u64;
+        let mut removed = 0u64;
+        for entry in dir.flatten() {
+            let path = entry.path();
+            let Ok(meta) = entry.metadata() else { continue };
+            if !meta.is_file() {
+                continue;
+            }
+            let modified = meta.modified().unwrap_or(UNIX_EPOCH);
+            let name = entry.file_name();
+            let name = name.to_string_lossy();
+            if name.starts_with('.') && name.ends_with(".tmp") {
+                let stale = now
+                    .duration_since(modified)
+                    .is_ok_and(|age| age.as_secs() > 3600);
+                if stale && fs::remove_file(&path).is_ok() {
+                    removed += meta.len();
+                }
+                continue;
+            }
+            if path.extension().is_some_and(|e| e == EXTENSION) {
+                total += meta.len();
+                entries.push((modified, meta.len(), path));
+            }
+        }
+        if total <= self.max_bytes {
+            return removed;
+        }
+        entries.sort_by_key(|&(modified, ..)| modified);
+        let target = self.max_bytes / 4 * 3;
+        for (_, len, path) in entries {
+            if total <= target {
+                break;
+            }
+            if fs::remove_file(&path).is_ok() {
+                total -= len;
+                removed += len;
+            }
+        }
+        removed
     }
 
     /// The file of `key`, or `None` if `key` is not a plausible key (keys are
@@ -268,5 +383,35 @@ mod tests {
         // A good entry still reads.
         cache.put(&key, b"object").unwrap();
         assert_eq!(cache.get(&key).as_deref(), Some(b"object".as_slice()));
+    }
+
+    #[test]
+    fn trimming_removes_the_least_recently_used_entries() {
+        let dir = tempfile::tempdir().unwrap();
+        let entry = HEADER_LEN as u64 + 1000;
+        let cache = ObjectCache::at(dir.path().join("c"))
+            .unwrap()
+            .with_max_bytes(10 * entry);
+        let keys: Vec<String> = (0..12u8).map(|i| ObjectCache::key(&[&[i]])).collect();
+        let old = SystemTime::now() - std::time::Duration::from_secs(1000);
+        for (i, key) in keys.iter().enumerate() {
+            cache.put(key, &[i as u8; 1000]).unwrap();
+            // Written one after another, a second apart.
+            let path = cache.entry_path(key).unwrap();
+            let file = File::options().write(true).open(&path).unwrap();
+            file.set_modified(old + std::time::Duration::from_secs(i as u64))
+                .unwrap();
+        }
+        // Reading the first entry makes it the most recently used.
+        assert!(cache.get(&keys[0]).is_some());
+        // 12 entries over a limit of 10: trimmed down to 7 (three quarters).
+        assert_eq!(cache.trim(), 5 * entry);
+        let present: Vec<bool> = keys.iter().map(|k| cache.get(k).is_some()).collect();
+        let mut expected = vec![true];
+        expected.extend([false; 5]);
+        expected.extend([true; 6]);
+        assert_eq!(present, expected);
+        // Under the limit: nothing more goes.
+        assert_eq!(cache.trim(), 0);
     }
 }
