@@ -10,10 +10,12 @@
 //! (and is removed) instead of handing garbage to the linker.
 //!
 //! The cache has a size limit: 2 GiB, or `LOCKSTEP_CACHE_MAX_MB` megabytes.
-//! Reading an entry marks it used (its modification time); the first write
+//! Reading an entry marks it used (its modification time). The first write
 //! of a process, and then each 256 MiB a process writes, check the
-//! directory's size on a background thread, and once it is over the limit
-//! the least recently used entries go until it is under three quarters of it.
+//! directory's size on a background thread unless some process did in the
+//! last ten minutes (the time of a marker file says), and once it is over
+//! the limit the least recently used entries go until it is under three
+//! quarters of it.
 //!
 //! The cache is best-effort: it is off when `LOCKSTEP_CACHE=0` or when no
 //! writable directory exists, and its I/O errors never fail a compile.
@@ -64,6 +66,11 @@ pub const DEFAULT_MAX_BYTES: u64 = 2 << 30;
 
 /// Bytes a process writes between two checks of the cache's size.
 const CHECK_EVERY: u64 = 256 << 20;
+
+/// The file whose modification time says when the cache's size was last
+/// checked, and how often at most it is.
+const TRIM_MARKER: &str = ".trimmed";
+const TRIM_INTERVAL_SECS: u64 = 600;
 
 /// A directory of cached objects.
 #[derive(Debug, Clone)]
@@ -197,10 +204,31 @@ impl ObjectCache {
         if result.is_err() {
             let _ = fs::remove_file(&temp);
         } else if self.auto_trim && self.due_for_check(bytes.len() as u64) {
-            let cache = self.clone();
-            std::thread::spawn(move || cache.trim());
+            self.trim_unless_recent();
         }
         result
+    }
+
+    /// Trims the cache on a background thread unless a process did in the
+    /// last ten minutes (a size check reads every entry's metadata: a
+    /// fraction of a second for a full cache; removing many entries takes
+    /// longer). The marker is set when the trim is done, so a trim cut
+    /// short by the process's exit is taken up again by the next one.
+    fn trim_unless_recent(&self) {
+        let marker = self.dir.join(TRIM_MARKER);
+        let recent = fs::metadata(&marker)
+            .and_then(|m| m.modified())
+            .ok()
+            .and_then(|t| SystemTime::now().duration_since(t).ok())
+            .is_some_and(|age| age.as_secs() < TRIM_INTERVAL_SECS);
+        if recent {
+            return;
+        }
+        let cache = self.clone();
+        std::thread::spawn(move || {
+            cache.trim();
+            let _ = File::create(&marker);
+        });
     }
 
     /// True at a process's first write, then after each [`CHECK_EVERY`]
@@ -223,8 +251,8 @@ impl ObjectCache {
 
     /// Removes the least recently used entries (and temporary files older
     /// than an hour, left by a writer that died) while the entries take more
-    /// than [`ObjectCache::with_max_bytes`]'s limit, down to three quarters
-    /// of it. Returns the bytes removed.
+    /// than [`ObjectCache::with_max_bytes`]'s limit on disk, down to three
+    /// quarters of it. Returns the bytes removed.
     pub fn trim(&self) -> u64 {
         let Ok(dir) = fs::read_dir(&self.dir) else {
             return 0;
@@ -252,8 +280,13 @@ impl ObjectCache {
                 continue;
             }
             if path.extension().is_some_and(|e| e == EXTENSION) {
-                total += meta.len();
-                entries.push((modified, meta.len(), path));
+                // What the file takes on disk (small files take whole blocks).
+                let size = {
+                    use std::os::unix::fs::MetadataExt;
+                    (meta.blocks() * 512).max(meta.len())
+                };
+                total += size;
+                entries.push((modified, size, path));
             }
         }
         if total <= self.max_bytes {
@@ -388,7 +421,16 @@ mod tests {
     #[test]
     fn trimming_removes_the_least_recently_used_entries() {
         let dir = tempfile::tempdir().unwrap();
-        let entry = HEADER_LEN as u64 + 1000;
+        // Each entry takes one 4 KiB block on the usual file systems: the
+        // limit counts what entries take on disk.
+        let entry = {
+            use std::os::unix::fs::MetadataExt;
+            let probe = dir.path().join("probe");
+            fs::write(&probe, [0u8; HEADER_LEN + 1000]).unwrap();
+            let meta = fs::metadata(&probe).unwrap();
+            fs::remove_file(&probe).unwrap();
+            (meta.blocks() * 512).max(meta.len())
+        };
         let cache = ObjectCache::at(dir.path().join("c"))
             .unwrap()
             .with_max_bytes(10 * entry);
