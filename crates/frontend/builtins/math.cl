@@ -46,15 +46,12 @@
   LS_FVEC2(F)
 
 LS_UNARY_BUILTIN(acos, acos)
-LS_UNARY_BUILTIN(acosh, acosh)
 LS_UNARY_BUILTIN(asin, asin)
-LS_UNARY_BUILTIN(asinh, asinh)
 LS_UNARY_BUILTIN(atan, atan)
 LS_UNARY_BUILTIN(atanh, atanh)
 LS_UNARY_BUILTIN(cbrt, cbrt)
 LS_UNARY_BUILTIN(ceil, ceil)
 LS_UNARY_BUILTIN(cos, cos)
-LS_UNARY_BUILTIN(cosh, cosh)
 LS_UNARY_BUILTIN(erfc, erfc)
 LS_UNARY_BUILTIN(erf, erf)
 LS_UNARY_BUILTIN(exp, exp)
@@ -67,23 +64,17 @@ LS_UNARY_BUILTIN(lgamma, lgamma)
 LS_UNARY_BUILTIN(log, log)
 LS_UNARY_BUILTIN(log2, log2)
 LS_UNARY_BUILTIN(log10, log10)
-LS_UNARY_BUILTIN(log1p, log1p)
 LS_UNARY_BUILTIN(rint, rint)
 LS_UNARY_BUILTIN(round, round)
 LS_UNARY_BUILTIN(sin, sin)
-LS_UNARY_BUILTIN(sinh, sinh)
 LS_UNARY_BUILTIN(sqrt, sqrt)
 LS_UNARY_BUILTIN(tan, tan)
 LS_UNARY_BUILTIN(tanh, tanh)
-LS_UNARY_BUILTIN(tgamma, tgamma)
 LS_UNARY_BUILTIN(trunc, trunc)
 
 LS_BINARY_BUILTIN(atan2, atan2)
 LS_BINARY_BUILTIN(copysign, copysign)
-LS_BINARY_BUILTIN(fmod, fmod)
 LS_BINARY_BUILTIN(hypot, hypot)
-LS_BINARY_BUILTIN(pow, pow)
-LS_BINARY_BUILTIN(remainder, remainder)
 
 // fmax/fmin: IEEE maxNum/minNum (a NaN operand loses), also with a scalar
 // second operand for vectors.
@@ -100,6 +91,191 @@ LS_OVLD float rsqrt(float x) { return 1.0f / __builtin_sqrtf(x); }
 LS_OVLD double rsqrt(double x) { return 1.0 / __builtin_sqrt(x); }
 LS_HALF_VIA_FLOAT1(rsqrt)
 LS_FVEC1(rsqrt)
+
+// ---------------------------------------------------------------------------
+// Where the imported functions need help
+//
+// The SIMD engine implements the imported operations with SLEEF's vector
+// functions, which give up near some range edges: they overflow in an
+// intermediate (x*x, 1+x, e^|x|) below the point where the result does,
+// lose bits in a subnormal intermediate, or stop reducing after a fixed
+// number of steps. The functions below move such arguments to where the
+// operation is accurate and correct the result exactly or within an ulp.
+// Every lane computes one call of the operation; the rare arguments only
+// change its operands and the selects around it (no per-lane branch, so
+// the common path stays straight-line vector code). The scalar libm and
+// the interpreter, which need none of this, get the same results within
+// the ulp bounds.
+// ---------------------------------------------------------------------------
+
+// ln 2 = LN2_HI + LN2_LO with k * LN2_HI exact for the k used here
+// (fdlibm's split: 32 and 17 significant bits).
+#define LS_LN2_HI 0x1.62e42feep-1
+#define LS_LN2_LO 0x1.a39ef35793c76p-33
+#define LS_LN2_HI_F 0x1.62e3p-1f
+#define LS_LN2_LO_F 0x1.2fefa2p-17f
+
+// acosh, asinh and log1p of |x| >= 2^E0 (E0 = 40 for float, 400 for
+// double) equal log(2|x|) and log(|x|) to far below an ulp, and so
+// F(x 2^-k) + k ln2. SLEEF forms x*x or 1+x and returns inf above
+// sqrt(MAX) (acosh, asinh), 1e38 or 1e307 (log1p). Here k = max(e - E0, 0)
+// for the exponent e of x, so the operand stays below 2^(E0+1); k ln2 goes
+// back on in two parts, the high one exact. Error: the call's, scaled down
+// by the larger result, plus two roundings (< 2 ulp; limits 4, 4, 2).
+#define LS_SCALED_LOG(F, T, S, UT, MBITS, EMAX, BIAS, E0, HI, LO) \
+  LS_OVLD T F(T x) { \
+    int e = (int)((as_##UT(x) >> MBITS) & EMAX) - BIAS; \
+    int k = e > E0 ? e - E0 : 0; \
+    T r = __builtin_##F##S(x * as_##T((UT)(BIAS - k) << MBITS)); \
+    T kl = __builtin_copysign##S((T)k, x); \
+    return k > 0 ? kl * HI + (r + kl * LO) : r; \
+  }
+LS_SCALED_LOG(acosh, float, f, uint, 23, 0xff, 127, 40, LS_LN2_HI_F, LS_LN2_LO_F)
+LS_SCALED_LOG(acosh, double, , ulong, 52, 0x7ff, 1023, 400, LS_LN2_HI, LS_LN2_LO)
+LS_SCALED_LOG(asinh, float, f, uint, 23, 0xff, 127, 40, LS_LN2_HI_F, LS_LN2_LO_F)
+LS_SCALED_LOG(asinh, double, , ulong, 52, 0x7ff, 1023, 400, LS_LN2_HI, LS_LN2_LO)
+LS_SCALED_LOG(log1p, float, f, uint, 23, 0xff, 127, 40, LS_LN2_HI_F, LS_LN2_LO_F)
+LS_SCALED_LOG(log1p, double, , ulong, 52, 0x7ff, 1023, 400, LS_LN2_HI, LS_LN2_LO)
+LS_HALF_VIA_FLOAT1(acosh)
+LS_HALF_VIA_FLOAT1(asinh)
+LS_HALF_VIA_FLOAT1(log1p)
+LS_FVEC1(acosh)
+LS_FVEC1(asinh)
+LS_FVEC1(log1p)
+
+// cosh and sinh of |x| > T (64 for float, 512 for double) are +-e^|x|/2 to
+// far below an ulp, and so e F(|x| - 1) (the difference is exact; the
+// neglected terms are below e^-2T). SLEEF's e^|x| overflows above
+// ln(MAX) = 88.72 / 709.78 while the results stay finite up to 89.42 /
+// 710.48; F(|x| - 1) does not. e = E_HI + E_LO, applied with one rounding
+// (error: the call's plus 0.5 ulp; limit 4).
+#define LS_COSH_SINH(T, S, BIG, EHI, ELO) \
+  LS_OVLD T cosh(T x) { \
+    T ax = __builtin_fabs##S(x); \
+    bool big = ax > BIG; \
+    T c = __builtin_cosh##S(big ? ax - (T)1 : x); \
+    return big ? __builtin_fma##S(c, EHI, c * ELO) : c; \
+  } \
+  LS_OVLD T sinh(T x) { \
+    T ax = __builtin_fabs##S(x); \
+    bool big = ax > BIG; \
+    T s = __builtin_sinh##S(big ? ax - (T)1 : x); \
+    T r = __builtin_fma##S(s, EHI, s * ELO); \
+    return big ? __builtin_copysign##S(r, x) : s; \
+  }
+LS_COSH_SINH(float, f, 64.0f, 0x1.5bf0a8p+1f, 0x1.628aeep-24f)
+LS_COSH_SINH(double, , 512.0, 0x1.5bf0a8b145769p+1, 0x1.4d57ee2b1013ap-53)
+LS_HALF_VIA_FLOAT1(cosh)
+LS_HALF_VIA_FLOAT1(sinh)
+LS_FVEC1(cosh)
+LS_FVEC1(sinh)
+
+// tgamma of x in (-43, -33) (float) or (-186, -170) (double): SLEEF
+// computes the reflection pi / (sin(pi x) Gamma(1 - x)) through
+// e^(ln pi - ln Gamma(1 - x)), which is subnormal there (Gamma(1 - x) is
+// beyond MAX), and loses up to 10 bits. Gamma(x) = Gamma(x + N) / P with
+// P = x (x+1) ... (x+N-1), N = 10 / 16, moves the call to where that
+// intermediate is normal; the factors are exact (x + j keeps x's ulp) and
+// P is carried as an unevaluated sum ph + pl of error-free products, so
+// the division adds about one rounding. Below the range every result is
+// +-0 and SLEEF's is too; integers give NaN either way.
+#define LS_TGAMMA(T, S, LO, HI, N) \
+  LS_OVLD T tgamma(T x) { \
+    bool shift = x > LO && x < HI; \
+    T g = __builtin_tgamma##S(shift ? x + (T)N : x); \
+    T ph = x, pl = (T)0; \
+    for (int j = 1; j < N; j++) { \
+      T f = x + (T)j; \
+      T p = ph * f; \
+      pl = __builtin_fma##S(ph, f, -p) + pl * f; \
+      ph = p; \
+    } \
+    T q = g / ph; \
+    T r = __builtin_fma##S(-q, pl / ph, q); \
+    return shift ? r : g; \
+  }
+LS_TGAMMA(float, f, -43.0f, -33.0f, 10)
+LS_TGAMMA(double, , -186.0, -170.0, 16)
+LS_HALF_VIA_FLOAT1(tgamma)
+LS_FVEC1(tgamma)
+
+// pow(x, y) for double where |y log2|x|| may reach 1020: SLEEF's pow
+// returns inf once y ln|x| exceeds 709.7827111, about 2e-6 below
+// ln(DBL_MAX), so results in the last 2e-6 of the range overflow. There
+// (|log2|x|| < |e| + 1 for the exponent e of x bounds the test), for
+// |x| outside [1/2, 2): pow(x, y) = pow(x, y - 1) * x, or pow(x, y + 1) / x
+// for y < 0 (y -+ 1 is exact as |y| < 2^53; the sign of a negative x
+// follows, and pow(+-MAX, 1) is exact); for |x| in [1/2, 2):
+// pow(|x|, y/2)^2, negated for a negative x and odd y (x < 0 with y not an
+// integer stays on the plain call, which gives NaN). Both results are at
+// least a factor 2 away from the edge inside the call. Error: the call's
+// plus 0.5 ulp, or twice it plus 0.5 ulp (limit 16).
+LS_HELPER double ls_pow(double x, double y) {
+  double ax = __builtin_fabs(x), ay = __builtin_fabs(y);
+  int eb = (int)((as_ulong(x) >> 52) & 0x7ff);
+  double mag = eb == 0 ? 1074.0 : __builtin_fabs((double)(eb - 1023));
+  double hy = 0.5 * y;
+  bool yint = __builtin_trunc(y) == y;
+  bool yodd = yint && __builtin_trunc(hy) != hy;
+  bool edge = ay * (mag + 1.0) >= 1020.0 && ay < 0x1p53 && eb != 0x7ff && ax != 0.0;
+  bool step = edge && (ax >= 2.0 || ax < 0.5);
+  bool square = edge && !step && (x > 0.0 || yint);
+  double h = __builtin_pow(square ? ax : x, square ? hy : (step ? y - __builtin_copysign(1.0, y) : y));
+  double r = step ? (y > 0.0 ? h * x : h / x) : h;
+  double h2 = h * h;
+  return square ? (x < 0.0 && yodd ? -h2 : h2) : r;
+}
+LS_OVLD float pow(float x, float y) { return __builtin_powf(x, y); }
+LS_OVLD double pow(double x, double y) { return ls_pow(x, y); }
+LS_HALF_VIA_FLOAT2(pow)
+LS_FVEC2(pow)
+
+// fmod, remainder and remquo are exact for any operands, but SLEEF's vector
+// fmod and remainder give NaN once |x| / |y| passes MAX (their quotient
+// digits overflow) or their fixed number of steps runs out: beyond an
+// exponent difference of about 1020 for double and 125 for float (it
+// reaches 2097 and 276). |y| 2^k is a multiple of |y|, so
+// x mod (|y| 2^k) = x mod |y|: with k the exponent difference less D (1000,
+// 120), reducing by |y| 2^k leaves a difference of at most k, and two such
+// steps leave at most D for the call. The estimated difference is never
+// below the true one (a subnormal x counts as 2^-1022, a subnormal y as
+// 2^-1074), and 2^k is applied as two exact factors. A step that has
+// nothing to do gives the call operands it finishes at once (0 mod 1).
+// Such differences are rare, so the steps run behind a branch: unlike a
+// select, it costs the common lanes no extra call.
+#define LS_MOD_PREREDUCE(T, S, UT, MBITS, BIAS, EMIN, D) \
+  LS_HELPER int ls_mod_excess_##T(T x, T y) { \
+    int ebx = (int)((as_##UT(x) >> MBITS) & (2 * BIAS + 1)); \
+    int eby = (int)((as_##UT(y) >> MBITS) & (2 * BIAS + 1)); \
+    int diff = ((ebx > 0 ? ebx : 1) - BIAS) - (eby == 0 ? EMIN : eby - BIAS); \
+    return diff - D; \
+  } \
+  LS_HELPER T ls_mod_step_##T(T ax, T ay) { \
+    int k = ls_mod_excess_##T(ax, ay); \
+    int k1 = k >> 1; \
+    T y1 = ay * as_##T((UT)(BIAS + k1) << MBITS) * as_##T((UT)(BIAS + k - k1) << MBITS); \
+    T r = __builtin_fmod##S(k > 0 ? ax : (T)0, k > 0 ? y1 : (T)1); \
+    return k > 0 ? r : ax; \
+  } \
+  LS_HELPER T ls_mod_prereduce_##T(T x, T y) { \
+    if (ls_mod_excess_##T(x, y) > 0) { \
+      T ay = __builtin_fabs##S(y); \
+      T ax = ls_mod_step_##T(ls_mod_step_##T(__builtin_fabs##S(x), ay), ay); \
+      x = __builtin_copysign##S(ax, x); \
+    } \
+    return x; \
+  }
+LS_MOD_PREREDUCE(float, f, uint, 23, 127, -149, 120)
+LS_MOD_PREREDUCE(double, , ulong, 52, 1023, -1074, 1000)
+
+LS_OVLD float fmod(float x, float y) { return __builtin_fmodf(ls_mod_prereduce_float(x, y), y); }
+LS_OVLD double fmod(double x, double y) { return __builtin_fmod(ls_mod_prereduce_double(x, y), y); }
+LS_OVLD float remainder(float x, float y) { return __builtin_remainderf(ls_mod_prereduce_float(x, y), y); }
+LS_OVLD double remainder(double x, double y) { return __builtin_remainder(ls_mod_prereduce_double(x, y), y); }
+LS_HALF_VIA_FLOAT2(fmod)
+LS_HALF_VIA_FLOAT2(remainder)
+LS_FVEC2(fmod)
+LS_FVEC2(remainder)
 
 // ---------------------------------------------------------------------------
 // fma and mad
@@ -431,12 +607,14 @@ LS_PTR1_ALL(half, lgamma_r, half, int)
 
 // remquo: the exact IEEE remainder r = x - k*y (k nearest x/y, ties even)
 // and the low 7 bits of |k| with the sign of x/y.
-// fmod(|x|, 128|y|) keeps k mod 128 in r1; fmod(r1, |y|) is the truncated
+// fmod(|x|, 128|y|) keeps k mod 128 in r1 (pre-reduced like fmod, for any
+// exponent difference); fmod(r1, |y|) is the truncated
 // remainder and (r1 - r) / |y| the small quotient 0..127, which is an
 // integer computed with a relative error far below 0.5, so rint recovers it.
 LS_OVLD double remquo(double x, double y, __private int *quo) {
   double ax = __builtin_fabs(x), ay = __builtin_fabs(y);
-  double r1 = ay <= 0x1.fffffffffffffp1016 ? __builtin_fmod(ax, ay * 128.0) : ax;
+  double y128 = ay * 128.0;
+  double r1 = ay <= 0x1.fffffffffffffp1016 ? __builtin_fmod(ls_mod_prereduce_double(ax, y128), y128) : ax;
   double r = __builtin_fmod(r1, ay);
   if (__builtin_isnan(r)) {
     *quo = 0;
@@ -467,24 +645,24 @@ LS_PTR2_ALL(half, remquo, half, int)
 
 // pown: pow with an integer exponent (exact in double); pow's special cases
 // for integral y are pown's. In double for float/half: <= 0.5 ulp + tiny.
-LS_OVLD double pown(double x, int n) { return __builtin_pow(x, (double)n); }
+LS_OVLD double pown(double x, int n) { return ls_pow(x, (double)n); }
 LS_OVLD float pown(float x, int n) { return (float)__builtin_pow((double)x, (double)n); }
 LS_OVLD half pown(half x, int n) { return (half)__builtin_pow((double)x, (double)n); }
 LS_VEC2(float, pown, float, int) LS_VEC2(double, pown, double, int) LS_VEC2(half, pown, half, int)
 
 // powr: x^y for x >= 0, as exp2(y * log2(x)) is defined: NaN for x < 0,
 // 0^0, inf^0 and 1^inf, and NaN in, NaN out.
-#define LS_POWR(T, S) \
+#define LS_POWR(T, S, POW) \
   LS_OVLD T powr(T x, T y) { \
     if (__builtin_isnan(x) || __builtin_isnan(y)) return x + y; \
     T ax = __builtin_fabs##S(x); \
     if (x < (T)0 || (ax == (T)0 && y == (T)0) || (__builtin_isinf(ax) && y == (T)0) || \
         (x == (T)1 && __builtin_isinf(y))) \
       return (T)NAN; \
-    return __builtin_pow##S(ax, y); \
+    return POW(ax, y); \
   }
-LS_POWR(float, f)
-LS_POWR(double, )
+LS_POWR(float, f, __builtin_powf)
+LS_POWR(double, , ls_pow)
 LS_HALF_VIA_FLOAT2(powr)
 LS_FVEC2(powr)
 
