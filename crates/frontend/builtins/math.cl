@@ -102,40 +102,66 @@ LS_FVEC1(rsqrt)
 // number of steps. The functions below move such arguments to where the
 // operation is accurate and correct the result exactly or within an ulp.
 // Every lane computes one call of the operation; the rare arguments only
-// change its operands and the selects around it (no per-lane branch, so
-// the common path stays straight-line vector code). The scalar libm and
-// the interpreter, which need none of this, get the same results within
-// the ulp bounds.
+// change its operands and the selects around it (ls_sel). A per-lane
+// branch would make the kernel's control flow divergent, and the SIMD
+// engine would run all of it under masks. fmod and remainder are the
+// exception: their rare path needs two more calls, which cost more than
+// the masks. The scalar libm and the interpreter, which need none of
+// this, get the same results within the ulp bounds.
 // ---------------------------------------------------------------------------
 
-// ln 2 = LN2_HI + LN2_LO with k * LN2_HI exact for the k used here
-// (fdlibm's split: 32 and 17 significant bits).
-#define LS_LN2_HI 0x1.62e42feep-1
-#define LS_LN2_LO 0x1.a39ef35793c76p-33
-#define LS_LN2_HI_F 0x1.62e3p-1f
-#define LS_LN2_LO_F 0x1.2fefa2p-17f
+// c ? a : b as a select. clang emits a ?: as a branch, and when LLVM sinks
+// what only one arm uses into it before folding the branch, the branch
+// stays; a helper is folded to a select before it is inlined.
+LS_HELPER LS_OVLD float ls_sel(bool c, float a, float b) { return c ? a : b; }
+LS_HELPER LS_OVLD double ls_sel(bool c, double a, double b) { return c ? a : b; }
 
-// acosh, asinh and log1p of |x| >= 2^E0 (E0 = 40 for float, 400 for
-// double) equal log(2|x|) and log(|x|) to far below an ulp, and so
-// F(x 2^-k) + k ln2. SLEEF forms x*x or 1+x and returns inf above
-// sqrt(MAX) (acosh, asinh), 1e38 or 1e307 (log1p). Here k = max(e - E0, 0)
-// for the exponent e of x, so the operand stays below 2^(E0+1); k ln2 goes
-// back on in two parts, the high one exact. Error: the call's, scaled down
-// by the larger result, plus two roundings (< 2 ulp; limits 4, 4, 2).
-#define LS_SCALED_LOG(F, T, S, UT, MBITS, EMAX, BIAS, E0, HI, LO) \
-  LS_OVLD T F(T x) { \
-    int e = (int)((as_##UT(x) >> MBITS) & EMAX) - BIAS; \
-    int k = e > E0 ? e - E0 : 0; \
-    T r = __builtin_##F##S(x * as_##T((UT)(BIAS - k) << MBITS)); \
-    T kl = __builtin_copysign##S((T)k, x); \
-    return k > 0 ? kl * HI + (r + kl * LO) : r; \
+// ln 2 = LS_LN2_HI + LS_LN2_LO (to 2^-109 / 2^-48 relative).
+#define LS_LN2_HI 0x1.62e42fefa39efp-1
+#define LS_LN2_LO 0x1.abc9e3b39803fp-56
+#define LS_LN2_HI_F 0x1.62e430p-1f
+#define LS_LN2_LO_F -0x1.05c610p-29f
+
+// acosh and asinh of |x| >= 2^E0 (E0 = 40 for float, 400 for double)
+// equal +-log(2|x|) to far below an ulp, and so F(x 2^-k) +- k ln2. SLEEF
+// forms x*x and returns inf above sqrt(MAX). For the exponent e > E0 of x,
+// k = e - E0 brings the operand into [2^E0, 2^(E0+1)); the scale 2^-k is
+// built from x's exponent bits M (= 2^e) by an integer subtraction, and
+// k ln2 goes back on through two fmas. Error: the call's, scaled down by
+// the larger result, plus about one rounding (limit 4).
+#define LS_ACOSH_ASINH(T, S, UT, IT, MBITS, EBITS, BIAS, E0, HI, LO) \
+  LS_OVLD T acosh(T x) { \
+    UT m = as_##UT(x) & EBITS; \
+    bool big = m > ((UT)(BIAS + E0) << MBITS); \
+    T scale = as_##T(((UT)(2 * BIAS + E0) << MBITS) - m); \
+    T r = __builtin_acosh##S(ls_sel(big, x * scale, x)); \
+    T k = (T)((IT)(m >> MBITS) - (BIAS + E0)); \
+    return ls_sel(big, __builtin_fma##S(k, HI, __builtin_fma##S(k, LO, r)), r); \
+  } \
+  LS_OVLD T asinh(T x) { \
+    UT m = as_##UT(x) & EBITS; \
+    bool big = m > ((UT)(BIAS + E0) << MBITS); \
+    T scale = as_##T(((UT)(2 * BIAS + E0) << MBITS) - m); \
+    T r = __builtin_asinh##S(ls_sel(big, x * scale, x)); \
+    T k = __builtin_copysign##S((T)((IT)(m >> MBITS) - (BIAS + E0)), x); \
+    return ls_sel(big, __builtin_fma##S(k, HI, __builtin_fma##S(k, LO, r)), r); \
   }
-LS_SCALED_LOG(acosh, float, f, uint, 23, 0xff, 127, 40, LS_LN2_HI_F, LS_LN2_LO_F)
-LS_SCALED_LOG(acosh, double, , ulong, 52, 0x7ff, 1023, 400, LS_LN2_HI, LS_LN2_LO)
-LS_SCALED_LOG(asinh, float, f, uint, 23, 0xff, 127, 40, LS_LN2_HI_F, LS_LN2_LO_F)
-LS_SCALED_LOG(asinh, double, , ulong, 52, 0x7ff, 1023, 400, LS_LN2_HI, LS_LN2_LO)
-LS_SCALED_LOG(log1p, float, f, uint, 23, 0xff, 127, 40, LS_LN2_HI_F, LS_LN2_LO_F)
-LS_SCALED_LOG(log1p, double, , ulong, 52, 0x7ff, 1023, 400, LS_LN2_HI, LS_LN2_LO)
+LS_ACOSH_ASINH(float, f, uint, int, 23, 0x7f800000u, 127, 40, LS_LN2_HI_F, LS_LN2_LO_F)
+LS_ACOSH_ASINH(double, , ulong, long, 52, 0x7ff0000000000000UL, 1023, 400, LS_LN2_HI, LS_LN2_LO)
+
+// log1p of x > 2^T (T = 104 for float, 600 for double) is log(x) to far
+// below an ulp, and so log1p(x 2^-S) + S ln2 (S = 64, 512: the operand
+// stays above 2^40 / 2^88). SLEEF forms 1+x and returns inf above 1e38 /
+// 1e307. S ln2 = C_HI + C_LO; error: the call's, scaled down by the larger
+// result, plus 0.75 ulp (limit 2).
+#define LS_LOG1P(T, S, BIG, SCALE, CHI, CLO) \
+  LS_OVLD T log1p(T x) { \
+    bool big = x > BIG; \
+    T r = __builtin_log1p##S(ls_sel(big, x * SCALE, x)); \
+    return ls_sel(big, (r + CLO) + CHI, r); \
+  }
+LS_LOG1P(float, f, 0x1p104f, 0x1p-64f, 0x1.62e430p+5f, -0x1.05c610p-23f)
+LS_LOG1P(double, , 0x1p600, 0x1p-512, 0x1.62e42fefa39efp+8, 0x1.abc9e3b39803fp-47)
 LS_HALF_VIA_FLOAT1(acosh)
 LS_HALF_VIA_FLOAT1(asinh)
 LS_HALF_VIA_FLOAT1(log1p)
@@ -143,7 +169,7 @@ LS_FVEC1(acosh)
 LS_FVEC1(asinh)
 LS_FVEC1(log1p)
 
-// cosh and sinh of |x| > T (64 for float, 512 for double) are +-e^|x|/2 to
+// cosh and sinh of |x| > T (88 for float, 709 for double) are +-e^|x|/2 to
 // far below an ulp, and so e F(|x| - 1) (the difference is exact; the
 // neglected terms are below e^-2T). SLEEF's e^|x| overflows above
 // ln(MAX) = 88.72 / 709.78 while the results stay finite up to 89.42 /
@@ -153,18 +179,19 @@ LS_FVEC1(log1p)
   LS_OVLD T cosh(T x) { \
     T ax = __builtin_fabs##S(x); \
     bool big = ax > BIG; \
-    T c = __builtin_cosh##S(big ? ax - (T)1 : x); \
-    return big ? __builtin_fma##S(c, EHI, c * ELO) : c; \
+    T c = __builtin_cosh##S(ls_sel(big, ax - (T)1, x)); \
+    T scaled = __builtin_fma##S(c, EHI, c * ELO); \
+    return ls_sel(big, scaled, c); \
   } \
   LS_OVLD T sinh(T x) { \
     T ax = __builtin_fabs##S(x); \
     bool big = ax > BIG; \
-    T s = __builtin_sinh##S(big ? ax - (T)1 : x); \
-    T r = __builtin_fma##S(s, EHI, s * ELO); \
-    return big ? __builtin_copysign##S(r, x) : s; \
+    T s = __builtin_sinh##S(ls_sel(big, ax - (T)1, x)); \
+    T scaled = __builtin_copysign##S(__builtin_fma##S(s, EHI, s * ELO), x); \
+    return ls_sel(big, scaled, s); \
   }
-LS_COSH_SINH(float, f, 64.0f, 0x1.5bf0a8p+1f, 0x1.628aeep-24f)
-LS_COSH_SINH(double, , 512.0, 0x1.5bf0a8b145769p+1, 0x1.4d57ee2b1013ap-53)
+LS_COSH_SINH(float, f, 88.0f, 0x1.5bf0a8p+1f, 0x1.628aeep-24f)
+LS_COSH_SINH(double, , 709.0, 0x1.5bf0a8b145769p+1, 0x1.4d57ee2b1013ap-53)
 LS_HALF_VIA_FLOAT1(cosh)
 LS_HALF_VIA_FLOAT1(sinh)
 LS_FVEC1(cosh)
@@ -182,7 +209,7 @@ LS_FVEC1(sinh)
 #define LS_TGAMMA(T, S, LO, HI, N) \
   LS_OVLD T tgamma(T x) { \
     bool shift = x > LO && x < HI; \
-    T g = __builtin_tgamma##S(shift ? x + (T)N : x); \
+    T g = __builtin_tgamma##S(ls_sel(shift, x + (T)N, x)); \
     T ph = x, pl = (T)0; \
     for (int j = 1; j < N; j++) { \
       T f = x + (T)j; \
@@ -192,38 +219,39 @@ LS_FVEC1(sinh)
     } \
     T q = g / ph; \
     T r = __builtin_fma##S(-q, pl / ph, q); \
-    return shift ? r : g; \
+    return ls_sel(shift, r, g); \
   }
 LS_TGAMMA(float, f, -43.0f, -33.0f, 10)
 LS_TGAMMA(double, , -186.0, -170.0, 16)
 LS_HALF_VIA_FLOAT1(tgamma)
 LS_FVEC1(tgamma)
 
-// pow(x, y) for double where |y log2|x|| may reach 1020: SLEEF's pow
+// pow(x, y) for double where y log2|x| may come near 1024: SLEEF's pow
 // returns inf once y ln|x| exceeds 709.7827111, about 2e-6 below
-// ln(DBL_MAX), so results in the last 2e-6 of the range overflow. There
-// (|log2|x|| < |e| + 1 for the exponent e of x bounds the test), for
-// |x| outside [1/2, 2): pow(x, y) = pow(x, y - 1) * x, or pow(x, y + 1) / x
-// for y < 0 (y -+ 1 is exact as |y| < 2^53; the sign of a negative x
-// follows, and pow(+-MAX, 1) is exact); for |x| in [1/2, 2):
-// pow(|x|, y/2)^2, negated for a negative x and odd y (x < 0 with y not an
-// integer stays on the plain call, which gives NaN). Both results are at
-// least a factor 2 away from the edge inside the call. Error: the call's
-// plus 0.5 ulp, or twice it plus 0.5 ulp (limit 16).
+// ln(DBL_MAX), so results in the last 2e-6 of the range overflow. With e
+// the biased exponent field of x less 1023 (an exact double through the
+// 2^52 trick), y e + max(y, 0) bounds y log2|x| from above (a subnormal
+// x has log2|x| down to -1074, 1074/1023 times e: hence 960 for about
+// 1010). There: for |x| >= 2 (and |y| < 2^53, so y - 1 is exact),
+// pow(x, y) = pow(x, y - 1) * x (the sign of a negative x follows, and
+// pow(+-MAX, 1) is exact); otherwise pow(|x|, y/2)^2, with the sign of x
+// for odd y, or pow(x, y/2)^2 for y not an integer (NaN for x < 0). Both
+// keep the call a factor 2 or more inside the range. Error: the call's
+// plus 0.5 ulp, or twice the call's plus 0.5 ulp (limit 16).
 LS_HELPER double ls_pow(double x, double y) {
   double ax = __builtin_fabs(x), ay = __builtin_fabs(y);
-  int eb = (int)((as_ulong(x) >> 52) & 0x7ff);
-  double mag = eb == 0 ? 1074.0 : __builtin_fabs((double)(eb - 1023));
+  double e = as_double(((as_ulong(x) >> 52) & 0x7ff) | 0x4330000000000000UL) - (0x1p52 + 1023.0);
+  double bound = __builtin_fma(y, e, ls_sel(y > 0.0, y, 0.0));
   double hy = 0.5 * y;
   bool yint = __builtin_trunc(y) == y;
-  bool yodd = yint && __builtin_trunc(hy) != hy;
-  bool edge = ay * (mag + 1.0) >= 1020.0 && ay < 0x1p53 && eb != 0x7ff && ax != 0.0;
-  bool step = edge && (ax >= 2.0 || ax < 0.5);
-  bool square = edge && !step && (x > 0.0 || yint);
-  double h = __builtin_pow(square ? ax : x, square ? hy : (step ? y - __builtin_copysign(1.0, y) : y));
-  double r = step ? (y > 0.0 ? h * x : h / x) : h;
-  double h2 = h * h;
-  return square ? (x < 0.0 && yodd ? -h2 : h2) : r;
+  bool yodd = yint & (__builtin_trunc(hy) != hy);
+  // Bitwise &: no short circuit becomes a branch.
+  bool edge = (bound >= 960.0) & (ax < (double)INFINITY);
+  bool step = edge & (ax >= 2.0) & (ay < 0x1p53);
+  bool square = edge & !step;
+  double h = __builtin_pow(ls_sel(square, ls_sel(yint, ax, x), x), ls_sel(square, hy, ls_sel(step, y - 1.0, y)));
+  double sq = __builtin_copysign(h * h, ls_sel(yodd, x, 1.0));
+  return ls_sel(step, h * x, ls_sel(square, sq, h));
 }
 LS_OVLD float pow(float x, float y) { return __builtin_powf(x, y); }
 LS_OVLD double pow(double x, double y) { return ls_pow(x, y); }
@@ -239,34 +267,30 @@ LS_FVEC2(pow)
 // 120), reducing by |y| 2^k leaves a difference of at most k, and two such
 // steps leave at most D for the call. The estimated difference is never
 // below the true one (a subnormal x counts as 2^-1022, a subnormal y as
-// 2^-1074), and 2^k is applied as two exact factors. A step that has
-// nothing to do gives the call operands it finishes at once (0 mod 1).
-// Such differences are rare, so the steps run behind a branch: unlike a
-// select, it costs the common lanes no extra call.
-#define LS_MOD_PREREDUCE(T, S, UT, MBITS, BIAS, EMIN, D) \
-  LS_HELPER int ls_mod_excess_##T(T x, T y) { \
-    int ebx = (int)((as_##UT(x) >> MBITS) & (2 * BIAS + 1)); \
-    int eby = (int)((as_##UT(y) >> MBITS) & (2 * BIAS + 1)); \
-    int diff = ((ebx > 0 ? ebx : 1) - BIAS) - (eby == 0 ? EMIN : eby - BIAS); \
-    return diff - D; \
-  } \
+// 2^-1074), and 2^k is applied as two exact factors; a step with nothing
+// left to do gives the call operands it finishes at once (0 mod 1).
+// Lanes with |x| > |y| 2^D (the product is exact or inf) are rare, so the
+// steps run behind a branch: a select would cost every lane two more calls.
+#define LS_MOD_PREREDUCE(T, S, UT, MBITS, BIAS, EMIN, D, TWO_D) \
   LS_HELPER T ls_mod_step_##T(T ax, T ay) { \
-    int k = ls_mod_excess_##T(ax, ay); \
+    int ebx = (int)(as_##UT(ax) >> MBITS), eby = (int)(as_##UT(ay) >> MBITS); \
+    int diff = ((ebx > 0 ? ebx : 1) - BIAS) - (eby == 0 ? EMIN : eby - BIAS); \
+    int k = diff - D; \
     int k1 = k >> 1; \
     T y1 = ay * as_##T((UT)(BIAS + k1) << MBITS) * as_##T((UT)(BIAS + k - k1) << MBITS); \
     T r = __builtin_fmod##S(k > 0 ? ax : (T)0, k > 0 ? y1 : (T)1); \
     return k > 0 ? r : ax; \
   } \
   LS_HELPER T ls_mod_prereduce_##T(T x, T y) { \
-    if (ls_mod_excess_##T(x, y) > 0) { \
-      T ay = __builtin_fabs##S(y); \
+    T ay = __builtin_fabs##S(y); \
+    if (__builtin_fabs##S(x) > ay * TWO_D) { \
       T ax = ls_mod_step_##T(ls_mod_step_##T(__builtin_fabs##S(x), ay), ay); \
       x = __builtin_copysign##S(ax, x); \
     } \
     return x; \
   }
-LS_MOD_PREREDUCE(float, f, uint, 23, 127, -149, 120)
-LS_MOD_PREREDUCE(double, , ulong, 52, 1023, -1074, 1000)
+LS_MOD_PREREDUCE(float, f, uint, 23, 127, -149, 120, 0x1p120f)
+LS_MOD_PREREDUCE(double, , ulong, 52, 1023, -1074, 1000, 0x1p1000)
 
 LS_OVLD float fmod(float x, float y) { return __builtin_fmodf(ls_mod_prereduce_float(x, y), y); }
 LS_OVLD double fmod(double x, double y) { return __builtin_fmod(ls_mod_prereduce_double(x, y), y); }
@@ -607,14 +631,18 @@ LS_PTR1_ALL(half, lgamma_r, half, int)
 
 // remquo: the exact IEEE remainder r = x - k*y (k nearest x/y, ties even)
 // and the low 7 bits of |k| with the sign of x/y.
-// fmod(|x|, 128|y|) keeps k mod 128 in r1 (pre-reduced like fmod, for any
-// exponent difference); fmod(r1, |y|) is the truncated
+// fmod(|x|, 128|y|) keeps k mod 128 in r1 (for double operands pre-reduced
+// like fmod's, for any exponent difference); fmod(r1, |y|) is the truncated
 // remainder and (r1 - r) / |y| the small quotient 0..127, which is an
 // integer computed with a relative error far below 0.5, so rint recovers it.
-LS_OVLD double remquo(double x, double y, __private int *quo) {
+// Every step is exact in double for float and half operands, whose exponent
+// differences need no pre-reduction.
+LS_HELPER double ls_remquo(double x, double y, __private int *quo, bool wide) {
   double ax = __builtin_fabs(x), ay = __builtin_fabs(y);
   double y128 = ay * 128.0;
-  double r1 = ay <= 0x1.fffffffffffffp1016 ? __builtin_fmod(ls_mod_prereduce_double(ax, y128), y128) : ax;
+  double r1 = ay <= 0x1.fffffffffffffp1016
+                  ? __builtin_fmod(wide ? ls_mod_prereduce_double(ax, y128) : ax, y128)
+                  : ax;
   double r = __builtin_fmod(r1, ay);
   if (__builtin_isnan(r)) {
     *quo = 0;
@@ -632,9 +660,11 @@ LS_OVLD double remquo(double x, double y, __private int *quo) {
   *quo = neg_q ? -q : q;
   return __builtin_signbit(x) ? -r : r;
 }
-// Every step above is exact in double for float operands.
-LS_OVLD float remquo(float x, float y, __private int *quo) { return (float)remquo((double)x, (double)y, quo); }
-LS_OVLD half remquo(half x, half y, __private int *quo) { return (half)remquo((double)x, (double)y, quo); }
+LS_OVLD double remquo(double x, double y, __private int *quo) { return ls_remquo(x, y, quo, true); }
+LS_OVLD float remquo(float x, float y, __private int *quo) {
+  return (float)ls_remquo((double)x, (double)y, quo, false);
+}
+LS_OVLD half remquo(half x, half y, __private int *quo) { return (half)ls_remquo((double)x, (double)y, quo, false); }
 LS_PTR2_ALL(float, remquo, float, int)
 LS_PTR2_ALL(double, remquo, double, int)
 LS_PTR2_ALL(half, remquo, half, int)
