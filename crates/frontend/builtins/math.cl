@@ -3,8 +3,11 @@
 //
 // Accuracy strategy (full-profile ULP table):
 // * Functions with an LLVM intrinsic or a C libm entry point the importer
-//   maps are thin wrappers (exp, log, sin, pow, erf, hypot, fmod, ...): the
-//   importer's implementation carries the accuracy.
+//   maps are thin wrappers (exp, log, sin, erf, hypot, ...): the
+//   importer's implementation carries the accuracy. Near some range edges
+//   the SIMD engine's (SLEEF's) does not; there acosh, asinh, log1p, cosh,
+//   sinh, tgamma, pow, fmod and remainder change the operands of the call
+//   and correct its result (see "Where the imported functions need help").
 // * Exact functions (ilogb, ldexp, frexp, nextafter, fract, modf, remquo,
 //   nan, fdim, maxmag, minmag) are written with integer/bit operations or
 //   exact floating-point steps, not with libm.
@@ -208,7 +211,7 @@ LS_FVEC1(sinh)
 // +-0 and SLEEF's is too; integers give NaN either way.
 #define LS_TGAMMA(T, S, LO, HI, N) \
   LS_OVLD T tgamma(T x) { \
-    bool shift = x > LO && x < HI; \
+    bool shift = (x > LO) & (x < HI); \
     T g = __builtin_tgamma##S(ls_sel(shift, x + (T)N, x)); \
     T ph = x, pl = (T)0; \
     for (int j = 1; j < N; j++) { \
@@ -226,18 +229,18 @@ LS_TGAMMA(double, , -186.0, -170.0, 16)
 LS_HALF_VIA_FLOAT1(tgamma)
 LS_FVEC1(tgamma)
 
-// pow(x, y) for double where y log2|x| may come near 1024: SLEEF's pow
-// returns inf once y ln|x| exceeds 709.7827111, about 2e-6 below
-// ln(DBL_MAX), so results in the last 2e-6 of the range overflow. With e
-// the biased exponent field of x less 1023 (an exact double through the
-// 2^52 trick), y e + max(y, 0) bounds y log2|x| from above (a subnormal
-// x has log2|x| down to -1074, 1074/1023 times e: hence 960 for about
-// 1010). There: for |x| >= 2 (and |y| < 2^53, so y - 1 is exact),
-// pow(x, y) = pow(x, y - 1) * x (the sign of a negative x follows, and
-// pow(+-MAX, 1) is exact); otherwise pow(|x|, y/2)^2, with the sign of x
-// for odd y, or pow(x, y/2)^2 for y not an integer (NaN for x < 0). Both
-// keep the call a factor 2 or more inside the range. Error: the call's
-// plus 0.5 ulp, or twice the call's plus 0.5 ulp (limit 16).
+// pow(x, y) for double near the top of the range: SLEEF's pow returns inf
+// once y ln|x| exceeds 709.7827111, about 2e-6 below ln(DBL_MAX), so the
+// last 2e-6 of the range overflows. Lanes where y log2|x| may reach 960
+// take another form. y e + max(y, 0) bounds y log2|x| from above, with e
+// the exponent field of x less 1023 (an exact double by the 2^52 trick;
+// a subnormal x has log2|x| down to -1074, not -1023, which the margin
+// from 1024 down to 960 covers). There, for |x| >= 2 and |y| < 2^53 (so
+// y - 1 is exact): pow(x, y - 1) * x (the sign of a negative x follows,
+// and pow(+-MAX, 1) is exact); otherwise pow(|x|, y/2)^2 with the sign of
+// x for odd y, or pow(x, y/2)^2 for y not an integer (NaN for x < 0).
+// Both keep the call's result a factor 2 or more inside the range. Error:
+// the call's plus 0.5 ulp, or twice the call's plus 0.5 ulp (limit 16).
 LS_HELPER double ls_pow(double x, double y) {
   double ax = __builtin_fabs(x), ay = __builtin_fabs(y);
   double e = as_double(((as_ulong(x) >> 52) & 0x7ff) | 0x4330000000000000UL) - (0x1p52 + 1023.0);
