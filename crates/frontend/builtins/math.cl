@@ -3,8 +3,11 @@
 //
 // Accuracy strategy (full-profile ULP table):
 // * Functions with an LLVM intrinsic or a C libm entry point the importer
-//   maps are thin wrappers (exp, log, sin, pow, erf, hypot, fmod, ...): the
-//   importer's implementation carries the accuracy.
+//   maps are thin wrappers (exp, log, sin, erf, hypot, ...): the
+//   importer's implementation carries the accuracy. Near some range edges
+//   the SIMD engine's (SLEEF's) does not; there acosh, asinh, log1p, cosh,
+//   sinh, tgamma, pow, fmod and remainder change the operands of the call
+//   and correct its result (see "Where the imported functions need help").
 // * Exact functions (ilogb, ldexp, frexp, nextafter, fract, modf, remquo,
 //   nan, fdim, maxmag, minmag) are written with integer/bit operations or
 //   exact floating-point steps, not with libm.
@@ -46,15 +49,12 @@
   LS_FVEC2(F)
 
 LS_UNARY_BUILTIN(acos, acos)
-LS_UNARY_BUILTIN(acosh, acosh)
 LS_UNARY_BUILTIN(asin, asin)
-LS_UNARY_BUILTIN(asinh, asinh)
 LS_UNARY_BUILTIN(atan, atan)
 LS_UNARY_BUILTIN(atanh, atanh)
 LS_UNARY_BUILTIN(cbrt, cbrt)
 LS_UNARY_BUILTIN(ceil, ceil)
 LS_UNARY_BUILTIN(cos, cos)
-LS_UNARY_BUILTIN(cosh, cosh)
 LS_UNARY_BUILTIN(erfc, erfc)
 LS_UNARY_BUILTIN(erf, erf)
 LS_UNARY_BUILTIN(exp, exp)
@@ -67,23 +67,17 @@ LS_UNARY_BUILTIN(lgamma, lgamma)
 LS_UNARY_BUILTIN(log, log)
 LS_UNARY_BUILTIN(log2, log2)
 LS_UNARY_BUILTIN(log10, log10)
-LS_UNARY_BUILTIN(log1p, log1p)
 LS_UNARY_BUILTIN(rint, rint)
 LS_UNARY_BUILTIN(round, round)
 LS_UNARY_BUILTIN(sin, sin)
-LS_UNARY_BUILTIN(sinh, sinh)
 LS_UNARY_BUILTIN(sqrt, sqrt)
 LS_UNARY_BUILTIN(tan, tan)
 LS_UNARY_BUILTIN(tanh, tanh)
-LS_UNARY_BUILTIN(tgamma, tgamma)
 LS_UNARY_BUILTIN(trunc, trunc)
 
 LS_BINARY_BUILTIN(atan2, atan2)
 LS_BINARY_BUILTIN(copysign, copysign)
-LS_BINARY_BUILTIN(fmod, fmod)
 LS_BINARY_BUILTIN(hypot, hypot)
-LS_BINARY_BUILTIN(pow, pow)
-LS_BINARY_BUILTIN(remainder, remainder)
 
 // fmax/fmin: IEEE maxNum/minNum (a NaN operand loses), also with a scalar
 // second operand for vectors.
@@ -100,6 +94,215 @@ LS_OVLD float rsqrt(float x) { return 1.0f / __builtin_sqrtf(x); }
 LS_OVLD double rsqrt(double x) { return 1.0 / __builtin_sqrt(x); }
 LS_HALF_VIA_FLOAT1(rsqrt)
 LS_FVEC1(rsqrt)
+
+// ---------------------------------------------------------------------------
+// Where the imported functions need help
+//
+// The SIMD engine implements the imported operations with SLEEF's vector
+// functions, which give up near some range edges: they overflow in an
+// intermediate (x*x, 1+x, e^|x|) below the point where the result does,
+// lose bits in a subnormal intermediate, or stop reducing after a fixed
+// number of steps. The functions below move such arguments to where the
+// operation is accurate and correct the result exactly or within an ulp.
+// Every lane computes one call of the operation; the rare arguments only
+// change its operands and the selects around it (ls_sel). A per-lane
+// branch would make the kernel's control flow divergent, and the SIMD
+// engine would run all of it under masks. fmod and remainder are the
+// exception: their rare path needs two more calls, which cost more than
+// the masks. The scalar libm and the interpreter, which need none of
+// this, get the same results within the ulp bounds.
+// ---------------------------------------------------------------------------
+
+// c ? a : b as a select. clang emits a ?: as a branch, and when LLVM sinks
+// what only one arm uses into it before folding the branch, the branch
+// stays; a helper is folded to a select before it is inlined.
+LS_HELPER LS_OVLD float ls_sel(bool c, float a, float b) { return c ? a : b; }
+LS_HELPER LS_OVLD double ls_sel(bool c, double a, double b) { return c ? a : b; }
+
+// ln 2 = LS_LN2_HI + LS_LN2_LO (to 2^-109 / 2^-48 relative).
+#define LS_LN2_HI 0x1.62e42fefa39efp-1
+#define LS_LN2_LO 0x1.abc9e3b39803fp-56
+#define LS_LN2_HI_F 0x1.62e430p-1f
+#define LS_LN2_LO_F -0x1.05c610p-29f
+
+// acosh and asinh of |x| >= 2^E0 (E0 = 40 for float, 400 for double)
+// equal +-log(2|x|) to far below an ulp, and so F(x 2^-k) +- k ln2. SLEEF
+// forms x*x and returns inf above sqrt(MAX). For the exponent e > E0 of x,
+// k = e - E0 brings the operand into [2^E0, 2^(E0+1)); the scale 2^-k is
+// built from x's exponent bits M (= 2^e) by an integer subtraction, and
+// k ln2 goes back on through two fmas. Error: the call's, scaled down by
+// the larger result, plus about one rounding (limit 4).
+#define LS_ACOSH_ASINH(T, S, UT, IT, MBITS, EBITS, BIAS, E0, HI, LO) \
+  LS_OVLD T acosh(T x) { \
+    UT m = as_##UT(x) & EBITS; \
+    bool big = m > ((UT)(BIAS + E0) << MBITS); \
+    T scale = as_##T(((UT)(2 * BIAS + E0) << MBITS) - m); \
+    T r = __builtin_acosh##S(ls_sel(big, x * scale, x)); \
+    T k = (T)((IT)(m >> MBITS) - (BIAS + E0)); \
+    return ls_sel(big, __builtin_fma##S(k, HI, __builtin_fma##S(k, LO, r)), r); \
+  } \
+  LS_OVLD T asinh(T x) { \
+    UT m = as_##UT(x) & EBITS; \
+    bool big = m > ((UT)(BIAS + E0) << MBITS); \
+    T scale = as_##T(((UT)(2 * BIAS + E0) << MBITS) - m); \
+    T r = __builtin_asinh##S(ls_sel(big, x * scale, x)); \
+    T k = __builtin_copysign##S((T)((IT)(m >> MBITS) - (BIAS + E0)), x); \
+    return ls_sel(big, __builtin_fma##S(k, HI, __builtin_fma##S(k, LO, r)), r); \
+  }
+LS_ACOSH_ASINH(float, f, uint, int, 23, 0x7f800000u, 127, 40, LS_LN2_HI_F, LS_LN2_LO_F)
+LS_ACOSH_ASINH(double, , ulong, long, 52, 0x7ff0000000000000UL, 1023, 400, LS_LN2_HI, LS_LN2_LO)
+
+// log1p of x > 2^T (T = 104 for float, 600 for double) is log(x) to far
+// below an ulp, and so log1p(x 2^-S) + S ln2 (S = 64, 512: the operand
+// stays above 2^40 / 2^88). SLEEF forms 1+x and returns inf above 1e38 /
+// 1e307. S ln2 = C_HI + C_LO; error: the call's, scaled down by the larger
+// result, plus 0.75 ulp (limit 2).
+#define LS_LOG1P(T, S, BIG, SCALE, CHI, CLO) \
+  LS_OVLD T log1p(T x) { \
+    bool big = x > BIG; \
+    T r = __builtin_log1p##S(ls_sel(big, x * SCALE, x)); \
+    return ls_sel(big, (r + CLO) + CHI, r); \
+  }
+LS_LOG1P(float, f, 0x1p104f, 0x1p-64f, 0x1.62e430p+5f, -0x1.05c610p-23f)
+LS_LOG1P(double, , 0x1p600, 0x1p-512, 0x1.62e42fefa39efp+8, 0x1.abc9e3b39803fp-47)
+LS_HALF_VIA_FLOAT1(acosh)
+LS_HALF_VIA_FLOAT1(asinh)
+LS_HALF_VIA_FLOAT1(log1p)
+LS_FVEC1(acosh)
+LS_FVEC1(asinh)
+LS_FVEC1(log1p)
+
+// cosh and sinh of |x| > T (88 for float, 709 for double) are +-e^|x|/2 to
+// far below an ulp, and so e F(|x| - 1) (the difference is exact; the
+// neglected terms are below e^-2T). SLEEF's e^|x| overflows above
+// ln(MAX) = 88.72 / 709.78 while the results stay finite up to 89.42 /
+// 710.48; F(|x| - 1) does not. e = E_HI + E_LO, applied with one rounding
+// (error: the call's plus 0.5 ulp; limit 4).
+#define LS_COSH_SINH(T, S, BIG, EHI, ELO) \
+  LS_OVLD T cosh(T x) { \
+    T ax = __builtin_fabs##S(x); \
+    bool big = ax > BIG; \
+    T c = __builtin_cosh##S(ls_sel(big, ax - (T)1, x)); \
+    T scaled = __builtin_fma##S(c, EHI, c * ELO); \
+    return ls_sel(big, scaled, c); \
+  } \
+  LS_OVLD T sinh(T x) { \
+    T ax = __builtin_fabs##S(x); \
+    bool big = ax > BIG; \
+    T s = __builtin_sinh##S(ls_sel(big, ax - (T)1, x)); \
+    T scaled = __builtin_copysign##S(__builtin_fma##S(s, EHI, s * ELO), x); \
+    return ls_sel(big, scaled, s); \
+  }
+LS_COSH_SINH(float, f, 88.0f, 0x1.5bf0a8p+1f, 0x1.628aeep-24f)
+LS_COSH_SINH(double, , 709.0, 0x1.5bf0a8b145769p+1, 0x1.4d57ee2b1013ap-53)
+LS_HALF_VIA_FLOAT1(cosh)
+LS_HALF_VIA_FLOAT1(sinh)
+LS_FVEC1(cosh)
+LS_FVEC1(sinh)
+
+// tgamma of x in (-43, -33) (float) or (-186, -170) (double): SLEEF
+// computes the reflection pi / (sin(pi x) Gamma(1 - x)) through
+// e^(ln pi - ln Gamma(1 - x)), which is subnormal there (Gamma(1 - x) is
+// beyond MAX), and loses up to 10 bits. Gamma(x) = Gamma(x + N) / P with
+// P = x (x+1) ... (x+N-1), N = 10 / 16, moves the call to where that
+// intermediate is normal; the factors are exact (x + j keeps x's ulp) and
+// P is carried as an unevaluated sum ph + pl of error-free products, so
+// the division adds about one rounding. Below the range every result is
+// +-0 and SLEEF's is too; integers give NaN either way.
+#define LS_TGAMMA(T, S, LO, HI, N) \
+  LS_OVLD T tgamma(T x) { \
+    bool shift = (x > LO) & (x < HI); \
+    T g = __builtin_tgamma##S(ls_sel(shift, x + (T)N, x)); \
+    T ph = x, pl = (T)0; \
+    for (int j = 1; j < N; j++) { \
+      T f = x + (T)j; \
+      T p = ph * f; \
+      pl = __builtin_fma##S(ph, f, -p) + pl * f; \
+      ph = p; \
+    } \
+    T q = g / ph; \
+    T r = __builtin_fma##S(-q, pl / ph, q); \
+    return ls_sel(shift, r, g); \
+  }
+LS_TGAMMA(float, f, -43.0f, -33.0f, 10)
+LS_TGAMMA(double, , -186.0, -170.0, 16)
+LS_HALF_VIA_FLOAT1(tgamma)
+LS_FVEC1(tgamma)
+
+// pow(x, y) for double near the top of the range: SLEEF's pow returns inf
+// once y ln|x| exceeds 709.7827111, about 2e-6 below ln(DBL_MAX), so the
+// last 2e-6 of the range overflows. Lanes where y log2|x| may reach 960
+// take another form. y e + max(y, 0) bounds y log2|x| from above, with e
+// the exponent field of x less 1023 (an exact double by the 2^52 trick;
+// a subnormal x has log2|x| down to -1074, not -1023, which the margin
+// from 1024 down to 960 covers). There, for |x| >= 2 and |y| < 2^53 (so
+// y - 1 is exact): pow(x, y - 1) * x (the sign of a negative x follows,
+// and pow(+-MAX, 1) is exact); otherwise pow(|x|, y/2)^2 with the sign of
+// x for odd y, or pow(x, y/2)^2 for y not an integer (NaN for x < 0).
+// Both keep the call's result a factor 2 or more inside the range. Error:
+// the call's plus 0.5 ulp, or twice the call's plus 0.5 ulp (limit 16).
+LS_HELPER double ls_pow(double x, double y) {
+  double ax = __builtin_fabs(x), ay = __builtin_fabs(y);
+  double e = as_double(((as_ulong(x) >> 52) & 0x7ff) | 0x4330000000000000UL) - (0x1p52 + 1023.0);
+  double bound = __builtin_fma(y, e, ls_sel(y > 0.0, y, 0.0));
+  double hy = 0.5 * y;
+  bool yint = __builtin_trunc(y) == y;
+  bool yodd = yint & (__builtin_trunc(hy) != hy);
+  // Bitwise &: no short circuit becomes a branch.
+  bool edge = (bound >= 960.0) & (ax < (double)INFINITY);
+  bool step = edge & (ax >= 2.0) & (ay < 0x1p53);
+  bool square = edge & !step;
+  double h = __builtin_pow(ls_sel(square, ls_sel(yint, ax, x), x), ls_sel(square, hy, ls_sel(step, y - 1.0, y)));
+  double sq = __builtin_copysign(h * h, ls_sel(yodd, x, 1.0));
+  return ls_sel(step, h * x, ls_sel(square, sq, h));
+}
+LS_OVLD float pow(float x, float y) { return __builtin_powf(x, y); }
+LS_OVLD double pow(double x, double y) { return ls_pow(x, y); }
+LS_HALF_VIA_FLOAT2(pow)
+LS_FVEC2(pow)
+
+// fmod, remainder and remquo are exact for any operands, but SLEEF's vector
+// fmod and remainder give NaN once |x| / |y| passes MAX (their quotient
+// digits overflow) or their fixed number of steps runs out: beyond an
+// exponent difference of about 1020 for double and 125 for float (it
+// reaches 2097 and 276). |y| 2^k is a multiple of |y|, so
+// x mod (|y| 2^k) = x mod |y|: with k the exponent difference less D (1000,
+// 120), reducing by |y| 2^k leaves a difference of at most k, and two such
+// steps leave at most D for the call. The estimated difference is never
+// below the true one (a subnormal x counts as 2^-1022, a subnormal y as
+// 2^-1074), and 2^k is applied as two exact factors; a step with nothing
+// left to do gives the call operands it finishes at once (0 mod 1).
+// Lanes with |x| > |y| 2^D (the product is exact or inf) are rare, so the
+// steps run behind a branch: a select would cost every lane two more calls.
+#define LS_MOD_PREREDUCE(T, S, UT, MBITS, BIAS, EMIN, D, TWO_D) \
+  LS_HELPER T ls_mod_step_##T(T ax, T ay) { \
+    int ebx = (int)(as_##UT(ax) >> MBITS), eby = (int)(as_##UT(ay) >> MBITS); \
+    int diff = ((ebx > 0 ? ebx : 1) - BIAS) - (eby == 0 ? EMIN : eby - BIAS); \
+    int k = diff - D; \
+    int k1 = k >> 1; \
+    T y1 = ay * as_##T((UT)(BIAS + k1) << MBITS) * as_##T((UT)(BIAS + k - k1) << MBITS); \
+    T r = __builtin_fmod##S(k > 0 ? ax : (T)0, k > 0 ? y1 : (T)1); \
+    return k > 0 ? r : ax; \
+  } \
+  LS_HELPER T ls_mod_prereduce_##T(T x, T y) { \
+    T ay = __builtin_fabs##S(y); \
+    if (__builtin_fabs##S(x) > ay * TWO_D) { \
+      T ax = ls_mod_step_##T(ls_mod_step_##T(__builtin_fabs##S(x), ay), ay); \
+      x = __builtin_copysign##S(ax, x); \
+    } \
+    return x; \
+  }
+LS_MOD_PREREDUCE(float, f, uint, 23, 127, -149, 120, 0x1p120f)
+LS_MOD_PREREDUCE(double, , ulong, 52, 1023, -1074, 1000, 0x1p1000)
+
+LS_OVLD float fmod(float x, float y) { return __builtin_fmodf(ls_mod_prereduce_float(x, y), y); }
+LS_OVLD double fmod(double x, double y) { return __builtin_fmod(ls_mod_prereduce_double(x, y), y); }
+LS_OVLD float remainder(float x, float y) { return __builtin_remainderf(ls_mod_prereduce_float(x, y), y); }
+LS_OVLD double remainder(double x, double y) { return __builtin_remainder(ls_mod_prereduce_double(x, y), y); }
+LS_HALF_VIA_FLOAT2(fmod)
+LS_HALF_VIA_FLOAT2(remainder)
+LS_FVEC2(fmod)
+LS_FVEC2(remainder)
 
 // ---------------------------------------------------------------------------
 // fma and mad
@@ -431,12 +634,18 @@ LS_PTR1_ALL(half, lgamma_r, half, int)
 
 // remquo: the exact IEEE remainder r = x - k*y (k nearest x/y, ties even)
 // and the low 7 bits of |k| with the sign of x/y.
-// fmod(|x|, 128|y|) keeps k mod 128 in r1; fmod(r1, |y|) is the truncated
+// fmod(|x|, 128|y|) keeps k mod 128 in r1 (for double operands pre-reduced
+// like fmod's, for any exponent difference); fmod(r1, |y|) is the truncated
 // remainder and (r1 - r) / |y| the small quotient 0..127, which is an
 // integer computed with a relative error far below 0.5, so rint recovers it.
-LS_OVLD double remquo(double x, double y, __private int *quo) {
+// Every step is exact in double for float and half operands, whose exponent
+// differences need no pre-reduction.
+LS_HELPER double ls_remquo(double x, double y, __private int *quo, bool wide) {
   double ax = __builtin_fabs(x), ay = __builtin_fabs(y);
-  double r1 = ay <= 0x1.fffffffffffffp1016 ? __builtin_fmod(ax, ay * 128.0) : ax;
+  double y128 = ay * 128.0;
+  double r1 = ay <= 0x1.fffffffffffffp1016
+                  ? __builtin_fmod(wide ? ls_mod_prereduce_double(ax, y128) : ax, y128)
+                  : ax;
   double r = __builtin_fmod(r1, ay);
   if (__builtin_isnan(r)) {
     *quo = 0;
@@ -454,9 +663,11 @@ LS_OVLD double remquo(double x, double y, __private int *quo) {
   *quo = neg_q ? -q : q;
   return __builtin_signbit(x) ? -r : r;
 }
-// Every step above is exact in double for float operands.
-LS_OVLD float remquo(float x, float y, __private int *quo) { return (float)remquo((double)x, (double)y, quo); }
-LS_OVLD half remquo(half x, half y, __private int *quo) { return (half)remquo((double)x, (double)y, quo); }
+LS_OVLD double remquo(double x, double y, __private int *quo) { return ls_remquo(x, y, quo, true); }
+LS_OVLD float remquo(float x, float y, __private int *quo) {
+  return (float)ls_remquo((double)x, (double)y, quo, false);
+}
+LS_OVLD half remquo(half x, half y, __private int *quo) { return (half)ls_remquo((double)x, (double)y, quo, false); }
 LS_PTR2_ALL(float, remquo, float, int)
 LS_PTR2_ALL(double, remquo, double, int)
 LS_PTR2_ALL(half, remquo, half, int)
@@ -467,24 +678,24 @@ LS_PTR2_ALL(half, remquo, half, int)
 
 // pown: pow with an integer exponent (exact in double); pow's special cases
 // for integral y are pown's. In double for float/half: <= 0.5 ulp + tiny.
-LS_OVLD double pown(double x, int n) { return __builtin_pow(x, (double)n); }
+LS_OVLD double pown(double x, int n) { return ls_pow(x, (double)n); }
 LS_OVLD float pown(float x, int n) { return (float)__builtin_pow((double)x, (double)n); }
 LS_OVLD half pown(half x, int n) { return (half)__builtin_pow((double)x, (double)n); }
 LS_VEC2(float, pown, float, int) LS_VEC2(double, pown, double, int) LS_VEC2(half, pown, half, int)
 
 // powr: x^y for x >= 0, as exp2(y * log2(x)) is defined: NaN for x < 0,
 // 0^0, inf^0 and 1^inf, and NaN in, NaN out.
-#define LS_POWR(T, S) \
+#define LS_POWR(T, S, POW) \
   LS_OVLD T powr(T x, T y) { \
     if (__builtin_isnan(x) || __builtin_isnan(y)) return x + y; \
     T ax = __builtin_fabs##S(x); \
     if (x < (T)0 || (ax == (T)0 && y == (T)0) || (__builtin_isinf(ax) && y == (T)0) || \
         (x == (T)1 && __builtin_isinf(y))) \
       return (T)NAN; \
-    return __builtin_pow##S(ax, y); \
+    return POW(ax, y); \
   }
-LS_POWR(float, f)
-LS_POWR(double, )
+LS_POWR(float, f, __builtin_powf)
+LS_POWR(double, , ls_pow)
 LS_HALF_VIA_FLOAT2(powr)
 LS_FVEC2(powr)
 

@@ -566,3 +566,191 @@ def k_ldexp_frexp():
     return Kernel("ldexp_frexp", "ldexp_frexp", (n,), (8,), [
         buf("x", "float", xs), buf("k", "int", ks),
         out("res", "float", res, exact=True), out("ires", "int", ires)])
+
+
+# ---------------------------------------------------------------- range edges
+# The arguments where SLEEF (the SIMD engine's vector math) needs the
+# builtin library's help, with results correctly rounded from mpmath at 300
+# bits; the kernel checks them against the OpenCL ulp bounds itself.
+def _round_mp(v, mant, emin, emax):
+    """mpmath value -> nearest binary float with `mant` fraction bits (ties
+    to even, subnormals, overflow to inf), as a Python float."""
+    import mpmath as mp
+    if mp.isnan(v):
+        return math.nan
+    if mp.isinf(v):
+        return math.inf if v > 0 else -math.inf
+    if v == 0:
+        return 0.0
+    e = max(int(mp.floor(mp.log(abs(v), 2))), emin)
+    while mp.mpf(2) ** e > abs(v) and e > emin:
+        e -= 1
+    while mp.mpf(2) ** (e + 1) <= abs(v):
+        e += 1
+    place = mp.mpf(2) ** (e - mant)
+    r = mp.nint(v / place) * place          # nint: ties to even
+    if abs(r) >= mp.mpf(2) ** (emax + 1):
+        return math.inf if r > 0 else -math.inf
+    return float(r)
+
+
+def _rd(v):
+    return _round_mp(v, 52, -1022, 1023)
+
+
+def _rf(v):
+    return _round_mp(v, 23, -126, 127)
+
+
+def _bits_d(v):
+    return int(np.array([v], np.float64).view(np.uint64)[0])
+
+
+def _bits_f(v):
+    return int(np.array([v], np.float32).view(np.uint32)[0])
+
+
+def _exact_mod(x, y, nearest):
+    """fmod (truncated quotient) or remainder (nearest, ties even) of floats,
+    exactly, and the quotient."""
+    fx, fy = Fraction(x), Fraction(y)
+    t = fx / fy
+    k = round_half_even(t) if nearest else (math.floor(t) if t >= 0 else math.ceil(t))
+    r = fx - k * fy
+    v = float(r) if r != 0 else math.copysign(0.0, x)
+    assert Fraction(v) == r
+    return v, k
+
+
+def k_range_edges():
+    import mpmath as mp
+    mp.mp.prec = 300
+    rnd = np.random.default_rng(2023)
+    n = 16
+    MAXD = float.fromhex("0x1.fffffffffffffp+1023")
+    MAXF = float.fromhex("0x1.fffffep+127")
+
+    def hexes(*hs):
+        return [float.fromhex(h) for h in hs]
+
+    def logu(lo, hi, k, f32=False):
+        vs = [2.0 ** rnd.uniform(lo, hi) for _ in range(k)]
+        return [float(F(v)) for v in vs] if f32 else vs
+
+    def unif(lo, hi, k, f32=False):
+        vs = [rnd.uniform(lo, hi) for _ in range(k)]
+        return [float(F(v)) for v in vs] if f32 else vs
+
+    def pw(x, y):
+        x, y = mp.mpf(x), mp.mpf(y)
+        if x < 0:
+            assert y == mp.floor(y)
+            v = mp.power(-x, y)
+            return -v if int(y) % 2 else v
+        return mp.power(x, y)
+
+    def gamma(x):
+        return mp.gamma(mp.mpf(x))
+
+    # The CTS failures first, then arguments spread over each edge.
+    big_d = hexes("0x1p+961", "0x1p+897") + [MAXD, 2.0 ** 512 * 1.25, 2.0 ** 400 * 1.5, 3.0] + logu(500, 1024, 10)
+    big_f = hexes("0x1p+121", "0x1p+113") + [MAXF, 2.0 ** 64 * 1.25, 2.0 ** 40 * 1.5, 3.0] + logu(60, 128, 10, True)
+    l1p_d = hexes("0x1.c8p+1019") + [MAXD, 2.0 ** 600 * 1.25, 1e307, 0.5] + logu(590, 1024, 11)
+    l1p_f = hexes("0x1.2ceep+126") + [MAXF, 2.0 ** 104 * 1.25, 1e38, 0.5] + logu(100, 128, 11, True)
+    hyp_d = hexes("-0x1.63p+9") + [710.4758600739439, -710.475, 709.5, 709.78, -20.0] + unif(709.0, 710.47, 10)
+    hyp_f = hexes("-0x1.62e6p+6") + [89.41598, -89.4, 88.5, 88.72, -10.0] + unif(88.0, 89.415, 10, True)
+    # Below -178 (-39) the results are subnormal only next to the poles.
+    gam_d = hexes("-0x1.5800000000200p+7") + [-171.5, -170.5, -175.25, -177.5, -172.0 - 2.0 ** -40,
+                                              -180.0 - 2.0 ** -44, -182.0 - 2.0 ** -45, -2.5, 5.5] + unif(-178.0, -170.0, 6)
+    gam_f = hexes("-0x1.17f4p+5") + [-33.5, -34.5, -36.25, -37.5, float(F(-35.0 - 2.0 ** -16)),
+                                     float(F(-40.0 - 2.0 ** -18)), -2.5, 5.5] + unif(-39.0, -33.0, 7, True)
+    band = 1024.0 - 2.0 ** -20              # log2 of a result in SLEEF's bad band
+    pow_d = [(-MAXD, 1.0), (MAXD, 1.0), (MAXD, 0.5), (2.0, band), (1.5, band / math.log2(1.5)),
+             (0.75, band / math.log2(0.75)), (2.0 ** -600, -band / 600), (2.0 ** -1074, -band / 1074),
+             (-3.0, 646.0), (-(2.0 ** (band / 3)), 3.0), (1e300, 1.02), (7.5, 2.25),
+             (2.0 ** 1023 * 1.5, 1.0), (0.5, -1023.5), (-0.5, -1023.0), (1.0 + 2.0 ** -40, band * 2.0 ** 40 * math.log(2))]
+    pow_f = [(float(F(x)), float(F(y))) for x, y in
+             [(MAXF, 1.0), (-MAXF, 1.0), (2.0, 127.99), (1.5, 218.0), (0.75, -307.0), (7.5, 2.25),
+              (3.0, -4.0), (1e-20, -1.5), (0.5, 0.5), (10.0, 38.5), (-2.0, 127.0), (1.0001, 800000.0),
+              (2.0 ** -149, -0.85), (123.0, 0.125), (0.9, 800.0), (2.0, -149.0)]]
+    pown_d = [(-MAXD, 1), (MAXD, 1), (2.0 ** (band / 3), 3), (-(2.0 ** (band / 5)), 5), (2.0 ** -1022, -1),
+              (1.5, 1750), (-1.5, 1749), (0.75, -2467), (1.0 + 2.0 ** -21, int((709.782712893384 - 5e-7) / math.log1p(2.0 ** -21))),
+              (3.0, 646), (-3.0, 645), (0.5, 1074), (10.0, 308), (10.0, -308), (2.0, 1023),
+              (-(2.0 ** -1023) * 1.5, -1)]
+    pown_f = [(float(F(x)), k) for x, k in
+              [(MAXF, 1), (-MAXF, 1), (2.0, 127), (-2.0, 127), (1.5, 218), (0.75, -307), (3.0, -4), (10.0, 38),
+               (-10.0, 37), (1.0001, 880000), (0.5, 149), (2.0 ** -126 * 3, -1), (7.5, 5), (-1.5, 217), (0.9, 800), (2.0, -126)]]
+    powr_d = [(x, y) for x, y in pow_d if x >= 0] + [(3.0, 2.5), (1e-300, -1.02), (0.25, -511.99), (9.0, 323.0)]
+    powr_f = [(x, y) for x, y in pow_f if x >= 0] + [(3.0, 2.5), (0.25, -63.99)]
+    assert len(powr_d) == n and len(powr_f) == n, (len(powr_d), len(powr_f))
+    mod_d = [hexes("-0x1.e38587584452bp+922", "0x1.729547db372f1p-441"),
+             hexes("0x1.571f370c5157ap+746", "0x1.d5aa34f44aef6p-570"),
+             hexes("-0x1.cd000000004a3p+933", "0x1.7900000000690p-258"),
+             [MAXD, 7 * 2.0 ** -1074], [-MAXD, 3 * 2.0 ** -1074], [2.0 ** -1022 * 1.75, 2.0 ** -1074 * 5],
+             [7.5, 2.0], [-1e300, 3e-300]]
+    mod_f = [hexes("-0x1.3132dep+84", "-0x1.a91dcep-110"), hexes("-0x1.881afcp+56", "-0x1.ded264p-89"),
+             [MAXF, 11 * 2.0 ** -149], [-MAXF, 19 * 2.0 ** -149], [2.0 ** -126 * 1.75, 2.0 ** -149 * 5],
+             [7.5, 2.0], [float(F(-1e30)), float(F(3e-30))]]
+    while len(mod_d) < n:
+        ex, ey = rnd.integers(-1074, 1024, 2)
+        x = float(np.ldexp(rnd.uniform(1, 2), int(ex)))
+        y = float(np.ldexp(rnd.uniform(1, 2), int(ey)))
+        if math.isfinite(x) and math.isfinite(y) and x != 0 and y != 0 and abs(x) > abs(y) * 2.0 ** 900:
+            mod_d.append([x * (1 if rnd.integers(2) else -1), y * (1 if rnd.integers(2) else -1)])
+    while len(mod_f) < n:
+        ex, ey = rnd.integers(-149, 128, 2)
+        x = float(F(np.ldexp(rnd.uniform(1, 2), int(ex))))
+        y = float(F(np.ldexp(rnd.uniform(1, 2), int(ey))))
+        if math.isfinite(x) and math.isfinite(y) and x != 0 and y != 0 and abs(x) > abs(y) * 2.0 ** 100:
+            mod_f.append([x * (1 if rnd.integers(2) else -1), y * (1 if rnd.integers(2) else -1)])
+
+    # One list of (x bits, y bits, result bits, quotient) per kernel slot.
+    # A result of 0 or inf would not test the edge: the cases near overflow
+    # have finite results, those of tgamma nonzero ones.
+    def checked(v):
+        assert math.isfinite(v) and v != 0, v
+        return v
+
+    def unary(xs, fn, dbl):
+        rd, bits, arg = (_rd, _bits_d, float) if dbl else (_rf, _bits_f, lambda v: float(F(v)))
+        return [(bits(arg(x)), 0, bits(checked(rd(fn(mp.mpf(arg(x)))))), 0) for x in xs]
+
+    def binary(pairs, fn, dbl, int_y=False):
+        rd, bits, arg = (_rd, _bits_d, float) if dbl else (_rf, _bits_f, lambda v: float(F(v)))
+        return [(bits(arg(x)), (y & 0xffffffffffffffff) if int_y else bits(arg(y)),
+                 bits(checked(rd(fn(arg(x), y if int_y else arg(y))))), 0)
+                for x, y in pairs]
+
+    def modular(pairs, nearest, dbl):
+        bits = _bits_d if dbl else _bits_f
+        rows = []
+        for x, y in pairs:
+            v, k = _exact_mod(x, y, nearest)
+            checked(v)
+            mag = abs(k) % 128
+            rows.append((bits(x), bits(y), bits(v), 0 if mag == 0 else (-mag if k < 0 else mag)))
+        return rows
+
+    slots = [
+        unary(big_d, mp.acosh, True), unary(big_f, mp.acosh, False),
+        unary([-v if i % 2 else v for i, v in enumerate(big_d)], mp.asinh, True),
+        unary([-v if i % 2 else v for i, v in enumerate(big_f)], mp.asinh, False),
+        unary(l1p_d, mp.log1p, True), unary(l1p_f, mp.log1p, False),
+        unary(hyp_d, mp.cosh, True), unary(hyp_f, mp.cosh, False),
+        unary(hyp_d, mp.sinh, True), unary(hyp_f, mp.sinh, False),
+        unary(gam_d, gamma, True), unary(gam_f, gamma, False),
+        binary(pow_d, pw, True), binary(pow_f, pw, False),
+        binary(pown_d, pw, True, int_y=True), binary(powr_d, pw, True),
+        modular(mod_d, False, True), modular(mod_f, False, False),
+        modular(mod_d, True, True), modular(mod_f, True, False),
+        modular(mod_d, True, True), modular(mod_f, True, False),
+        binary(pown_f, pw, False, int_y=True), binary(powr_f, pw, False),
+    ]
+    assert len(slots) == 24 and all(len(s) == n for s in slots), [len(s) for s in slots]
+    rows = [r for s in slots for r in s]
+    return Kernel("range_edges", "range_edges", (n,), (8,), [
+        buf("x", "ulong", [r[0] for r in rows], hexmode=True, per_line=4),
+        buf("y", "ulong", [r[1] for r in rows], hexmode=True, per_line=4),
+        buf("want", "ulong", [r[2] for r in rows], hexmode=True, per_line=4),
+        buf("wantq", "int", [r[3] for r in rows], per_line=16),
+        out("ok", "int", [1] * len(rows))])
