@@ -986,7 +986,7 @@ impl Parser {
             self.no_suffix(base, suffixes)?;
             let arity = match op {
                 GangOp::LaneId | GangOp::ActiveLanes => 0,
-                GangOp::Any | GangOp::All | GangOp::FirstLane => 1,
+                GangOp::Any | GangOp::All | GangOp::FirstLane | GangOp::Count => 1,
                 _ => 2,
             };
             let mut args = Vec::with_capacity(arity);
