@@ -9,7 +9,6 @@
 //! let a panic unwind into it.
 
 use std::collections::HashMap;
-use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
 
 use lockstep_interp::convert::{self, Format};
@@ -18,7 +17,7 @@ use lockstep_ir::{ConvertOp, FuncId, Rounding, Type};
 use rayon::prelude::*;
 
 use crate::kernel::ArgValue;
-use crate::refill_trial::{Samples, TrialKey};
+use crate::refill_trial::{Run, TrialKey};
 use crate::{
     CompiledKernel, Context, Kernel, LaunchError, LaunchReport, NDRange, ProgramInner, RefillMode,
     Spec,
@@ -392,7 +391,7 @@ pub(crate) fn launch(
     // trial, even runs go without refill and odd ones with, each timed.
     let run = (total_groups / (threads as u64 * 16)).clamp(1, 4096);
     let runs = total_groups.div_ceil(run);
-    let timings: [[AtomicU64; 3]; 2] = Default::default();
+    let timings: [Mutex<Vec<Run>>; 2] = Default::default();
     let run_task = |mem: &mut Vec<u8>, r: u64| {
         let (start, end) = (r * run, ((r + 1) * run).min(total_groups));
         if !trial {
@@ -401,10 +400,14 @@ pub(crate) fn launch(
         let variant = (r % 2) as usize;
         let t = std::time::Instant::now();
         run_range(mem, variant, start, end);
-        let [nanos, groups, count] = &timings[variant];
-        nanos.fetch_add(t.elapsed().as_nanos() as u64, Ordering::Relaxed);
-        groups.fetch_add(end - start, Ordering::Relaxed);
-        count.fetch_add(1, Ordering::Relaxed);
+        let timed = Run {
+            nanos: t.elapsed().as_nanos() as f64,
+            groups: end - start,
+        };
+        timings[variant]
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .push(timed);
     };
     if (threads <= 1 || total_groups == 1) && frame <= CALLER_FRAME_LIMIT {
         let mut mem = worker_memory();
@@ -419,13 +422,8 @@ pub(crate) fn launch(
         });
     }
     if trial {
-        let get = |i: usize, j: usize| timings[i][j].load(Ordering::Relaxed);
-        let samples = Samples {
-            nanos: [get(0, 0), get(1, 0)],
-            groups: [get(0, 1), get(1, 1)],
-            runs: [get(0, 2), get(1, 2)],
-        };
-        program.refill_trials.record(trial_key, &samples);
+        let [off, on] = timings.map(|t| t.into_inner().unwrap_or_else(|e| e.into_inner()));
+        program.refill_trials.record(trial_key, &off, &on);
     }
     drop(guards);
     drop(byval);
