@@ -20,9 +20,11 @@
 //! fails the command with `CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST`
 //! without running it.
 //!
-//! A blocking command (a blocking read, write or map) runs on the calling
-//! thread when no runner is active, then returns; otherwise the caller
-//! waits for it. Pending commands keep what they use alive: their events
+//! A thread about to wait for a queue (a blocking read, write or map,
+//! `clFinish`, `clWaitForEvents`) runs the queue's ready commands itself
+//! when no runner is active, also when an executor job was started but has
+//! not begun (the job then finds the work taken): a blocking call after a
+//! kernel costs no thread switch. Pending commands keep what they use alive: their events
 //! (which hold the context), the memory objects they read or write, and
 //! the queue itself (a running queue is held by its runner, a waiting one
 //! by the events it waits for), so releasing a queue, a buffer or a context
@@ -39,7 +41,7 @@
 
 use std::collections::VecDeque;
 use std::ffi::c_void;
-use std::sync::{Arc, Condvar, Mutex, OnceLock};
+use std::sync::{Arc, Condvar, Mutex, OnceLock, Weak};
 use std::time::Instant;
 
 use crate::cl::*;
@@ -86,9 +88,11 @@ pub struct Queue {
 struct QueueState {
     /// Commands not taken to run yet, in enqueue order.
     pending: VecDeque<Command>,
-    /// A thread (an executor job, or an application thread in a blocking
-    /// enqueue) is running this queue's commands.
+    /// A thread (an executor job, or an application thread about to wait)
+    /// is running this queue's commands.
     running: bool,
+    /// An executor job has been started to run them and has not begun.
+    scheduled: bool,
     /// The runner's thread, while there is one.
     runner: Option<std::thread::ThreadId>,
     /// Events of the commands enqueued and not seen done, oldest first:
@@ -132,6 +136,8 @@ pub type EventCallback = unsafe extern "C" fn(event: cl_event, status: cl_int, u
 
 pub struct Event {
     pub context: Retained<Context>,
+    /// The queue of a command's event (weak: events outlive queues).
+    queue: Option<Weak<Object<Queue>>>,
     queue_handle: cl_command_queue,
     pub command_type: cl_command_type,
     profiling: bool,
@@ -269,21 +275,34 @@ impl Queue {
 
 impl Object<Queue> {
     /// Starts a runner on the executor if a command may run and no runner
-    /// is active.
+    /// is active or about to start.
     fn kick(self: &Arc<Self>) {
         {
             let mut state = self.lock();
-            if state.running || self.next_ready(&state).is_none() {
+            if state.running || state.scheduled || self.next_ready(&state).is_none() {
                 return;
             }
-            state.running = true;
+            state.scheduled = true;
         }
         let queue = self.clone();
-        lockstep_runtime::executor::spawn(move || queue.drain(usize::MAX));
+        lockstep_runtime::executor::spawn(move || {
+            {
+                let mut state = queue.lock();
+                state.scheduled = false;
+                if state.running {
+                    // A waiting application thread took over.
+                    return;
+                }
+                state.running = true;
+            }
+            queue.drain(usize::MAX)
+        });
     }
 
-    /// Runs up to `budget` ready commands on this thread, unless another
-    /// thread is the runner.
+    /// Runs up to `budget` ready commands on this thread, unless a runner
+    /// is active: a thread about to wait for the queue's commands runs them
+    /// itself rather than wait for an executor thread to wake up and run
+    /// them (two thread switches per blocking call otherwise).
     fn help(self: &Arc<Self>, budget: usize) {
         {
             let mut state = self.lock();
@@ -323,9 +342,15 @@ impl Object<Queue> {
         }
     }
 
-    /// Blocks until every command enqueued so far has run.
-    pub fn finish(&self) {
-        let events: Vec<_> = self.lock().in_flight.iter().cloned().collect();
+    /// Blocks until every command enqueued so far has run (running them
+    /// here if no runner is active).
+    pub fn finish(self: &Arc<Self>) {
+        let (events, budget) = {
+            let state = self.lock();
+            let events: Vec<_> = state.in_flight.iter().cloned().collect();
+            (events, state.pending.len())
+        };
+        self.help(budget);
         for e in events {
             e.wait();
         }
@@ -337,7 +362,7 @@ impl Object<Queue> {
     fn quiesce(&self) {
         let me = std::thread::current().id();
         let mut state = self.lock();
-        while state.running && state.runner != Some(me) {
+        while (state.running || state.scheduled) && state.runner != Some(me) {
             state = self.stopped.wait(state).unwrap_or_else(|e| e.into_inner());
         }
     }
@@ -462,6 +487,7 @@ fn new_event(
     let profiling = queue.is_some_and(|q| q.properties & CL_QUEUE_PROFILING_ENABLE != 0);
     handle::create(Event {
         context: Retained::new(context),
+        queue: queue.map(Arc::downgrade),
         queue_handle: queue.map_or(std::ptr::null_mut(), handle::handle),
         command_type,
         profiling,
@@ -515,6 +541,7 @@ fn create_queue(
         state: Mutex::new(QueueState {
             pending: VecDeque::new(),
             running: false,
+            scheduled: false,
             runner: None,
             in_flight: VecDeque::new(),
             prune_at: PRUNE_AT,
@@ -731,6 +758,11 @@ pub unsafe extern "C" fn clWaitForEvents(num: cl_uint, list: *const cl_event) ->
         }
         let mut failed = false;
         for e in &events {
+            if let Some(q) = e.queue.as_ref().and_then(Weak::upgrade) {
+                // Run the queue here if no runner is active.
+                let budget = q.lock().pending.len();
+                q.help(budget);
+            }
             failed |= e.wait() < 0;
         }
         if failed {
