@@ -37,6 +37,7 @@ mod ndrange;
 mod refill_trial;
 pub mod sim;
 mod simd;
+mod tiers;
 pub mod toolchain;
 
 use std::collections::VecDeque;
@@ -53,7 +54,8 @@ pub use kernel::{
 };
 pub use lockstep_passes::pipeline::{Linearization, RefillMode, Settings, Spec};
 pub use ndrange::NDRange;
-pub use toolchain::{BuildFlags, Built, CompiledKernel, Source, Target, Toolchain};
+pub use tiers::{wait_for_upgrades, Tiering};
+pub use toolchain::{BuildFlags, Built, CompiledKernel, Source, Target, Tier, Toolchain};
 
 /// The largest work-group Lockstep runs.
 pub const MAX_WORK_GROUP_SIZE: u64 = 4096;
@@ -139,6 +141,8 @@ pub struct Context {
     /// Launches made with [`Context::launch_async`] not finished yet, run
     /// in order (shared by clones).
     launches: Arc<AsyncLaunches>,
+    /// Which tiers kernels compile at (`LOCKSTEP_TIER`, else auto).
+    tiering: Tiering,
 }
 
 /// What a launch produced besides writing its buffers.
@@ -168,6 +172,7 @@ impl Context {
             refill: refill_from_env(),
             interpret_after_passes: false,
             launches: Arc::default(),
+            tiering: Tiering::from_env(),
         }
     }
 
@@ -246,6 +251,16 @@ impl Context {
         self.refill
     }
 
+    /// Sets which tiers kernels compile at ([`Tiering`]): the quick tier
+    /// first and the optimized one in the background (auto), or only one.
+    pub fn set_tiering(&mut self, tiering: Tiering) {
+        self.tiering = tiering;
+    }
+
+    pub fn tiering(&self) -> Tiering {
+        self.tiering
+    }
+
     /// The passes' settings launches use.
     pub fn settings(&self) -> Settings {
         Settings {
@@ -294,9 +309,28 @@ impl Context {
             linearization: self.linearization,
             refill: self.refill,
         };
-        Ok(simd::compiled(&kernel.program, kernel.func, spec)?
-            .report
-            .to_string())
+        Ok(
+            simd::compiled(&kernel.program, kernel.func, spec, self.tiering)?
+                .report
+                .to_string(),
+        )
+    }
+
+    /// The tier of `kernel`'s code specialized for `local_size` under this
+    /// context's settings, if it has been compiled ([`Tiering`]).
+    pub fn compiled_tier(&self, kernel: &Kernel, local_size: [u32; 3]) -> Option<Tier> {
+        let spec = Spec {
+            local_size,
+            width: self.kernel_width(kernel),
+            linearization: self.linearization,
+            refill: self.refill,
+        };
+        let cache = kernel
+            .program
+            .simd_cache
+            .lock()
+            .unwrap_or_else(|e| e.into_inner());
+        cache.get(&(kernel.func, spec)).map(|k| k.tier())
     }
 
     /// Runs `kernel` over `range` after validating its arguments and the
