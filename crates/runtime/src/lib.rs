@@ -54,7 +54,7 @@ pub use kernel::{
 };
 pub use lockstep_passes::pipeline::{Linearization, RefillMode, Settings, Spec};
 pub use ndrange::NDRange;
-pub use tiers::{wait_for_upgrades, Tiering};
+pub use tiers::{wait_for_upgrades, Tiering, QUICK_TIER_MAX_ITEMS};
 pub use toolchain::{BuildFlags, Built, CompiledKernel, Source, Target, Tier, Toolchain};
 
 /// The largest work-group Lockstep runs.

@@ -13,7 +13,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
 
 use lockstep_interp::convert::{self, Format};
-use lockstep_ir::abi::{runtime_symbols, type_of_code, GroupContext, WorkGroupFn};
+use lockstep_ir::abi::{runtime_symbols, type_of_code, GroupContext};
 use lockstep_ir::{ConvertOp, FuncId, Rounding, Type};
 use rayon::prelude::*;
 
@@ -239,6 +239,7 @@ pub(crate) fn launch(
     let num_groups: [u64; 3] = std::array::from_fn(|d| global[d].div_ceil(local[d]));
     // The group sizes that occur: full, and the smaller last one per dimension.
     let size_of = |d: usize, g: u64| (global[d] - g * local[d]).min(local[d]);
+    let tiering = ctx.tiering().for_launch(global.iter().product());
     // The specializations, by group size, compiled with refill as `refill` says.
     let compile_all = |refill: RefillMode| {
         let mut specs: HashMap<[u32; 3], Arc<CompiledKernel>> = HashMap::new();
@@ -257,7 +258,7 @@ pub(crate) fn launch(
                             linearization: settings.linearization,
                             refill,
                         };
-                        e.insert(compiled(program, kernel.func, spec, ctx.tiering())?);
+                        e.insert(compiled(program, kernel.func, spec, tiering)?);
                     }
                 }
             }
@@ -285,6 +286,14 @@ pub(crate) fn launch(
         }
     };
     let trial = variants.len() == 2;
+    let tiers_of = || -> Vec<Tier> {
+        variants
+            .iter()
+            .flat_map(|specs| specs.values())
+            .map(|k| k.tier())
+            .collect()
+    };
+    let tiers_at_start = tiers_of();
     // Arguments: local ones become offsets after the kernel's own locals.
     let static_local = variants
         .iter()
@@ -387,27 +396,11 @@ pub(crate) fn launch(
             ]
         }
     };
-    // Each group runs the code its specialization has when it starts (a
-    // quick tier's upgrade takes effect at the next group), except in a
-    // refill trial, which times its two variants against each other: both
-    // keep the code they started with.
-    let frozen: Vec<Vec<WorkGroupFn>> = if trial {
-        by_position
-            .iter()
-            .map(|v| v.iter().map(|k| k.function()).collect())
-            .collect()
-    } else {
-        Vec::new()
-    };
+    // Each group runs the code its specialization has when it starts: a
+    // quick tier's upgrade takes effect at the next group.
     let run_groups = |mem: &mut Vec<u8>, variant: usize, index: u64, count: u64| {
         let g = group_of(index);
-        let position = position_of(g);
-        let k = &by_position[variant][position];
-        let function = if trial {
-            frozen[variant][position]
-        } else {
-            k.function()
-        };
+        let function = by_position[variant][position_of(g)].function();
         // Aligned starts of this worker's local memory (LOCAL_ALIGN: the
         // kernel's `__local` variables are at offsets aligned for their
         // types from it) and scratch (64 bytes).
@@ -493,7 +486,12 @@ pub(crate) fn launch(
                 .for_each_init(worker_memory, |mem, r| run_task(mem, r));
         });
     }
-    if trial {
+    // A refill trial's timings compare the variants' optimized code: a
+    // launch that ran the quick tier (or saw an upgrade) records nothing,
+    // unless only the quick tier is ever compiled.
+    let comparable = tiers_of() == tiers_at_start
+        && (ctx.tiering() == Tiering::Quick || tiers_at_start.iter().all(|&t| t == Tier::Full));
+    if trial && comparable {
         let get = |i: usize, j: usize| timings[i][j].load(Ordering::Relaxed);
         let samples = Samples {
             nanos: [get(0, 0), get(1, 0)],
