@@ -152,6 +152,10 @@ fn measure(
 ) -> Result<Stats> {
     let mut times = Vec::new();
     for i in 0..warmup + repeat.max(1) {
+        if i == warmup {
+            // Timed runs run Lockstep's optimized tier, not the quick one.
+            lockstep_runtime::wait_for_upgrades();
+        }
         reset()?;
         let t = Instant::now();
         run()?;
@@ -624,6 +628,10 @@ fn run_bench(
     let mut alive = vec![true; runners.len()];
     let rounds = cli.warmup + cli.repeat.max(1);
     for round in 0..rounds {
+        if round == cli.warmup {
+            // Timed rounds run Lockstep's optimized tier, not the quick one.
+            lockstep_runtime::wait_for_upgrades();
+        }
         for (k, runner) in runners.iter_mut().enumerate() {
             if !alive[k] {
                 continue;
@@ -768,6 +776,8 @@ fn probe(spec: &str) -> Result<()> {
             let t = Instant::now();
             ls.run()?;
             let first = ms(t.elapsed());
+            // Steady runs run the optimized tier (tiered compilation).
+            lockstep_runtime::wait_for_upgrades();
             let ls = std::cell::RefCell::new(ls);
             let steady = measure(
                 0,

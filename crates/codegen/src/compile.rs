@@ -12,6 +12,16 @@
 //! (the local memory layout and the report) is kept beside it, in memory
 //! and in the on-disk entry, so a hit runs neither the passes nor the
 //! emitter nor LLVM. [`stats`] counts what was generated and what was found.
+//!
+//! Tiers ([`Tier`]): [`compile_at`] with [`Tier::Quick`] returns the fully
+//! optimized code when it is at hand (in the JIT or on disk), else compiles
+//! the same IR with less LLVM optimization, kept in this process only: the
+//! disk cache holds only the full tier. The runtime runs a kernel's first
+//! launches on the quick tier while the full one compiles in the background.
+//!
+//! `LOCKSTEP_TIME_BUILD=1` reports each generated specialization's stages on
+//! stderr: the passes and the emitter (`emit`), LLVM's optimizer (`llvm
+//! opt`), machine code (`llvm codegen`) and loading into the JIT (`jit`).
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -21,7 +31,8 @@ use cranelift_entity::EntityRef;
 use lockstep_ir::{FuncId, GlobalId, Module};
 
 use crate::abi::{RuntimeFunctions, WorkGroupFn};
-use crate::backend::{target, Jit, ObjectCache};
+use crate::backend::target::{self, Tier};
+use crate::backend::{Jit, ObjectCache};
 use crate::{emit, CodegenError, LocalLayout, Spec};
 
 /// One compiled kernel specialization: its work-group function and what
@@ -33,6 +44,9 @@ pub struct CompiledKernel {
     /// What the SIMD code generator did (`--emit report`), as text: a
     /// kernel loaded from a cache has the report it was compiled with.
     pub report: String,
+    /// How optimized the code is (the full tier may come back when the
+    /// quick one was asked for, never the other way).
+    pub tier: Tier,
 }
 
 impl CompiledKernel {
@@ -52,9 +66,12 @@ pub struct CompileStats {
     pub memory_hits: u64,
     /// Specializations loaded from the on-disk object cache.
     pub disk_hits: u64,
+    /// Of those generated, how many at [`Tier::Quick`].
+    pub quick: u64,
 }
 
 static GENERATED: AtomicU64 = AtomicU64::new(0);
+static QUICK: AtomicU64 = AtomicU64::new(0);
 static MEMORY_HITS: AtomicU64 = AtomicU64::new(0);
 static DISK_HITS: AtomicU64 = AtomicU64::new(0);
 
@@ -64,6 +81,7 @@ pub fn stats() -> CompileStats {
         generated: GENERATED.load(Ordering::Relaxed),
         memory_hits: MEMORY_HITS.load(Ordering::Relaxed),
         disk_hits: DISK_HITS.load(Ordering::Relaxed),
+        quick: QUICK.load(Ordering::Relaxed),
     }
 }
 
@@ -73,6 +91,7 @@ struct Loaded {
     address: usize,
     local: LocalLayout,
     report: String,
+    tier: Tier,
 }
 
 /// Compiles kernel `kernel` of `module` for `spec`, or loads it: from this
@@ -93,6 +112,55 @@ pub fn compile(
     program_key: &str,
     runtime: RuntimeFunctions,
 ) -> Result<CompiledKernel, CodegenError> {
+    compile_at(module, kernel, spec, program_key, runtime, Tier::Full)
+}
+
+/// [`compile`] at `tier`: [`Tier::Quick`] code is compiled with less
+/// optimization and kept in this process's JIT only (under a key of its
+/// own), never on disk.
+pub fn compile_at(
+    module: &Module,
+    kernel: FuncId,
+    spec: &Spec,
+    program_key: &str,
+    runtime: RuntimeFunctions,
+    tier: Tier,
+) -> Result<CompiledKernel, CodegenError> {
+    let k = load(module, kernel, spec, program_key, runtime, tier, true)?;
+    Ok(k.expect("generated when not found"))
+}
+
+/// The fully optimized code of the specialization if this process's JIT
+/// or the disk cache has it; `None` (compiling nothing) if not.
+pub fn cached(
+    module: &Module,
+    kernel: FuncId,
+    spec: &Spec,
+    program_key: &str,
+    runtime: RuntimeFunctions,
+) -> Result<Option<CompiledKernel>, CodegenError> {
+    load(
+        module,
+        kernel,
+        spec,
+        program_key,
+        runtime,
+        Tier::Full,
+        false,
+    )
+}
+
+/// The specialization at `tier`: from the JIT, else (the full tier) from
+/// disk, else generated if `generate`.
+fn load(
+    module: &Module,
+    kernel: FuncId,
+    spec: &Spec,
+    program_key: &str,
+    runtime: RuntimeFunctions,
+    tier: Tier,
+    generate: bool,
+) -> Result<Option<CompiledKernel>, CodegenError> {
     let name = &module.functions[kernel].name;
     let internal = |e: String| CodegenError::Internal(e);
     let host = crate::target()?;
@@ -120,23 +188,38 @@ pub fn compile(
             function,
             local: l.local.clone(),
             report: l.report.clone(),
+            tier: l.tier,
         }
     };
-    if let Some(l) = lock_loaded().get(&key) {
+    // Quick code lives under a key (and symbol) of its own.
+    let memory_key = match tier {
+        Tier::Full => key.clone(),
+        Tier::Quick => format!("{key}/quick"),
+    };
+    if let Some(l) = lock_loaded().get(&memory_key) {
         MEMORY_HITS.fetch_add(1, Ordering::Relaxed);
-        return Ok(found(l));
+        return Ok(Some(found(l)));
     }
-    let symbol = format!("lockstep_wg_{}", &key[..32]);
     // Compiled (or read) without the lock, so kernels compile in parallel.
     let disk = ObjectCache::open();
-    let (entry, from_disk) = match disk.as_ref().and_then(|c| Entry::decode(&c.get(&key)?)) {
+    let on_disk = match tier {
+        Tier::Full => disk.as_ref().and_then(|c| Entry::decode(&c.get(&key)?)),
+        Tier::Quick => None,
+    };
+    let (entry, from_disk) = match on_disk {
         Some(entry) => (entry, true),
+        None if !generate => return Ok(None),
         None => {
             GENERATED.fetch_add(1, Ordering::Relaxed);
+            if tier == Tier::Quick {
+                QUICK.fetch_add(1, Ordering::Relaxed);
+            }
+            let symbol = symbol_of(&key, tier);
             let context = inkwell::context::Context::create();
             let llvm = context.create_module(name);
-            let (local, report) =
-                emit::emit_kernel(context.raw(), llvm.as_mut_ptr(), module, kernel, spec)?;
+            let (local, report) = timed(name, "emit", || {
+                emit::emit_kernel(context.raw(), llvm.as_mut_ptr(), module, kernel, spec)
+            })?;
             if let Some(dir) = std::env::var_os("LOCKSTEP_DUMP_LLVM") {
                 let path = std::path::Path::new(&dir)
                     .join(format!("{name}-{:?}-w{}.ll", spec.local_size, spec.width));
@@ -145,14 +228,25 @@ pub fn compile(
             if let Some(f) = llvm.get_function(emit::WORK_GROUP_FN) {
                 f.as_global_value().set_name(&symbol);
             }
-            let object = target::optimize_and_emit_object(host, &llvm)
-                .map_err(|e| internal(e.to_string()))?;
+            let tier_name = match tier {
+                Tier::Full => "",
+                Tier::Quick => " (quick)",
+            };
+            timed(name, &format!("llvm opt{tier_name}"), || {
+                target::optimize_at(host, &llvm, tier)
+            })
+            .map_err(|e| internal(e.to_string()))?;
+            let object = timed(name, &format!("llvm codegen{tier_name}"), || {
+                target::emit_object_at(host, &llvm, tier)
+            })
+            .map_err(|e| internal(e.to_string()))?;
             let entry = Entry {
                 local,
                 report: report.to_string(),
                 object,
             };
-            if let Some(c) = &disk {
+            // Only the full tier goes to disk.
+            if let (Some(c), Tier::Full) = (&disk, tier) {
                 let _ = c.put(&key, &entry.encode());
             }
             (entry, false)
@@ -161,13 +255,16 @@ pub fn compile(
     let mut loaded = lock_loaded();
     // Another thread may have loaded the same key meanwhile: the JIT
     // takes each symbol once.
-    if let Some(l) = loaded.get(&key) {
+    if let Some(l) = loaded.get(&memory_key) {
         MEMORY_HITS.fetch_add(1, Ordering::Relaxed);
-        return Ok(found(l));
+        return Ok(Some(found(l)));
     }
-    jit.add_object(&entry.object)
-        .map_err(|e| internal(e.to_string()))?;
-    let address = jit.lookup(&symbol).map_err(|e| internal(e.to_string()))?;
+    let symbol = symbol_of(&key, tier);
+    let address = timed(name, "jit", || {
+        jit.add_object(&entry.object)?;
+        jit.lookup(&symbol)
+    })
+    .map_err(|e| internal(e.to_string()))?;
     if from_disk {
         DISK_HITS.fetch_add(1, Ordering::Relaxed);
     }
@@ -175,10 +272,47 @@ pub fn compile(
         address,
         local: entry.local,
         report: entry.report,
+        tier,
     };
     let k = found(&l);
-    loaded.insert(key, l);
-    Ok(k)
+    loaded.insert(memory_key, l);
+    Ok(Some(k))
+}
+
+/// The work-group function's symbol for a specialization's key at `tier`
+/// (both tiers of a kernel may be in the JIT at once).
+fn symbol_of(key: &str, tier: Tier) -> String {
+    match tier {
+        Tier::Full => format!("lockstep_wg_{}", &key[..32]),
+        Tier::Quick => format!("lockstep_wg_quick_{}", &key[..32]),
+    }
+}
+
+/// Runs `f` as stage `stage` of compiling `kernel`, reporting its time on
+/// stderr when `LOCKSTEP_TIME_BUILD=1` (as the front end reports its own).
+fn timed<T>(kernel: &str, stage: &str, f: impl FnOnce() -> T) -> T {
+    static ON: OnceLock<bool> = OnceLock::new();
+    if !*ON.get_or_init(|| std::env::var_os("LOCKSTEP_TIME_BUILD").is_some_and(|v| v == "1")) {
+        return f();
+    }
+    let thread_cpu = || {
+        let mut ts = libc::timespec {
+            tv_sec: 0,
+            tv_nsec: 0,
+        };
+        // SAFETY: `ts` is a valid timespec to write to.
+        unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut ts) };
+        std::time::Duration::new(ts.tv_sec as u64, ts.tv_nsec as u32)
+    };
+    let (wall, cpu) = (std::time::Instant::now(), thread_cpu());
+    let out = f();
+    let ms = |d: std::time::Duration| d.as_secs_f64() * 1e3;
+    eprintln!(
+        "lockstep: time: {kernel}: {stage:<13} {:8.2} ms cpu {:8.2} ms wall",
+        ms(thread_cpu().saturating_sub(cpu)),
+        ms(wall.elapsed())
+    );
+    out
 }
 
 /// An on-disk entry: the object, and what launching its kernel needs that

@@ -15,7 +15,10 @@ pub mod report;
 
 use thiserror::Error;
 
-pub use compile::{build_identity, compile, stats, CompileStats, CompiledKernel};
+pub use backend::target::Tier;
+pub use compile::{
+    build_identity, cached, compile, compile_at, stats, CompileStats, CompiledKernel,
+};
 pub use emit::{Linearization, LocalLayout, Spec, WORK_GROUP_FN};
 pub use lockstep_ir::abi;
 pub use report::Report;

@@ -6,7 +6,7 @@
 
 use std::ffi::{c_char, c_void, CStr};
 use std::sync::atomic::Ordering;
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, Weak};
 
 use lockstep_runtime::{ArgKind, ArgMeta, ArgValue, LaunchError, NDRange, MAX_WORK_GROUP_SIZE};
 
@@ -33,6 +33,10 @@ struct KernelState {
     set: Vec<bool>,
     /// Bytes of `__local` memory in arguments.
     local_bytes: Vec<u64>,
+    /// The memory object of each buffer argument (not kept alive by the
+    /// kernel, as the spec asks; an enqueue keeps those still alive until
+    /// its command has run).
+    mems: Vec<Option<Weak<Object<memory::Mem>>>>,
 }
 
 impl ClType for Kernel {
@@ -60,6 +64,7 @@ fn new_kernel(p: &Arc<Object<Program>>, runtime: lockstep_runtime::Kernel) -> cl
             runtime,
             set: vec![false; args.len()],
             local_bytes: vec![0; args.len()],
+            mems: vec![None; args.len()],
         }),
         args,
         uniform_groups,
@@ -173,6 +178,7 @@ pub unsafe extern "C" fn clSetKernelArg(
         let index = arg_index as usize;
         let meta = k.args.get(index).ok_or(CL_INVALID_ARG_INDEX)?;
         let mut local = 0u64;
+        let mut mem_object = None;
         let value = match &meta.kind {
             ArgKind::GlobalBuffer | ArgKind::ConstantBuffer => {
                 if arg_size != std::mem::size_of::<cl_mem>() {
@@ -190,6 +196,7 @@ pub unsafe extern "C" fn clSetKernelArg(
                     if !Arc::ptr_eq(&m.context, &k.program.context) {
                         return Err(CL_INVALID_MEM_OBJECT);
                     }
+                    mem_object = Some(Arc::downgrade(&m));
                     ArgValue::Buffer(m.storage.clone())
                 }
             }
@@ -224,6 +231,7 @@ pub unsafe extern "C" fn clSetKernelArg(
         })?;
         state.set[index] = true;
         state.local_bytes[index] = local;
+        state.mems[index] = mem_object;
         Ok(())
     })
 }
@@ -521,6 +529,12 @@ unsafe fn ndrange(
     }
     let range = NDRange::new(work_dim, global).local(local).offset(offset);
     let runtime_ctx = q.context.runtime.clone();
+    let uses = state
+        .mems
+        .iter()
+        .flatten()
+        .filter_map(Weak::upgrade)
+        .collect();
     let runtime_kernel = state.runtime;
     let e = Enqueue {
         queue: &q,
@@ -528,6 +542,7 @@ unsafe fn ndrange(
         wait,
         event_out: event,
         blocking: false,
+        uses,
     };
     enqueue(
         e,

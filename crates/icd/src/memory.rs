@@ -383,6 +383,7 @@ pub unsafe extern "C" fn clEnqueueReadBuffer(
             wait,
             event_out: event,
             blocking: blocking != 0,
+            uses: vec![m.clone()],
         };
         enqueue(
             e,
@@ -425,6 +426,7 @@ pub unsafe extern "C" fn clEnqueueWriteBuffer(
             wait,
             event_out: event,
             blocking: blocking != 0,
+            uses: vec![m.clone()],
         };
         enqueue(
             e,
@@ -494,6 +496,7 @@ pub unsafe extern "C" fn clEnqueueCopyBuffer(
             wait,
             event_out: event,
             blocking: false,
+            uses: vec![src.clone(), dst.clone()],
         };
         enqueue(
             e,
@@ -535,6 +538,7 @@ pub unsafe extern "C" fn clEnqueueFillBuffer(
             wait,
             event_out: event,
             blocking: false,
+            uses: vec![m.clone()],
         };
         enqueue(
             e,
@@ -695,6 +699,7 @@ unsafe fn host_rect(
         wait,
         event_out: event,
         blocking: blocking != 0,
+        uses: vec![m.clone()],
     };
     enqueue(
         e,
@@ -858,6 +863,7 @@ pub unsafe extern "C" fn clEnqueueCopyBufferRect(
             wait,
             event_out: event,
             blocking: false,
+            uses: vec![src.clone(), dst.clone()],
         };
         enqueue(
             e,
@@ -909,6 +915,7 @@ pub unsafe extern "C" fn clEnqueueMapBuffer(
             wait,
             event_out: event,
             blocking: blocking != 0,
+            uses: vec![m.clone()],
         };
         enqueue(e, Box::new(|| Ok(())))?;
         m.mapped
@@ -944,6 +951,7 @@ pub unsafe extern "C" fn clEnqueueUnmapMemObject(
             wait,
             event_out: event,
             blocking: false,
+            uses: vec![m.clone()],
         };
         enqueue(e, Box::new(|| Ok(())))
     })
@@ -976,6 +984,7 @@ pub unsafe extern "C" fn clEnqueueMigrateMemObjects(
             wait,
             event_out: event,
             blocking: false,
+            uses: mems.clone(),
         };
         // One memory: nothing to move.
         enqueue(e, Box::new(|| Ok(())))

@@ -1,18 +1,41 @@
 //! Command queues and events: how enqueued commands run.
 //!
-//! Execution model: a command runs on the calling thread, inside the
-//! `clEnqueue*` call, as soon as everything it waits for is complete — so
-//! queues are in order (out-of-order queues are accepted and run in order
-//! too) and most events are complete when the enqueue returns. A command
-//! whose wait list holds an incomplete event (a user event, or a command
-//! deferred behind one) is kept in its queue's pending list with every
-//! command enqueued after it; `clSetUserEventStatus` runs whatever became
-//! ready. A failed dependency (negative status) fails the command with
-//! `CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST`.
+//! Execution model: an enqueue returns at once and its command runs on a
+//! background thread ([`lockstep_runtime::executor`]), so the application
+//! goes on while the device works. Each queue has at most one thread
+//! running its commands at a time (its *runner*): an executor job started
+//! when a command becomes ready and no runner is active, which runs ready
+//! commands until none is left. In-order queues run their commands in the
+//! order they were enqueued, each once its wait list is complete;
+//! out-of-order queues (`CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE`) run any
+//! command whose wait list is complete, where a marker or barrier without a
+//! wait list waits for every command enqueued before it and every command
+//! after a barrier waits for the barrier. Kernels run their work-groups on
+//! the runtime's worker pool, which the runner waits on.
 //!
-//! Events record profiling times (queued, submitted, started, ended, in ns
-//! of a monotonic clock) and call their callbacks when they reach the
-//! status registered for.
+//! A command whose wait list holds an incomplete event registers its queue
+//! with that event, which runs the queue again when it completes (or
+//! fails): user events (`clSetUserEventStatus`) and commands of other
+//! queues gate commands this way. A failed dependency (negative status)
+//! fails the command with `CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST`
+//! without running it.
+//!
+//! A thread about to wait for a queue (a blocking read, write or map,
+//! `clFinish`, `clWaitForEvents`) runs the queue's ready commands itself
+//! when no runner is active, also when an executor job was started but has
+//! not begun (the job then finds the work taken): a blocking call after a
+//! kernel costs no thread switch. Pending commands keep what they use alive: their events
+//! (which hold the context), the memory objects they read or write, and
+//! the queue itself (a running queue is held by its runner, a waiting one
+//! by the events it waits for), so releasing a queue, a buffer or a context
+//! with work pending is safe. Releasing a queue's last reference waits for
+//! the commands that can run now (as `clFinish` would, but not for user
+//! events that may never complete).
+//!
+//! Events record profiling times (queued at the enqueue, submitted and
+//! started when the command is taken to run, ended when it has run, in ns
+//! of a monotonic clock) and call their callbacks, once each, when they
+//! reach (or pass) the status registered for.
 
 #![allow(non_snake_case)]
 
@@ -25,6 +48,7 @@ use crate::cl::*;
 use crate::context::Context;
 use crate::handle::{self, creator, status, ClType, Kind, Object, Retained};
 use crate::info::Info;
+use crate::memory::Mem;
 use crate::platform;
 
 /// Nanoseconds on the profiling clock (monotonic, from the first use).
@@ -57,16 +81,32 @@ pub struct Queue {
     /// The property list as given (`CL_QUEUE_PROPERTIES_ARRAY`).
     properties_array: Vec<cl_queue_properties>,
     state: Mutex<QueueState>,
-    /// Signalled when the pending list empties.
-    idle: Condvar,
+    /// Signalled when the runner stops.
+    stopped: Condvar,
 }
 
-#[derive(Default)]
 struct QueueState {
+    /// Commands not taken to run yet, in enqueue order.
     pending: VecDeque<Command>,
-    /// A thread is running this queue's commands.
+    /// A thread (an executor job, or an application thread about to wait)
+    /// is running this queue's commands.
     running: bool,
+    /// An executor job has been started to run them and has not begun.
+    scheduled: bool,
+    /// The runner's thread, while there is one.
+    runner: Option<std::thread::ThreadId>,
+    /// Events of the commands enqueued and not seen done, oldest first:
+    /// what `clFinish` and markers without a wait list wait for.
+    in_flight: VecDeque<Arc<Object<Event>>>,
+    /// When `in_flight` is that long, its done events are dropped (it
+    /// doubles so that pruning costs little per enqueue).
+    prune_at: usize,
+    /// Out-of-order queues: the last barrier, which later commands wait for.
+    barrier: Option<Arc<Object<Event>>>,
 }
+
+/// `in_flight`'s first pruning length.
+const PRUNE_AT: usize = 256;
 
 impl ClType for Queue {
     const KIND: Kind = Kind::Queue;
@@ -80,13 +120,23 @@ struct Command {
     event: Arc<Object<Event>>,
     wait: Vec<Arc<Object<Event>>>,
     work: Work,
+    /// The memory objects the command uses: kept until it has run, so that
+    /// their destructor callbacks (which may free a `USE_HOST_PTR`
+    /// region) come after it.
+    uses: Vec<Arc<Object<Mem>>>,
+}
+
+impl Command {
+    fn is_ready(&self) -> bool {
+        self.wait.iter().all(|e| e.is_done())
+    }
 }
 
 pub type EventCallback = unsafe extern "C" fn(event: cl_event, status: cl_int, user: *mut c_void);
 
 pub struct Event {
     pub context: Retained<Context>,
-    /// The queue (a weak link: events outlive their queues' handles).
+    /// The queue of a command's event (weak: events outlive queues).
     queue: Option<Weak<Object<Queue>>>,
     queue_handle: cl_command_queue,
     pub command_type: cl_command_type,
@@ -105,6 +155,9 @@ struct EventState {
     /// Queued, submitted, started, ended.
     times: [u64; 4],
     callbacks: Vec<(cl_int, EventCallback, usize)>,
+    /// Queues with a command waiting for this event: run again when it is
+    /// done (and held until then).
+    waiters: Vec<Arc<Object<Queue>>>,
 }
 
 impl ClType for Event {
@@ -113,32 +166,52 @@ impl ClType for Event {
 }
 
 impl Event {
-    pub fn status(&self) -> cl_int {
-        self.state.lock().unwrap_or_else(|e| e.into_inner()).status
+    fn lock(&self) -> std::sync::MutexGuard<'_, EventState> {
+        self.state.lock().unwrap_or_else(|e| e.into_inner())
     }
 
+    pub fn status(&self) -> cl_int {
+        self.lock().status
+    }
+
+    /// Complete, or failed.
     fn is_done(&self) -> bool {
         self.status() <= CL_COMPLETE as cl_int
     }
 
     /// Blocks until the event is complete (or failed); its status.
     pub fn wait(&self) -> cl_int {
-        let mut state = self.state.lock().unwrap_or_else(|e| e.into_inner());
+        let mut state = self.lock();
         while state.status > CL_COMPLETE as cl_int {
             state = self.done.wait(state).unwrap_or_else(|e| e.into_inner());
         }
         state.status
     }
+
+    /// Runs `queue` again when this event is done; false if it is done
+    /// already.
+    fn add_waiter(&self, queue: &Arc<Object<Queue>>) -> bool {
+        let mut state = self.lock();
+        if state.status <= CL_COMPLETE as cl_int {
+            return false;
+        }
+        if !state.waiters.iter().any(|q| Arc::ptr_eq(q, queue)) {
+            state.waiters.push(queue.clone());
+        }
+        true
+    }
 }
 
 impl Object<Event> {
-    /// Moves the event to `status` (recording the time), then calls the
-    /// callbacks registered for it (and for earlier states it skipped).
-    fn set_status(self: &Arc<Self>, status: cl_int) {
-        let due: Vec<(EventCallback, usize, cl_int)> = {
-            let mut state = self.state.lock().unwrap_or_else(|e| e.into_inner());
+    /// Moves the event to `status` (recording the time); once it is done,
+    /// runs the queues waiting for it; then calls the callbacks registered
+    /// for `status` (and for earlier states it skipped).
+    /// False (and nothing changes) if the event was done already.
+    fn set_status(self: &Arc<Self>, status: cl_int) -> bool {
+        let (due, waiters) = {
+            let mut state = self.lock();
             if state.status <= CL_COMPLETE as cl_int {
-                return;
+                return false;
             }
             let now = now_ns();
             match status {
@@ -157,105 +230,165 @@ impl Object<Event> {
                 .into_iter()
                 .partition(|(when, _, _)| status <= *when);
             state.callbacks = keep;
-            due.into_iter().map(|(_, f, u)| (f, u, status)).collect()
+            let waiters = if status <= CL_COMPLETE as cl_int {
+                std::mem::take(&mut state.waiters)
+            } else {
+                Vec::new()
+            };
+            (due, waiters)
         };
         if status <= CL_COMPLETE as cl_int {
             self.done.notify_all();
         }
+        for q in waiters {
+            q.kick();
+        }
         let handle = handle::handle(self);
-        for (f, user, s) in due {
+        for (_, f, user) in due {
             // SAFETY: a C callback the application registered.
-            unsafe { f(handle, s, user as *mut c_void) };
+            unsafe { f(handle, status, user as *mut c_void) };
+        }
+        true
+    }
+}
+
+impl Queue {
+    fn lock(&self) -> std::sync::MutexGuard<'_, QueueState> {
+        self.state.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    fn out_of_order(&self) -> bool {
+        self.properties & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE != 0
+    }
+
+    /// Where in `pending` the next command to run is, if one may run now:
+    /// the first (in order), or the first whose wait list is done (out of
+    /// order).
+    fn next_ready(&self, state: &QueueState) -> Option<usize> {
+        if self.out_of_order() {
+            state.pending.iter().position(Command::is_ready)
+        } else {
+            state.pending.front().filter(|c| c.is_ready()).map(|_| 0)
         }
     }
 }
 
-/// Every live queue, so that a user event's completion can run what waited.
-fn all_queues() -> &'static Mutex<Vec<Weak<Object<Queue>>>> {
-    static QUEUES: OnceLock<Mutex<Vec<Weak<Object<Queue>>>>> = OnceLock::new();
-    QUEUES.get_or_init(Default::default)
-}
-
-impl Queue {
-    /// Runs pending commands in order while each one's wait list is done.
-    pub fn run_ready(&self) {
+impl Object<Queue> {
+    /// Starts a runner on the executor if a command may run and no runner
+    /// is active or about to start.
+    fn kick(self: &Arc<Self>) {
         {
-            let mut state = self.state.lock().unwrap_or_else(|e| e.into_inner());
+            let mut state = self.lock();
+            if state.running || state.scheduled || self.next_ready(&state).is_none() {
+                return;
+            }
+            state.scheduled = true;
+        }
+        let queue = self.clone();
+        lockstep_runtime::executor::spawn(move || {
+            {
+                let mut state = queue.lock();
+                state.scheduled = false;
+                if state.running {
+                    // A waiting application thread took over.
+                    return;
+                }
+                state.running = true;
+            }
+            queue.drain(usize::MAX)
+        });
+    }
+
+    /// Runs up to `budget` ready commands on this thread, unless a runner
+    /// is active: a thread about to wait for the queue's commands runs them
+    /// itself rather than wait for an executor thread to wake up and run
+    /// them (two thread switches per blocking call otherwise).
+    fn help(self: &Arc<Self>, budget: usize) {
+        {
+            let mut state = self.lock();
             if state.running {
-                // The running thread picks up what is new.
                 return;
             }
             state.running = true;
         }
+        self.drain(budget);
+    }
+
+    /// As the queue's runner (`running` set by the caller): runs ready
+    /// commands until none is ready or `budget` have run, then stops (and
+    /// with ready commands left, starts a runner on the executor).
+    fn drain(self: &Arc<Self>, mut budget: usize) {
+        self.lock().runner = Some(std::thread::current().id());
         loop {
             let command = {
-                let mut state = self.state.lock().unwrap_or_else(|e| e.into_inner());
-                let ready = state
-                    .pending
-                    .front()
-                    .is_some_and(|c| c.wait.iter().all(|e| e.is_done()));
-                if !ready {
-                    state.running = false;
-                    if state.pending.is_empty() {
-                        self.idle.notify_all();
+                let mut state = self.lock();
+                match self.next_ready(&state).filter(|_| budget > 0) {
+                    Some(i) => state.pending.remove(i).expect("a ready command"),
+                    None => {
+                        state.running = false;
+                        state.runner = None;
+                        let more = self.next_ready(&state).is_some();
+                        drop(state);
+                        self.stopped.notify_all();
+                        if more {
+                            self.kick();
+                        }
+                        return;
                     }
-                    return;
                 }
-                state.pending.pop_front().expect("checked above")
             };
-            let failed_dependency = command.wait.iter().any(|e| e.status() < 0);
-            let event = command.event;
-            if failed_dependency {
-                event.set_status(CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST);
-                continue;
-            }
-            event.set_status(CL_SUBMITTED as cl_int);
-            event.set_status(CL_RUNNING as cl_int);
-            let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(command.work))
-                .unwrap_or(Err(CL_OUT_OF_HOST_MEMORY));
-            event.set_status(match result {
-                Ok(()) => CL_COMPLETE as cl_int,
-                Err(code) => code.min(-1),
-            });
+            budget -= 1;
+            execute(command);
         }
     }
 
-    /// True when no command is pending or running.
-    fn is_idle(&self) -> bool {
-        let state = self.state.lock().unwrap_or_else(|e| e.into_inner());
-        state.pending.is_empty() && !state.running
+    /// Blocks until every command enqueued so far has run (running them
+    /// here if no runner is active).
+    pub fn finish(self: &Arc<Self>) {
+        let (events, budget) = {
+            let state = self.lock();
+            let events: Vec<_> = state.in_flight.iter().cloned().collect();
+            (events, state.pending.len())
+        };
+        self.help(budget);
+        for e in events {
+            e.wait();
+        }
     }
 
-    /// Blocks until every command enqueued so far has run.
-    pub fn finish(&self) {
-        self.run_ready();
-        let mut state = self.state.lock().unwrap_or_else(|e| e.into_inner());
-        while !state.pending.is_empty() || state.running {
-            state = self.idle.wait(state).unwrap_or_else(|e| e.into_inner());
+    /// Blocks until no command of the queue may run now: each has run, or
+    /// waits for an event not done. At once on the runner's own thread (a
+    /// callback releasing the queue).
+    fn quiesce(&self) {
+        let me = std::thread::current().id();
+        let mut state = self.lock();
+        while (state.running || state.scheduled) && state.runner != Some(me) {
+            state = self.stopped.wait(state).unwrap_or_else(|e| e.into_inner());
         }
     }
 }
 
-/// Released queues with commands still pending (waiting for user events).
-fn draining() -> &'static Mutex<Vec<Arc<Object<Queue>>>> {
-    static DRAINING: OnceLock<Mutex<Vec<Arc<Object<Queue>>>>> = OnceLock::new();
-    DRAINING.get_or_init(Default::default)
-}
-
-/// Runs what became ready on every queue (after a user event completed).
-fn run_all_queues() {
-    let queues: Vec<_> = {
-        let mut all = all_queues().lock().unwrap_or_else(|e| e.into_inner());
-        all.retain(|q| q.strong_count() > 0);
-        all.iter().filter_map(Weak::upgrade).collect()
-    };
-    for q in queues {
-        q.run_ready();
+/// Runs a command taken from its queue (on the queue's runner).
+fn execute(command: Command) {
+    let Command {
+        event,
+        wait,
+        work,
+        uses,
+    } = command;
+    if wait.iter().any(|e| e.status() < 0) {
+        event.set_status(CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST);
+    } else {
+        event.set_status(CL_SUBMITTED as cl_int);
+        event.set_status(CL_RUNNING as cl_int);
+        let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(work))
+            .unwrap_or(Err(CL_OUT_OF_HOST_MEMORY));
+        event.set_status(match result {
+            Ok(()) => CL_COMPLETE as cl_int,
+            Err(code) => code.min(-1),
+        });
     }
-    draining()
-        .lock()
-        .unwrap_or_else(|e| e.into_inner())
-        .retain(|q| !q.is_idle());
+    drop(uses);
 }
 
 /// The events of a wait list, validated: `CL_INVALID_EVENT_WAIT_LIST` for a
@@ -283,34 +416,60 @@ pub struct Enqueue<'a> {
     pub event_out: *mut cl_event,
     /// Return only once the command is complete.
     pub blocking: bool,
+    /// The memory objects the command uses (kept alive until it has run).
+    pub uses: Vec<Arc<Object<Mem>>>,
 }
 
-/// Enqueues `work`: runs it now if it can, else leaves it pending. A
-/// command that ran now and failed returns its error (and no event).
+/// Enqueues `work` to run once its wait list (and, in order, every
+/// earlier command) is done. A non-blocking enqueue returns at once; a
+/// blocking one returns when the command is complete, or its error.
 pub unsafe fn enqueue(e: Enqueue<'_>, work: Work) -> Result<(), cl_int> {
     let queue = e.queue;
     let event = new_event(&queue.context, Some(queue), e.command_type);
-    {
-        let mut state = queue.state.lock().unwrap_or_else(|p| p.into_inner());
+    let mut wait = e.wait;
+    let budget = {
+        let mut state = queue.lock();
+        while state.in_flight.front().is_some_and(|e| e.is_done()) {
+            state.in_flight.pop_front();
+        }
+        if state.in_flight.len() >= state.prune_at {
+            state.in_flight.retain(|e| !e.is_done());
+            state.prune_at = PRUNE_AT.max(2 * state.in_flight.len());
+        }
+        if queue.out_of_order() {
+            let marker = matches!(e.command_type, CL_COMMAND_MARKER | CL_COMMAND_BARRIER);
+            if marker && wait.is_empty() {
+                wait.extend(state.in_flight.iter().cloned());
+            }
+            if let Some(barrier) = &state.barrier {
+                wait.push(barrier.clone());
+            }
+            if e.command_type == CL_COMMAND_BARRIER {
+                state.barrier = Some(event.clone());
+            }
+        }
+        // Events already done need no waiting for.
+        wait.retain(|dep| dep.add_waiter(queue) || dep.status() < 0);
+        state.in_flight.push_back(event.clone());
         state.pending.push_back(Command {
             event: event.clone(),
-            wait: e.wait,
+            wait,
             work,
+            uses: e.uses,
         });
-    }
-    queue.run_ready();
+        state.pending.len()
+    };
     if e.blocking {
+        // Run it here if no runner is active: no thread switch for the
+        // application that waits anyway.
+        queue.help(budget);
         let status = event.wait();
         if status < 0 {
             event.release();
             return Err(status);
         }
     } else {
-        let status = event.status();
-        if status < 0 && status != CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST {
-            event.release();
-            return Err(status);
-        }
+        queue.kick();
     }
     if e.event_out.is_null() {
         event.release();
@@ -340,6 +499,7 @@ fn new_event(
             },
             times: [now_ns(), 0, 0, 0],
             callbacks: Vec::new(),
+            waiters: Vec::new(),
         }),
         done: Condvar::new(),
     })
@@ -378,17 +538,17 @@ fn create_queue(
         context: Retained::new(&context),
         properties,
         properties_array,
-        state: Mutex::new(QueueState::default()),
-        idle: Condvar::new(),
+        state: Mutex::new(QueueState {
+            pending: VecDeque::new(),
+            running: false,
+            scheduled: false,
+            runner: None,
+            in_flight: VecDeque::new(),
+            prune_at: PRUNE_AT,
+            barrier: None,
+        }),
+        stopped: Condvar::new(),
     });
-    {
-        // Released queues leave dead entries: drop them here, so the list
-        // stays as long as the live queues (it was pruned only when a user
-        // event completed, and grew by one entry per queue ever created).
-        let mut all = all_queues().lock().unwrap_or_else(|e| e.into_inner());
-        all.retain(|q| q.strong_count() > 0);
-        all.push(Arc::downgrade(&queue));
-    }
     Ok(handle::handle(&queue))
 }
 
@@ -440,14 +600,12 @@ pub unsafe extern "C" fn clRetainCommandQueue(queue: cl_command_queue) -> cl_int
 pub unsafe extern "C" fn clReleaseCommandQueue(queue: cl_command_queue) -> cl_int {
     status(|| {
         let q = get(queue)?;
-        // Releasing flushes the queue. Commands still waiting for a user
-        // event keep it alive until they have run.
-        q.run_ready();
-        if q.ref_count() == 1 && !q.is_idle() {
-            draining()
-                .lock()
-                .unwrap_or_else(|e| e.into_inner())
-                .push(q.clone());
+        // Commands are submitted as they are enqueued (the implicit flush).
+        // Before the last reference goes, what can run runs (the
+        // application may exit next); commands waiting for events keep the
+        // queue alive until they have run.
+        if q.ref_count() == 1 {
+            q.quiesce();
         }
         q.release();
         Ok(())
@@ -494,7 +652,8 @@ pub unsafe extern "C" fn clSetCommandQueueProperty(
 
 pub unsafe extern "C" fn clFlush(queue: cl_command_queue) -> cl_int {
     status(|| {
-        get(queue)?.run_ready();
+        // Every command is submitted when it is enqueued.
+        get(queue)?;
         Ok(())
     })
 }
@@ -507,7 +666,8 @@ pub unsafe extern "C" fn clFinish(queue: cl_command_queue) -> cl_int {
 }
 
 /// Markers and barriers: commands that do nothing once their wait list (or,
-/// with none, every earlier command — already done in an in-order queue) is.
+/// with none, every earlier command) is done; see [`enqueue`] for what a
+/// barrier does in an out-of-order queue.
 unsafe fn marker(
     queue: cl_command_queue,
     num: cl_uint,
@@ -524,6 +684,7 @@ unsafe fn marker(
             wait,
             event_out: event,
             blocking: false,
+            uses: Vec::new(),
         },
         Box::new(|| Ok(())),
     )
@@ -598,7 +759,9 @@ pub unsafe extern "C" fn clWaitForEvents(num: cl_uint, list: *const cl_event) ->
         let mut failed = false;
         for e in &events {
             if let Some(q) = e.queue.as_ref().and_then(Weak::upgrade) {
-                q.run_ready();
+                // Run the queue here if no runner is active.
+                let budget = q.lock().pending.len();
+                q.help(budget);
             }
             failed |= e.wait() < 0;
         }
@@ -695,11 +858,10 @@ pub unsafe extern "C" fn clSetUserEventStatus(event: cl_event, execution_status:
         if execution_status > CL_COMPLETE as cl_int {
             return Err(CL_INVALID_VALUE);
         }
-        if e.is_done() {
+        // Only once: a second call (or a racing one) changes nothing.
+        if !e.set_status(execution_status) {
             return Err(CL_INVALID_OPERATION);
         }
-        e.set_status(execution_status);
-        run_all_queues();
         Ok(())
     })
 }
@@ -731,35 +893,4 @@ pub unsafe extern "C" fn clSetEventCallback(
         }
         Ok(())
     })
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn released_queues_leave_no_entries_behind() {
-        let device = platform::device_handle();
-        let mut err = 0;
-        // SAFETY: valid arguments; every object is released.
-        unsafe {
-            let ctx = crate::context::clCreateContext(
-                std::ptr::null(),
-                1,
-                &device,
-                None,
-                std::ptr::null_mut(),
-                &mut err,
-            );
-            assert_eq!(err, CL_SUCCESS);
-            for _ in 0..1000 {
-                let q = clCreateCommandQueue(ctx, device, 0, &mut err);
-                assert_eq!(err, CL_SUCCESS);
-                assert_eq!(clReleaseCommandQueue(q), CL_SUCCESS);
-            }
-            let entries = all_queues().lock().unwrap().len();
-            assert!(entries <= 2, "{entries} queue entries after 1000 releases");
-            crate::context::clReleaseContext(ctx);
-        }
-    }
 }

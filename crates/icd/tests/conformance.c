@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "check.h"
@@ -1164,6 +1165,654 @@ static void il_programs(void) {
     free(src);
 }
 
+/* --- Asynchronous queues (events/event_flush, events/event_finish_*,
+ * events/out_of_order_event_waitlist_*, events/event_enqueue_marker,
+ * events/event_enqueue_barrier_*, events/userevents*, events/callbacks*,
+ * events/event_waitlist_abort, profiling/execute, multiple_device_context/
+ * test_queues): enqueues return before their commands run, which run in
+ * order (in-order queues) or as their wait lists allow (out of order). */
+
+static const char *ASYNC_SRC =
+    "kernel void step(global uint *buf, uint k) {\n"
+    "    size_t i = get_global_id(0);\n"
+    "    buf[i] = buf[i] * 3u + k + (uint)i;\n"
+    "}\n"
+    "kernel void add(global int *buf, int k) { buf[get_global_id(0)] += k; }\n"
+    "kernel void spin(global float *buf, int n) {\n"
+    "    size_t i = get_global_id(0);\n"
+    "    float x = buf[i];\n"
+    "    for (int j = 0; j < n; j++) x = x * 0.999f + 1.0f;\n"
+    "    buf[i] = x;\n"
+    "}\n";
+
+static double now_s(void) {
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+static cl_command_queue new_queue(cl_command_queue_properties props) {
+    cl_int err;
+    cl_queue_properties list[] = {CL_QUEUE_PROPERTIES, props, 0};
+    cl_command_queue q = clCreateCommandQueueWithProperties(ctx, dev, list, &err);
+    OK(err);
+    return q;
+}
+
+static cl_event user_event(void) {
+    cl_int err;
+    cl_event e = clCreateUserEvent(ctx, &err);
+    OK(err);
+    return e;
+}
+
+static cl_int event_status(cl_event e) {
+    cl_int st = 1234;
+    OK(clGetEventInfo(e, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof st, &st, NULL));
+    return st;
+}
+
+/* Polls until `e` is done (complete or failed) or `seconds` pass; its
+ * status. Polling (not clWaitForEvents) turns a command that never runs
+ * into a failed check instead of a hang. */
+static cl_int wait_done(cl_event e, double seconds) {
+    double end = now_s() + seconds;
+    cl_int st;
+    while ((st = event_status(e)) > CL_COMPLETE && now_s() < end) usleep(1000);
+    return st;
+}
+
+/* Polls until `*counter` reaches `want` or `seconds` pass; its value. */
+static int wait_count(int *counter, int want, double seconds) {
+    double end = now_s() + seconds;
+    int v;
+    while ((v = __atomic_load_n(counter, __ATOMIC_SEQ_CST)) < want && now_s() < end) usleep(1000);
+    return v;
+}
+
+static void set_arg_mem(cl_kernel k, cl_uint i, cl_mem m) { OK(clSetKernelArg(k, i, sizeof m, &m)); }
+static void set_arg_int(cl_kernel k, cl_uint i, cl_int v) { OK(clSetKernelArg(k, i, sizeof v, &v)); }
+
+/* In order: a long kernel's enqueue returns before it has run; a chain of
+ * dependent kernels (each reading what the one before wrote), with a
+ * write in the middle, enqueued without waiting, gives the sequential
+ * result; arguments are taken when each command is enqueued. */
+static void async_in_order(void) {
+    cl_program p = build(ASYNC_SRC, NULL);
+    cl_kernel step = kernel(p, "step"), spin = kernel(p, "spin");
+    cl_command_queue q = new_queue(0);
+    enum { N = 4096, STEPS = 64, SPIN_N = 1024 };
+    static float spun[SPIN_N];
+    cl_mem fbuf = new_buffer(sizeof spun);
+    OK(clEnqueueWriteBuffer(q, fbuf, CL_FALSE, 0, sizeof spun, spun, 0, NULL, NULL));
+    set_arg_mem(spin, 0, fbuf);
+    set_arg_int(spin, 1, 3000000);
+    size_t spin_global = SPIN_N;
+    cl_event spin_done;
+    double t0 = now_s();
+    OK(clEnqueueNDRangeKernel(q, spin, 1, NULL, &spin_global, NULL, 0, NULL, &spin_done));
+    double t_enqueue = now_s() - t0;
+    cl_int st = event_status(spin_done);
+    CHECK(st != CL_COMPLETE, "the long kernel was complete when its enqueue returned");
+
+    static cl_uint host[N], expect[N], reset[N];
+    for (int i = 0; i < N; i++) {
+        host[i] = (cl_uint)i;
+        expect[i] = (cl_uint)i;
+        reset[i] = (cl_uint)(7 * i + 1);
+    }
+    cl_mem buf = new_buffer(sizeof host);
+    OK(clEnqueueWriteBuffer(q, buf, CL_FALSE, 0, sizeof host, host, 0, NULL, NULL));
+    set_arg_mem(step, 0, buf);
+    size_t global = N;
+    for (cl_uint s = 0; s < STEPS; s++) {
+        if (s == STEPS / 2) {
+            OK(clEnqueueWriteBuffer(q, buf, CL_FALSE, 0, sizeof reset, reset, 0, NULL, NULL));
+            memcpy(expect, reset, sizeof reset);
+        }
+        cl_uint k = 1000 + s;
+        OK(clSetKernelArg(step, 1, sizeof k, &k));
+        OK(clEnqueueNDRangeKernel(q, step, 1, NULL, &global, NULL, 0, NULL, NULL));
+        for (int i = 0; i < N; i++) expect[i] = expect[i] * 3u + k + (cl_uint)i;
+    }
+    /* Changing the argument after the last enqueue changes nothing. */
+    cl_uint other = 5;
+    OK(clSetKernelArg(step, 1, sizeof other, &other));
+    static cl_uint got[N];
+    OK(clEnqueueReadBuffer(q, buf, CL_TRUE, 0, sizeof got, got, 0, NULL, NULL));
+    int bad = 0;
+    for (int i = 0; i < N; i++) bad += got[i] != expect[i];
+    CHECK(bad == 0, "%d of %d wrong after the chain (got[1] = %u, want %u)", bad, N, got[1],
+          expect[1]);
+    CHECK(event_status(spin_done) == CL_COMPLETE, "an in-order command ran after a later one");
+    OK(clFinish(q));
+    double t_total = now_s() - t0;
+    CHECK(t_enqueue < t_total / 4, "the enqueue took %.3f s of %.3f s", t_enqueue, t_total);
+    OK(clEnqueueReadBuffer(q, fbuf, CL_TRUE, 0, sizeof spun, spun, 0, NULL, NULL));
+    CHECK(spun[0] > 999.0f && spun[0] < 1001.0f && spun[SPIN_N - 1] == spun[0], "spin: %f %f",
+          spun[0], spun[SPIN_N - 1]);
+    clReleaseEvent(spin_done);
+    clReleaseMemObject(buf);
+    clReleaseMemObject(fbuf);
+    clReleaseCommandQueue(q);
+    clReleaseKernel(step);
+    clReleaseKernel(spin);
+    clReleaseProgram(p);
+}
+
+static void check_all(cl_command_queue q, cl_mem m, int n, cl_int want, const char *what) {
+    cl_int *got = calloc((size_t)n, sizeof *got);
+    OK(clEnqueueReadBuffer(q, m, CL_TRUE, 0, (size_t)n * sizeof *got, got, 0, NULL, NULL));
+    int bad = 0;
+    for (int i = 0; i < n; i++) bad += got[i] != want;
+    CHECK(bad == 0, "%s: %d wrong (got[0] = %d, want %d)", what, bad, got[0], want);
+    free(got);
+}
+
+/* Out of order: a command gated by a user event does not hold back
+ * independent ones; a command runs after what its wait list names; a
+ * marker without a wait list waits for everything before it; a barrier
+ * holds back everything after it. */
+static void async_out_of_order(void) {
+    cl_program p = build(ASYNC_SRC, NULL);
+    cl_kernel add = kernel(p, "add");
+    cl_command_queue q = new_queue(CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE);
+    cl_command_queue in_order = new_queue(0);
+    enum { N = 1024 };
+    size_t size = N * sizeof(cl_int), global = N;
+    cl_mem a = new_buffer(size), b = new_buffer(size);
+    cl_int five = 5, seven = 7, one = 1;
+
+    cl_event gate = user_event(), ea, eb, ec, em;
+    OK(clEnqueueFillBuffer(q, a, &five, sizeof five, 0, size, 1, &gate, &ea));
+    OK(clEnqueueFillBuffer(q, b, &seven, sizeof seven, 0, size, 0, NULL, &eb));
+    CHECK(wait_done(eb, 30) == CL_COMPLETE, "an independent command waited for a gated one");
+    set_arg_mem(add, 0, a);
+    set_arg_int(add, 1, 1);
+    OK(clEnqueueNDRangeKernel(q, add, 1, NULL, &global, NULL, 1, &ea, &ec));
+    OK(clEnqueueMarkerWithWaitList(q, 0, NULL, &em));
+    usleep(50000);
+    CHECK(event_status(ea) == CL_QUEUED, "the gated fill ran: %d", event_status(ea));
+    CHECK(event_status(ec) == CL_QUEUED, "a kernel ran before its wait list: %d", event_status(ec));
+    CHECK(event_status(em) == CL_QUEUED, "a marker completed before earlier commands: %d",
+          event_status(em));
+    OK(clSetUserEventStatus(gate, CL_COMPLETE));
+    CHECK(wait_done(em, 30) == CL_COMPLETE, "the marker did not complete");
+    CHECK(event_status(ea) == CL_COMPLETE && event_status(ec) == CL_COMPLETE,
+          "the marker completed before what it waits for");
+    check_all(in_order, a, N, 6, "fill then add");
+    check_all(in_order, b, N, 7, "independent fill");
+
+    /* A barrier: what comes after waits for what came before. */
+    cl_event gate2 = user_event(), ee, ef, eg;
+    OK(clEnqueueFillBuffer(q, a, &one, sizeof one, 0, size, 1, &gate2, &ee));
+    OK(clEnqueueBarrierWithWaitList(q, 0, NULL, NULL));
+    set_arg_int(add, 1, 10);
+    OK(clEnqueueNDRangeKernel(q, add, 1, NULL, &global, NULL, 0, NULL, &ef));
+    /* A command of another queue waiting for this queue's command. */
+    set_arg_int(add, 1, 100);
+    OK(clEnqueueNDRangeKernel(in_order, add, 1, NULL, &global, NULL, 1, &ef, &eg));
+    usleep(50000);
+    CHECK(event_status(ef) == CL_QUEUED, "a command after a barrier ran early: %d",
+          event_status(ef));
+    CHECK(event_status(eg) == CL_QUEUED, "a command of another queue ran before its wait list");
+    OK(clSetUserEventStatus(gate2, CL_COMPLETE));
+    CHECK(wait_done(eg, 30) == CL_COMPLETE, "the chain across queues did not complete");
+    OK(clFinish(q));
+    check_all(in_order, a, N, 111, "fill, barrier, add, add on another queue");
+
+    /* Many commands, each waiting for the one enqueued before it: they
+     * run in that order although the queue is out of order. */
+    cl_event prev = NULL;
+    for (int i = 0; i < 50; i++) {
+        set_arg_int(add, 1, i);
+        cl_event next;
+        OK(clEnqueueNDRangeKernel(q, add, 1, NULL, &global, NULL, prev ? 1 : 0,
+                                  prev ? &prev : NULL, &next));
+        if (prev) clReleaseEvent(prev);
+        prev = next;
+    }
+    OK(clWaitForEvents(1, &prev));
+    clReleaseEvent(prev);
+    check_all(in_order, a, N, 111 + 49 * 50 / 2, "a chain of 50 waits");
+    cl_event evs[] = {gate, ea, eb, ec, em, gate2, ee, ef, eg};
+    for (size_t i = 0; i < sizeof evs / sizeof *evs; i++) clReleaseEvent(evs[i]);
+    clReleaseMemObject(a);
+    clReleaseMemObject(b);
+    clReleaseCommandQueue(q);
+    clReleaseCommandQueue(in_order);
+    clReleaseKernel(add);
+    clReleaseProgram(p);
+}
+
+struct gate_setter {
+    cl_event gate;
+    cl_int status;
+    int delay_us;
+};
+
+static void *set_gate_later(void *arg) {
+    struct gate_setter *g = arg;
+    usleep((useconds_t)g->delay_us);
+    OK(clSetUserEventStatus(g->gate, g->status));
+    return NULL;
+}
+
+/* User events gate commands of several queues; one set from another
+ * thread while this one blocks in clWaitForEvents. */
+static void async_user_events(void) {
+    cl_program p = build(ASYNC_SRC, NULL);
+    cl_kernel add = kernel(p, "add");
+    cl_command_queue q1 = new_queue(0), q2 = new_queue(0);
+    enum { N = 256 };
+    size_t size = N * sizeof(cl_int), global = N;
+    cl_mem m = new_buffer(size);
+    static cl_int threes[N], got[N];
+    for (int i = 0; i < N; i++) threes[i] = 3;
+    cl_event gate = user_event(), ew, ek, er;
+    OK(clEnqueueWriteBuffer(q2, m, CL_FALSE, 0, size, threes, 1, &gate, &ew));
+    set_arg_mem(add, 0, m);
+    set_arg_int(add, 1, 4);
+    OK(clEnqueueNDRangeKernel(q1, add, 1, NULL, &global, NULL, 1, &ew, &ek));
+    OK(clEnqueueReadBuffer(q1, m, CL_FALSE, 0, size, got, 0, NULL, &er));
+    OK(clFlush(q1));
+    OK(clFlush(q2));
+    usleep(50000);
+    CHECK(event_status(ew) == CL_QUEUED && event_status(ek) == CL_QUEUED &&
+              event_status(er) == CL_QUEUED,
+          "gated commands ran: %d %d %d", event_status(ew), event_status(ek), event_status(er));
+    CHECK(got[0] == 0, "the read ran early");
+    pthread_t t;
+    struct gate_setter setter = {gate, CL_COMPLETE, 20000};
+    pthread_create(&t, NULL, set_gate_later, &setter);
+    OK(clWaitForEvents(1, &er));
+    pthread_join(t, NULL);
+    CHECK(got[0] == 7 && got[N - 1] == 7, "gated chain: %d", got[0]);
+    CHECK(event_status(ew) == CL_COMPLETE && event_status(ek) == CL_COMPLETE, "statuses");
+    cl_event evs[] = {gate, ew, ek, er};
+    for (size_t i = 0; i < sizeof evs / sizeof *evs; i++) clReleaseEvent(evs[i]);
+    clReleaseMemObject(m);
+    clReleaseCommandQueue(q1);
+    clReleaseCommandQueue(q2);
+    clReleaseKernel(add);
+    clReleaseProgram(p);
+}
+
+struct callback_record {
+    int calls;
+    cl_int status;
+};
+
+static void CL_CALLBACK record_callback(cl_event e, cl_int status, void *user) {
+    (void)e;
+    struct callback_record *r = user;
+    r->status = status;
+    __atomic_add_fetch(&r->calls, 1, __ATOMIC_SEQ_CST);
+}
+
+static void CL_CALLBACK count_callback(cl_event e, cl_int status, void *user) {
+    (void)e;
+    if (status == CL_COMPLETE) __atomic_add_fetch((int *)user, 1, __ATOMIC_SEQ_CST);
+}
+
+static cl_command_queue callback_queue;
+static cl_mem callback_buffer;
+static cl_event enqueued_from_callback;
+
+/* Enqueues a (non-blocking) command from inside a callback. */
+static void CL_CALLBACK enqueue_callback(cl_event e, cl_int status, void *user) {
+    (void)e;
+    (void)status;
+    (void)user;
+    cl_int nine = 9;
+    cl_event done;
+    OK(clEnqueueFillBuffer(callback_queue, callback_buffer, &nine, sizeof nine, 0, sizeof nine, 0,
+                           NULL, &done));
+    __atomic_store_n(&enqueued_from_callback, done, __ATOMIC_SEQ_CST);
+}
+
+/* Callbacks: each registered one is called once, when its status is
+ * reached (or at once if it was), with the status; on failure with the
+ * error; a callback may enqueue. */
+static void async_callbacks(void) {
+    cl_program p = build(ASYNC_SRC, NULL);
+    cl_kernel add = kernel(p, "add");
+    cl_command_queue q = new_queue(0);
+    enum { N = 256 };
+    size_t global = N;
+    cl_mem m = new_buffer(N * sizeof(cl_int));
+    set_arg_mem(add, 0, m);
+    set_arg_int(add, 1, 1);
+    cl_event gate = user_event(), e;
+    OK(clEnqueueNDRangeKernel(q, add, 1, NULL, &global, NULL, 1, &gate, &e));
+    static struct callback_record rec[3], late, failed[2];
+    cl_int types[3] = {CL_SUBMITTED, CL_RUNNING, CL_COMPLETE};
+    for (int i = 0; i < 3; i++) OK(clSetEventCallback(e, types[i], record_callback, &rec[i]));
+    usleep(30000);
+    for (int i = 0; i < 3; i++) CHECK(rec[i].calls == 0, "callback %d called before its status", i);
+    OK(clSetUserEventStatus(gate, CL_COMPLETE));
+    OK(clWaitForEvents(1, &e));
+    for (int i = 0; i < 3; i++) {
+        CHECK(wait_count(&rec[i].calls, 1, 30) == 1, "callback %d: %d calls", i, rec[i].calls);
+        CHECK(rec[i].status == types[i], "callback %d: status %d", i, rec[i].status);
+    }
+    OK(clSetEventCallback(e, CL_COMPLETE, record_callback, &late));
+    CHECK(wait_count(&late.calls, 1, 30) == 1 && late.status == CL_COMPLETE,
+          "a callback on a complete event: %d calls, status %d", late.calls, late.status);
+
+    /* A failed wait list: callbacks get the error, once. */
+    cl_event gate2 = user_event(), f;
+    OK(clEnqueueNDRangeKernel(q, add, 1, NULL, &global, NULL, 1, &gate2, &f));
+    OK(clSetEventCallback(f, CL_SUBMITTED, record_callback, &failed[0]));
+    OK(clSetEventCallback(f, CL_COMPLETE, record_callback, &failed[1]));
+    OK(clSetUserEventStatus(gate2, -12));
+    for (int i = 0; i < 2; i++) {
+        CHECK(wait_count(&failed[i].calls, 1, 30) == 1, "failure callback %d: %d calls", i,
+              failed[i].calls);
+        CHECK(failed[i].status == CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST,
+              "failure callback %d: status %d", i, failed[i].status);
+    }
+
+    /* Many commands, each with a callback: every one called exactly once. */
+    static int completed = 0;
+    enum { MANY = 200 };
+    for (int i = 0; i < MANY; i++) {
+        cl_event ev;
+        OK(clEnqueueNDRangeKernel(q, add, 1, NULL, &global, NULL, 0, NULL, &ev));
+        OK(clSetEventCallback(ev, CL_COMPLETE, count_callback, &completed));
+        OK(clReleaseEvent(ev));
+    }
+    OK(clFinish(q));
+    CHECK(wait_count(&completed, MANY, 30) == MANY, "%d of %d callbacks", completed, MANY);
+    usleep(20000);
+    CHECK(completed == MANY, "%d callbacks for %d commands", completed, MANY);
+
+    /* A callback that enqueues on the queue whose command it follows. */
+    callback_queue = q;
+    callback_buffer = m;
+    cl_event g;
+    OK(clEnqueueNDRangeKernel(q, add, 1, NULL, &global, NULL, 0, NULL, &g));
+    OK(clSetEventCallback(g, CL_COMPLETE, enqueue_callback, NULL));
+    double end = now_s() + 30;
+    while (!__atomic_load_n(&enqueued_from_callback, __ATOMIC_SEQ_CST) && now_s() < end)
+        usleep(1000);
+    cl_event from_cb = __atomic_load_n(&enqueued_from_callback, __ATOMIC_SEQ_CST);
+    CHECK(from_cb != NULL, "the callback did not enqueue");
+    if (from_cb) {
+        CHECK(wait_done(from_cb, 30) == CL_COMPLETE, "the command enqueued by a callback");
+        clReleaseEvent(from_cb);
+    }
+    cl_int first = 0;
+    OK(clEnqueueReadBuffer(q, m, CL_TRUE, 0, sizeof first, &first, 0, NULL, NULL));
+    CHECK(first == 9, "first element %d", first);
+    cl_event evs[] = {gate, e, gate2, f, g};
+    for (size_t i = 0; i < sizeof evs / sizeof *evs; i++) clReleaseEvent(evs[i]);
+    clReleaseMemObject(m);
+    clReleaseCommandQueue(q);
+    clReleaseKernel(add);
+    clReleaseProgram(p);
+}
+
+static void profile(cl_event e, cl_ulong t[4]) {
+    cl_profiling_info what[4] = {CL_PROFILING_COMMAND_QUEUED, CL_PROFILING_COMMAND_SUBMIT,
+                                 CL_PROFILING_COMMAND_START, CL_PROFILING_COMMAND_END};
+    for (int i = 0; i < 4; i++) OK(clGetEventProfilingInfo(e, what[i], sizeof t[i], &t[i], NULL));
+}
+
+/* Profiling: per command queued <= submitted <= started <= ended; in an
+ * in-order queue each command starts after the one before ended; a gated
+ * command starts after its gate opened. */
+static void async_profiling(void) {
+    cl_program p = build(ASYNC_SRC, NULL);
+    cl_kernel step = kernel(p, "step");
+    cl_command_queue q = new_queue(CL_QUEUE_PROFILING_ENABLE);
+    enum { N = 4096, CMDS = 24 };
+    size_t global = N;
+    cl_mem m = new_buffer(N * sizeof(cl_uint));
+    static cl_uint host[N];
+    set_arg_mem(step, 0, m);
+    set_arg_int(step, 1, 1);
+    cl_event gate = user_event();
+    cl_event evs[CMDS];
+    for (int i = 0; i < CMDS; i++) {
+        if (i % 3 == 2)
+            OK(clEnqueueReadBuffer(q, m, CL_FALSE, 0, sizeof host, host, 0, NULL, &evs[i]));
+        else
+            OK(clEnqueueNDRangeKernel(q, step, 1, NULL, &global, NULL, i == CMDS / 2 ? 1 : 0,
+                                      i == CMDS / 2 ? &gate : NULL, &evs[i]));
+    }
+    cl_ulong t[4];
+    EXPECT_ERR(clGetEventProfilingInfo(evs[CMDS - 1], CL_PROFILING_COMMAND_END, sizeof t[0], t,
+                                       NULL),
+               CL_PROFILING_INFO_NOT_AVAILABLE);
+    usleep(20000);
+    cl_ulong opened = 0;
+    OK(clGetHostTimer(dev, &opened));
+    OK(clSetUserEventStatus(gate, CL_COMPLETE));
+    OK(clFinish(q));
+    cl_ulong prev_end = 0;
+    for (int i = 0; i < CMDS; i++) {
+        profile(evs[i], t);
+        CHECK(t[0] > 0 && t[0] <= t[1] && t[1] <= t[2] && t[2] <= t[3],
+              "command %d: %llu %llu %llu %llu", i, (unsigned long long)t[0],
+              (unsigned long long)t[1], (unsigned long long)t[2], (unsigned long long)t[3]);
+        CHECK(t[2] >= prev_end, "command %d started before the one before ended", i);
+        if (i == CMDS / 2)
+            CHECK(t[0] < opened && t[2] >= opened, "the gated command: queued %llu, started %llu, "
+                  "gate opened %llu", (unsigned long long)t[0], (unsigned long long)t[2],
+                  (unsigned long long)opened);
+        prev_end = t[3];
+        clReleaseEvent(evs[i]);
+    }
+    clReleaseEvent(gate);
+    clReleaseMemObject(m);
+    clReleaseCommandQueue(q);
+    clReleaseKernel(step);
+    clReleaseProgram(p);
+}
+
+enum { THREADS = 8, ROUNDS = 25, TN = 512 };
+static cl_program thread_program;
+static cl_command_queue shared_q;
+
+/* A thread: enqueues kernels on the shared queue and its own without
+ * waiting (its own waiting for the shared one's), then clFinish on both;
+ * what it enqueued before clFinish is complete when clFinish returns. */
+static void *finish_thread(void *arg) {
+    int id = (int)(intptr_t)arg;
+    cl_int err;
+    cl_kernel add = clCreateKernel(thread_program, "add", &err);
+    OK(err);
+    cl_command_queue own = new_queue(id % 2 ? CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE : 0);
+    cl_mem m = new_buffer(TN * sizeof(cl_int)), n = new_buffer(TN * sizeof(cl_int));
+    size_t global = TN;
+    cl_event last_shared = NULL, last_own = NULL;
+    for (int r = 0; r < ROUNDS; r++) {
+        set_arg_mem(add, 0, m);
+        set_arg_int(add, 1, 1);
+        if (last_shared) clReleaseEvent(last_shared);
+        OK(clEnqueueNDRangeKernel(shared_q, add, 1, NULL, &global, NULL, 0, NULL, &last_shared));
+        set_arg_mem(add, 0, n);
+        set_arg_int(add, 1, 2);
+        cl_event prev = last_own;
+        OK(clEnqueueNDRangeKernel(own, add, 1, NULL, &global, NULL, prev ? 1 : 0,
+                                  prev ? &prev : NULL, &last_own));
+        if (prev) clReleaseEvent(prev);
+    }
+    OK(clFinish(shared_q));
+    CHECK(event_status(last_shared) == CL_COMPLETE, "thread %d: clFinish returned early", id);
+    OK(clFinish(own));
+    CHECK(event_status(last_own) == CL_COMPLETE, "thread %d: clFinish (own) returned early", id);
+    cl_int got[TN];
+    OK(clEnqueueReadBuffer(own, m, CL_TRUE, 0, sizeof got, got, 0, NULL, NULL));
+    CHECK(got[0] == ROUNDS && got[TN - 1] == ROUNDS, "thread %d: shared queue %d", id, got[0]);
+    OK(clEnqueueReadBuffer(own, n, CL_TRUE, 0, sizeof got, got, 0, NULL, NULL));
+    CHECK(got[0] == 2 * ROUNDS && got[TN - 1] == 2 * ROUNDS, "thread %d: own queue %d", id,
+          got[0]);
+    clReleaseEvent(last_shared);
+    clReleaseEvent(last_own);
+    clReleaseMemObject(m);
+    clReleaseMemObject(n);
+    clReleaseCommandQueue(own);
+    clReleaseKernel(add);
+    return NULL;
+}
+
+static void *finish_gated(void *arg) {
+    (void)arg;
+    OK(clFinish(shared_q));
+    return NULL;
+}
+
+/* clFinish from several threads at once, while they and others enqueue. */
+static void async_threads(void) {
+    thread_program = build(ASYNC_SRC, NULL);
+    shared_q = new_queue(0);
+    pthread_t t[THREADS];
+    for (int i = 0; i < THREADS; i++)
+        pthread_create(&t[i], NULL, finish_thread, (void *)(intptr_t)i);
+    for (int i = 0; i < THREADS; i++) pthread_join(t[i], NULL);
+
+    /* Threads blocked in clFinish behind a user event another sets. */
+    cl_event gate = user_event(), gated;
+    OK(clEnqueueMarkerWithWaitList(shared_q, 1, &gate, &gated));
+    pthread_t waiters[4];
+    for (int i = 0; i < 4; i++) pthread_create(&waiters[i], NULL, finish_gated, NULL);
+    usleep(30000);
+    CHECK(event_status(gated) == CL_QUEUED, "the gated marker ran");
+    struct gate_setter setter = {gate, CL_COMPLETE, 10000};
+    pthread_t s;
+    pthread_create(&s, NULL, set_gate_later, &setter);
+    for (int i = 0; i < 4; i++) pthread_join(waiters[i], NULL);
+    pthread_join(s, NULL);
+    CHECK(event_status(gated) == CL_COMPLETE, "clFinish returned before the gated marker ran");
+    clReleaseEvent(gate);
+    clReleaseEvent(gated);
+    clReleaseCommandQueue(shared_q);
+    clReleaseProgram(thread_program);
+}
+
+/* A failed event fails what waits for it, through other queues and
+ * markers; a blocking read waiting for it returns the error; commands that
+ * do not wait for it still run. */
+static void async_failure(void) {
+    cl_program p = build(ASYNC_SRC, NULL);
+    cl_kernel add = kernel(p, "add");
+    cl_command_queue q1 = new_queue(0), q2 = new_queue(CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE);
+    enum { N = 256 };
+    size_t size = N * sizeof(cl_int), global = N;
+    cl_mem m = new_buffer(size);
+    static cl_int nines[N], got[N];
+    for (int i = 0; i < N; i++) nines[i] = 9;
+    cl_int zero = 0;
+    OK(clEnqueueFillBuffer(q1, m, &zero, sizeof zero, 0, size, 0, NULL, NULL));
+    OK(clFinish(q1));
+    cl_event gate = user_event(), e1, e2, e3;
+    OK(clEnqueueWriteBuffer(q1, m, CL_FALSE, 0, size, nines, 1, &gate, &e1));
+    set_arg_mem(add, 0, m);
+    set_arg_int(add, 1, 1);
+    OK(clEnqueueNDRangeKernel(q2, add, 1, NULL, &global, NULL, 1, &e1, &e2));
+    OK(clEnqueueMarkerWithWaitList(q2, 1, &e2, &e3));
+    struct gate_setter setter = {gate, -7, 30000};
+    pthread_t t;
+    pthread_create(&t, NULL, set_gate_later, &setter);
+    /* Blocks until the gate fails. */
+    EXPECT_ERR(clEnqueueReadBuffer(q2, m, CL_TRUE, 0, size, got, 1, &e1, NULL),
+               CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST);
+    pthread_join(t, NULL);
+    CHECK(event_status(gate) == -7, "gate %d", event_status(gate));
+    CHECK(wait_done(e1, 30) == CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST, "e1 %d",
+          event_status(e1));
+    CHECK(wait_done(e2, 30) == CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST, "e2 %d",
+          event_status(e2));
+    CHECK(wait_done(e3, 30) == CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST, "e3 %d",
+          event_status(e3));
+    EXPECT_ERR(clWaitForEvents(1, &e3), CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST);
+    check_all(q1, m, N, 0, "failed commands wrote");
+    /* An event that failed already fails a new command at once. */
+    cl_event e4;
+    OK(clEnqueueNDRangeKernel(q1, add, 1, NULL, &global, NULL, 1, &e2, &e4));
+    CHECK(wait_done(e4, 30) == CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST, "e4 %d",
+          event_status(e4));
+    /* The queues go on. */
+    set_arg_int(add, 1, 4);
+    OK(clEnqueueNDRangeKernel(q1, add, 1, NULL, &global, NULL, 0, NULL, NULL));
+    OK(clEnqueueNDRangeKernel(q2, add, 1, NULL, &global, NULL, 0, NULL, NULL));
+    OK(clFinish(q1));
+    OK(clFinish(q2));
+    check_all(q1, m, N, 8, "after the failure");
+    cl_event evs[] = {gate, e1, e2, e3, e4};
+    for (size_t i = 0; i < sizeof evs / sizeof *evs; i++) clReleaseEvent(evs[i]);
+    clReleaseMemObject(m);
+    clReleaseCommandQueue(q1);
+    clReleaseCommandQueue(q2);
+    clReleaseKernel(add);
+    clReleaseProgram(p);
+}
+
+static int mem_destroyed = 0, context_destroyed = 0;
+static cl_int value_at_destruction = -1;
+
+static void CL_CALLBACK on_mem_destroyed(cl_mem m, void *user) {
+    (void)m;
+    value_at_destruction = *(cl_int *)user;
+    __atomic_store_n(&mem_destroyed, 1, __ATOMIC_SEQ_CST);
+}
+
+static void CL_CALLBACK on_context_destroyed(cl_context c, void *user) {
+    (void)c;
+    (void)user;
+    __atomic_store_n(&context_destroyed, 1, __ATOMIC_SEQ_CST);
+}
+
+/* Releasing the buffer, kernel, queue and context of a pending command:
+ * the command still runs, on live memory, and the destructor callbacks
+ * come after it. */
+static void async_release(void) {
+    cl_int err;
+    cl_context c = clCreateContext(NULL, 1, &dev, NULL, NULL, &err);
+    OK(err);
+    OK(clSetContextDestructorCallback(c, on_context_destroyed, NULL));
+    const char *src = ASYNC_SRC;
+    cl_program p = clCreateProgramWithSource(c, 1, &src, NULL, &err);
+    OK(err);
+    OK(clBuildProgram(p, 1, &dev, NULL, NULL, NULL));
+    cl_kernel add = clCreateKernel(p, "add", &err);
+    OK(err);
+    cl_queue_properties none[] = {0};
+    cl_command_queue q = clCreateCommandQueueWithProperties(c, dev, none, &err);
+    OK(err);
+    enum { N = 64 };
+    static cl_int host[N] __attribute__((aligned(128)));
+    cl_mem m = clCreateBuffer(c, CL_MEM_USE_HOST_PTR, sizeof host, host, &err);
+    OK(err);
+    OK(clSetMemObjectDestructorCallback(m, on_mem_destroyed, host));
+    cl_event gate = clCreateUserEvent(c, &err), done;
+    OK(err);
+    set_arg_mem(add, 0, m);
+    set_arg_int(add, 1, 5);
+    size_t global = N;
+    OK(clEnqueueNDRangeKernel(q, add, 1, NULL, &global, NULL, 1, &gate, &done));
+    OK(clReleaseMemObject(m));
+    OK(clReleaseKernel(add));
+    OK(clReleaseProgram(p));
+    OK(clReleaseCommandQueue(q));
+    OK(clReleaseContext(c));
+    usleep(20000);
+    CHECK(!mem_destroyed, "the buffer of a pending command was destroyed");
+    CHECK(!context_destroyed, "the context of a pending command was destroyed");
+    OK(clSetUserEventStatus(gate, CL_COMPLETE));
+    CHECK(wait_done(done, 30) == CL_COMPLETE, "the command of released objects: %d",
+          event_status(done));
+    CHECK(wait_count(&mem_destroyed, 1, 30) == 1, "the buffer was not destroyed after its command");
+    CHECK(value_at_destruction == 5, "the buffer was destroyed before its command ran (%d)",
+          value_at_destruction);
+    CHECK(host[0] == 5 && host[N - 1] == 5, "host memory %d", host[0]);
+    OK(clReleaseEvent(done));
+    OK(clReleaseEvent(gate));
+    CHECK(wait_count(&context_destroyed, 1, 30) == 1, "the context was not destroyed at the end");
+}
+
 int main(int argc, char **argv) {
     if (argc != 2) {
         fprintf(stderr, "usage: conformance CASE\n");
@@ -1194,6 +1843,22 @@ int main(int argc, char **argv) {
         suggested_local_size();
     else if (!strcmp(c, "il_programs"))
         il_programs();
+    else if (!strcmp(c, "async_in_order"))
+        async_in_order();
+    else if (!strcmp(c, "async_out_of_order"))
+        async_out_of_order();
+    else if (!strcmp(c, "async_user_events"))
+        async_user_events();
+    else if (!strcmp(c, "async_callbacks"))
+        async_callbacks();
+    else if (!strcmp(c, "async_profiling"))
+        async_profiling();
+    else if (!strcmp(c, "async_threads"))
+        async_threads();
+    else if (!strcmp(c, "async_failure"))
+        async_failure();
+    else if (!strcmp(c, "async_release"))
+        async_release();
     else {
         fprintf(stderr, "unknown case %s\n", c);
         return 2;

@@ -91,6 +91,46 @@ fn the_suggested_local_size_is_what_an_enqueue_without_one_uses() {
     run_case("suggested_local_size");
 }
 
+#[test]
+fn enqueues_return_at_once_and_an_in_order_chain_runs_in_order() {
+    run_case("async_in_order");
+}
+
+#[test]
+fn out_of_order_queues_honour_wait_lists_markers_and_barriers() {
+    run_case("async_out_of_order");
+}
+
+#[test]
+fn user_events_gate_commands_of_several_queues() {
+    run_case("async_user_events");
+}
+
+#[test]
+fn event_callbacks_are_called_once_per_status_reached() {
+    run_case("async_callbacks");
+}
+
+#[test]
+fn profiling_timestamps_are_monotone_and_follow_the_queue_order() {
+    run_case("async_profiling");
+}
+
+#[test]
+fn clfinish_from_several_threads_waits_for_what_each_enqueued() {
+    run_case("async_threads");
+}
+
+#[test]
+fn a_failed_event_fails_what_waits_for_it() {
+    run_case("async_failure");
+}
+
+#[test]
+fn commands_keep_released_buffers_queues_and_contexts_alive() {
+    run_case("async_release");
+}
+
 /// `tests/spirv/NAME.spvasm` assembled (spirv-as) into `dir/NAME.spv`.
 fn assemble(name: &str, dir: &std::path::Path) {
     common::require("spirv-as", &["--version"], "the spirv-tools package");

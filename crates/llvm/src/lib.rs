@@ -38,7 +38,7 @@ use lockstep_ir::abi::RuntimeFunctions;
 use lockstep_ir::{FuncId, Module};
 use lockstep_runtime::{
     BuildError, BuildFlags, Built, CompiledKernel, Context, SimdFeatures, Source, Spec, Target,
-    Toolchain,
+    Tier, Toolchain,
 };
 
 /// The LLVM toolchain (it keeps no state: clang runs per build, and the
@@ -141,12 +141,47 @@ impl Toolchain for LlvmToolchain {
         program_key: &str,
         runtime: RuntimeFunctions,
     ) -> Result<CompiledKernel, String> {
-        let k = lockstep_codegen::compile(module, kernel, spec, program_key, runtime)
+        self.compile_kernel_at(module, kernel, spec, program_key, runtime, Tier::Full)
+    }
+
+    fn compile_kernel_at(
+        &self,
+        module: &Module,
+        kernel: FuncId,
+        spec: &Spec,
+        program_key: &str,
+        runtime: RuntimeFunctions,
+        tier: Tier,
+    ) -> Result<CompiledKernel, String> {
+        use lockstep_codegen::Tier as CodegenTier;
+        let tier = match tier {
+            Tier::Quick => CodegenTier::Quick,
+            Tier::Full => CodegenTier::Full,
+        };
+        let k = lockstep_codegen::compile_at(module, kernel, spec, program_key, runtime, tier)
             .map_err(|e| e.to_string())?;
         let function = k.function();
+        let tier = match k.tier {
+            CodegenTier::Quick => Tier::Quick,
+            CodegenTier::Full => Tier::Full,
+        };
         // SAFETY: codegen's work-group functions follow `lockstep_ir::abi`
         // with the layout it reports, and stay in the process's JIT.
-        Ok(unsafe { CompiledKernel::new(function, k.local, Box::new(k.report)) })
+        Ok(unsafe { CompiledKernel::new(function, k.local, Box::new(k.report)) }.with_tier(tier))
+    }
+
+    fn cached_kernel(
+        &self,
+        module: &Module,
+        kernel: FuncId,
+        spec: &Spec,
+        program_key: &str,
+        runtime: RuntimeFunctions,
+    ) -> Option<CompiledKernel> {
+        let k = lockstep_codegen::cached(module, kernel, spec, program_key, runtime).ok()??;
+        let function = k.function();
+        // SAFETY: as in `compile_kernel_at`.
+        Some(unsafe { CompiledKernel::new(function, k.local, Box::new(k.report)) })
     }
 
     fn target(&self) -> Result<Target, String> {

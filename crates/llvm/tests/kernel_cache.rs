@@ -42,6 +42,9 @@ fn a_program_from_its_binary_compiles_nothing_again() {
     let dir = tempfile::tempdir().unwrap();
     std::env::set_var("XDG_CACHE_HOME", dir.path());
     std::env::remove_var("LOCKSTEP_CACHE");
+    // One compile per kernel, the full tier, before the launch (tiers.rs
+    // tests the quick tier and the upgrades).
+    std::env::set_var("LOCKSTEP_TIER", "full");
     let ctx = lockstep_llvm::context();
 
     let before = lockstep_codegen::stats();
@@ -80,6 +83,7 @@ fn a_program_from_its_binary_compiles_nothing_again() {
         .args(["--exact", "child_loads_the_binary", "--nocapture"])
         .env(CHILD_IR, &ir_file)
         .env("XDG_CACHE_HOME", dir.path())
+        .env("LOCKSTEP_TIER", "full")
         .env_remove("LOCKSTEP_CACHE")
         .output()
         .expect("runs the child");

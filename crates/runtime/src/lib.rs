@@ -30,15 +30,18 @@
 mod buffer;
 mod device;
 mod error;
+pub mod executor;
 pub mod fuzz;
 mod kernel;
 mod ndrange;
 mod refill_trial;
 pub mod sim;
 mod simd;
+mod tiers;
 pub mod toolchain;
 
-use std::sync::{Arc, OnceLock};
+use std::collections::VecDeque;
+use std::sync::{Arc, Condvar, Mutex, OnceLock};
 
 use lockstep_interp as interp;
 use lockstep_ir as ir;
@@ -51,7 +54,8 @@ pub use kernel::{
 };
 pub use lockstep_passes::pipeline::{Linearization, RefillMode, Settings, Spec};
 pub use ndrange::NDRange;
-pub use toolchain::{BuildFlags, Built, CompiledKernel, Source, Target, Toolchain};
+pub use tiers::{wait_for_upgrades, Tiering, QUICK_TIER_MAX_ITEMS};
+pub use toolchain::{BuildFlags, Built, CompiledKernel, Source, Target, Tier, Toolchain};
 
 /// The largest work-group Lockstep runs.
 pub const MAX_WORK_GROUP_SIZE: u64 = 4096;
@@ -134,6 +138,11 @@ pub struct Context {
     refill: RefillMode,
     /// The interpreter runs kernels as the pass pipeline leaves them.
     interpret_after_passes: bool,
+    /// Launches made with [`Context::launch_async`] not finished yet, run
+    /// in order (shared by clones).
+    launches: Arc<AsyncLaunches>,
+    /// Which tiers kernels compile at (`LOCKSTEP_TIER`, else auto).
+    tiering: Tiering,
 }
 
 /// What a launch produced besides writing its buffers.
@@ -162,6 +171,8 @@ impl Context {
             linearization: Linearization::default(),
             refill: refill_from_env(),
             interpret_after_passes: false,
+            launches: Arc::default(),
+            tiering: Tiering::from_env(),
         }
     }
 
@@ -240,6 +251,16 @@ impl Context {
         self.refill
     }
 
+    /// Sets which tiers kernels compile at ([`Tiering`]): the quick tier
+    /// first and the optimized one in the background (auto), or only one.
+    pub fn set_tiering(&mut self, tiering: Tiering) {
+        self.tiering = tiering;
+    }
+
+    pub fn tiering(&self) -> Tiering {
+        self.tiering
+    }
+
     /// The passes' settings launches use.
     pub fn settings(&self) -> Settings {
         Settings {
@@ -288,13 +309,81 @@ impl Context {
             linearization: self.linearization,
             refill: self.refill,
         };
-        Ok(simd::compiled(&kernel.program, kernel.func, spec)?
-            .report
-            .to_string())
+        Ok(
+            simd::compiled(&kernel.program, kernel.func, spec, self.tiering)?
+                .report
+                .to_string(),
+        )
     }
 
-    /// Runs `kernel` over `range` after validating its arguments and the range.
+    /// The tier of `kernel`'s code specialized for `local_size` under this
+    /// context's settings, if it has been compiled ([`Tiering`]).
+    pub fn compiled_tier(&self, kernel: &Kernel, local_size: [u32; 3]) -> Option<Tier> {
+        let spec = Spec {
+            local_size,
+            width: self.kernel_width(kernel),
+            linearization: self.linearization,
+            refill: self.refill,
+        };
+        let cache = kernel
+            .program
+            .simd_cache
+            .lock()
+            .unwrap_or_else(|e| e.into_inner());
+        cache.get(&(kernel.func, spec)).map(|k| k.tier())
+    }
+
+    /// Runs `kernel` over `range` after validating its arguments and the
+    /// range, and returns when it has run. Launches made before with
+    /// [`Context::launch_async`] on this context (or a clone) run first.
     pub fn launch(&self, kernel: &Kernel, range: &NDRange) -> Result<LaunchReport, LaunchError> {
+        self.launches.wait_idle();
+        self.launch_now(kernel, range)
+    }
+
+    /// Starts `kernel` over `range` and returns at once: the launch runs on
+    /// a background thread (its work-groups on the worker pool as for
+    /// [`Context::launch`]) while the caller goes on. The kernel's
+    /// arguments are taken as they are now; the buffers stay alive until it
+    /// has run. Launches of one context (and its clones) run in the order
+    /// they were made, asynchronous or not. Reading a buffer the launch
+    /// writes before [`LaunchHandle::wait`] returns may see it before the
+    /// launch. Errors (invalid arguments or range included) come from
+    /// `wait`; dropping the handle lets the launch run unobserved.
+    ///
+    /// ```
+    /// # use lockstep_runtime::{Buffer, Context, Kernel, NDRange};
+    /// # fn two(ctx: &Context, k1: &Kernel, k2: &Kernel, out: &Buffer<f32>) {
+    /// let first = ctx.launch_async(k1, &NDRange::new_1d(1 << 20));
+    /// let second = ctx.launch_async(k2, &NDRange::new_1d(1 << 20)); // after `first`
+    /// // ... the host works here while the kernels run ...
+    /// first.wait().unwrap();
+    /// second.wait().unwrap();
+    /// let result = out.read();
+    /// # }
+    /// ```
+    pub fn launch_async(&self, kernel: &Kernel, range: &NDRange) -> LaunchHandle {
+        let done = Arc::new(Completion::default());
+        let handle = LaunchHandle { done: done.clone() };
+        let (ctx, kernel, range) = (self.clone(), kernel.clone(), *range);
+        self.launches.push(Box::new(move || {
+            // Set even if the launch panics (then as an execution error).
+            let mut result = Err(LaunchError::Execution {
+                kernel: kernel.name().to_string(),
+                message: "the launch panicked (a Lockstep bug)".to_string(),
+            });
+            let _ = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                result = ctx.launch_now(&kernel, &range);
+            }));
+            // The launch's references (buffers, program) go before waiters
+            // are told it is done.
+            drop((ctx, kernel));
+            done.set(result);
+        }));
+        handle
+    }
+
+    fn launch_now(&self, kernel: &Kernel, range: &NDRange) -> Result<LaunchReport, LaunchError> {
         let width = self.kernel_width(kernel);
         let local = kernel::validate_range(kernel, range, width)?;
         let bound = kernel.bound_args()?;
@@ -389,6 +478,136 @@ impl Context {
             diagnostics: report.diagnostics.iter().map(|d| d.to_string()).collect(),
             fallback: None,
         })
+    }
+}
+
+/// A launch made with [`Context::launch_async`]: wait for its result.
+#[must_use = "a launch's errors come from `wait`"]
+pub struct LaunchHandle {
+    done: Arc<Completion>,
+}
+
+impl LaunchHandle {
+    /// Blocks until the launch has run; its report or error.
+    pub fn wait(self) -> Result<LaunchReport, LaunchError> {
+        let mut result = self.done.result.lock().unwrap_or_else(|e| e.into_inner());
+        loop {
+            if let Some(r) = result.take() {
+                return r;
+            }
+            result = self
+                .done
+                .set
+                .wait(result)
+                .unwrap_or_else(|e| e.into_inner());
+        }
+    }
+
+    /// True once the launch has run (then [`LaunchHandle::wait`] returns
+    /// at once).
+    pub fn is_done(&self) -> bool {
+        self.done
+            .result
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .is_some()
+    }
+}
+
+impl std::fmt::Debug for LaunchHandle {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("LaunchHandle")
+            .field("done", &self.is_done())
+            .finish()
+    }
+}
+
+/// Where an asynchronous launch leaves its result.
+#[derive(Default)]
+struct Completion {
+    result: Mutex<Option<Result<LaunchReport, LaunchError>>>,
+    set: Condvar,
+}
+
+impl Completion {
+    fn set(&self, result: Result<LaunchReport, LaunchError>) {
+        *self.result.lock().unwrap_or_else(|e| e.into_inner()) = Some(result);
+        self.set.notify_all();
+    }
+}
+
+type AsyncJob = Box<dyn FnOnce() + Send>;
+
+/// A context's asynchronous launches: run one at a time, in order, by a
+/// job on the [`executor`] while any are pending.
+#[derive(Default)]
+struct AsyncLaunches {
+    state: Mutex<AsyncState>,
+    /// Signalled after each launch.
+    idle: Condvar,
+}
+
+#[derive(Default)]
+struct AsyncState {
+    pending: VecDeque<AsyncJob>,
+    /// An executor job is running the pending launches.
+    running: bool,
+    /// Launches pushed and launches run, ever: what [`AsyncLaunches::wait_idle`]
+    /// waits for.
+    pushed: u64,
+    finished: u64,
+}
+
+impl std::fmt::Debug for AsyncLaunches {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let state = self.state.lock().unwrap_or_else(|e| e.into_inner());
+        f.debug_struct("AsyncLaunches")
+            .field("pending", &state.pending.len())
+            .field("running", &state.running)
+            .finish()
+    }
+}
+
+impl AsyncLaunches {
+    fn push(self: &Arc<Self>, job: AsyncJob) {
+        let mut state = self.state.lock().unwrap_or_else(|e| e.into_inner());
+        state.pending.push_back(job);
+        state.pushed += 1;
+        if !state.running {
+            state.running = true;
+            let this = self.clone();
+            executor::spawn(move || this.drain());
+        }
+    }
+
+    /// Runs pending launches in order until none is left.
+    fn drain(&self) {
+        loop {
+            let job = {
+                let mut state = self.state.lock().unwrap_or_else(|e| e.into_inner());
+                match state.pending.pop_front() {
+                    Some(job) => job,
+                    None => {
+                        state.running = false;
+                        return;
+                    }
+                }
+            };
+            job();
+            let mut state = self.state.lock().unwrap_or_else(|e| e.into_inner());
+            state.finished += 1;
+            self.idle.notify_all();
+        }
+    }
+
+    /// Blocks until every launch pushed so far has run (not those pushed
+    /// meanwhile by other threads).
+    fn wait_idle(&self) {
+        let mut state = self.state.lock().unwrap_or_else(|e| e.into_inner());
+        let target = state.pushed;
+        while state.finished < target {
+            state = self.idle.wait(state).unwrap_or_else(|e| e.into_inner());
+        }
     }
 }
 

@@ -18,9 +18,10 @@ use rayon::prelude::*;
 
 use crate::kernel::ArgValue;
 use crate::refill_trial::{Run, TrialKey};
+use crate::tiers::Tiering;
 use crate::{
     CompiledKernel, Context, Kernel, LaunchError, LaunchReport, NDRange, ProgramInner, RefillMode,
-    Spec,
+    Spec, Tier,
 };
 
 /// The cores the process may use, read once (asking the OS each launch
@@ -30,17 +31,9 @@ pub(crate) fn cores() -> usize {
     *CORES.get_or_init(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
 }
 
-/// Compiles (or fetches) the specialization of `func` for `spec`.
-pub(crate) fn compiled(
-    program: &ProgramInner,
-    func: FuncId,
-    spec: Spec,
-) -> Result<Arc<CompiledKernel>, LaunchError> {
-    let mut cache = program.simd_cache.lock().unwrap_or_else(|e| e.into_inner());
-    if let Some(k) = cache.get(&(func, spec)) {
-        return Ok(k.clone());
-    }
-    let runtime = [
+/// The functions generated code calls ([`runtime_symbols`]).
+fn runtime_functions() -> [(&'static str, usize); 2] {
+    [
         (
             runtime_symbols::PRINTF,
             lockstep_rt_printf as *const () as usize,
@@ -49,16 +42,80 @@ pub(crate) fn compiled(
             runtime_symbols::CONVERT,
             lockstep_rt_convert as *const () as usize,
         ),
-    ];
-    let k = program
+    ]
+}
+
+/// Has the toolchain compile the specialization of `func` for `spec` at `tier`.
+fn compile(
+    program: &ProgramInner,
+    func: FuncId,
+    spec: Spec,
+    tier: Tier,
+) -> Result<CompiledKernel, LaunchError> {
+    program
         .toolchain
-        .compile_kernel(&program.module, func, &spec, program.code_key(), &runtime)
+        .compile_kernel_at(
+            &program.module,
+            func,
+            &spec,
+            program.code_key(),
+            &runtime_functions(),
+            tier,
+        )
         .map_err(|message| LaunchError::Compile {
             kernel: program.module.functions[func].name.clone(),
             message,
-        })?;
+        })
+}
+
+/// Compiles (or fetches) the specialization of `func` for `spec`. Under
+/// tiered compilation ([`crate::tiers`]) a specialization the toolchain
+/// has not cached is compiled at the quick tier, and the upgrade thread
+/// compiles the full tier and swaps it in.
+pub(crate) fn compiled(
+    program: &Arc<ProgramInner>,
+    func: FuncId,
+    spec: Spec,
+    tiering: Tiering,
+) -> Result<Arc<CompiledKernel>, LaunchError> {
+    let mut cache = program.simd_cache.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some(k) = cache.get(&(func, spec)) {
+        return Ok(k.clone());
+    }
+    let cached = match tiering {
+        Tiering::Auto => program.toolchain.cached_kernel(
+            &program.module,
+            func,
+            &spec,
+            program.code_key(),
+            &runtime_functions(),
+        ),
+        Tiering::Quick | Tiering::Full => None,
+    };
+    let k = match cached {
+        Some(k) => k,
+        None => compile(program, func, spec, tiering.first())?,
+    };
     let k = Arc::new(k);
     cache.insert((func, spec), k.clone());
+    drop(cache);
+    if tiering == Tiering::Auto && k.tier() == Tier::Quick {
+        let (program, quick) = (program.clone(), k.clone());
+        crate::tiers::schedule(move || {
+            // On failure the quick tier stays (it runs correctly).
+            let Ok(full) = compile(&program, func, spec, Tier::Full) else {
+                return;
+            };
+            if !quick.upgrade(&full) {
+                // Another layout (it never is): later launches get it.
+                program
+                    .simd_cache
+                    .lock()
+                    .unwrap_or_else(|e| e.into_inner())
+                    .insert((func, spec), Arc::new(full));
+            }
+        });
+    }
     Ok(k)
 }
 
@@ -181,6 +238,7 @@ pub(crate) fn launch(
     let num_groups: [u64; 3] = std::array::from_fn(|d| global[d].div_ceil(local[d]));
     // The group sizes that occur: full, and the smaller last one per dimension.
     let size_of = |d: usize, g: u64| (global[d] - g * local[d]).min(local[d]);
+    let tiering = ctx.tiering().for_launch(global.iter().product());
     // The specializations, by group size, compiled with refill as `refill` says.
     let compile_all = |refill: RefillMode| {
         let mut specs: HashMap<[u32; 3], Arc<CompiledKernel>> = HashMap::new();
@@ -199,7 +257,7 @@ pub(crate) fn launch(
                             linearization: settings.linearization,
                             refill,
                         };
-                        e.insert(compiled(program, kernel.func, spec)?);
+                        e.insert(compiled(program, kernel.func, spec, tiering)?);
                     }
                 }
             }
@@ -227,6 +285,14 @@ pub(crate) fn launch(
         }
     };
     let trial = variants.len() == 2;
+    let tiers_of = || -> Vec<Tier> {
+        variants
+            .iter()
+            .flat_map(|specs| specs.values())
+            .map(|k| k.tier())
+            .collect()
+    };
+    let tiers_at_start = tiers_of();
     // Arguments: local ones become offsets after the kernel's own locals.
     let static_local = variants
         .iter()
@@ -329,9 +395,11 @@ pub(crate) fn launch(
             ]
         }
     };
+    // Each group runs the code its specialization has when it starts: a
+    // quick tier's upgrade takes effect at the next group.
     let run_groups = |mem: &mut Vec<u8>, variant: usize, index: u64, count: u64| {
         let g = group_of(index);
-        let k = &by_position[variant][position_of(g)];
+        let function = by_position[variant][position_of(g)].function();
         // Aligned starts of this worker's local memory (LOCAL_ALIGN: the
         // kernel's `__local` variables are at offsets aligned for their
         // types from it) and scratch (64 bytes).
@@ -354,7 +422,7 @@ pub(crate) fn launch(
         };
         // SAFETY: the compiled function reads `ctx` as abi.rs describes; all
         // pointers in it are valid for the launch.
-        unsafe { (k.function())(&ctx) };
+        unsafe { function(&ctx) };
     };
     // The groups of linear indices `start..end` as calls: one per group, or
     // for a kernel with lane refill, one per run of groups along a row of
@@ -421,7 +489,12 @@ pub(crate) fn launch(
                 .for_each_init(worker_memory, |mem, r| run_task(mem, r));
         });
     }
-    if trial {
+    // A refill trial's timings compare the variants' optimized code: a
+    // launch that ran the quick tier (or saw an upgrade) records nothing,
+    // unless only the quick tier is ever compiled.
+    let comparable = tiers_of() == tiers_at_start
+        && (ctx.tiering() == Tiering::Quick || tiers_at_start.iter().all(|&t| t == Tier::Full));
+    if trial && comparable {
         let [off, on] = timings.map(|t| t.into_inner().unwrap_or_else(|e| e.into_inner()));
         program.refill_trials.record(trial_key, &off, &on);
     }

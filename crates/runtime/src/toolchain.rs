@@ -12,6 +12,7 @@
 
 use std::fmt;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
 use lockstep_ir::abi::{LocalLayout, RuntimeFunctions, WorkGroupFn};
 use lockstep_ir::{FuncId, Module};
@@ -56,6 +57,37 @@ pub trait Toolchain: Send + Sync + fmt::Debug {
         program_key: &str,
         runtime: RuntimeFunctions,
     ) -> Result<CompiledKernel, String>;
+
+    /// [`Toolchain::compile_kernel`] at `tier`: [`Tier::Quick`] code is
+    /// compiled quickly (less optimization, the same semantics) and not
+    /// cached beyond the process. The result says which tier it is
+    /// ([`CompiledKernel::tier`]): a toolchain with one tier compiles that.
+    fn compile_kernel_at(
+        &self,
+        module: &Module,
+        kernel: FuncId,
+        spec: &Spec,
+        program_key: &str,
+        runtime: RuntimeFunctions,
+        tier: Tier,
+    ) -> Result<CompiledKernel, String> {
+        let _ = tier;
+        self.compile_kernel(module, kernel, spec, program_key, runtime)
+    }
+
+    /// The fully optimized specialization if the toolchain has it without
+    /// compiling (its caches), else `None`.
+    fn cached_kernel(
+        &self,
+        module: &Module,
+        kernel: FuncId,
+        spec: &Spec,
+        program_key: &str,
+        runtime: RuntimeFunctions,
+    ) -> Option<CompiledKernel> {
+        let _ = (module, kernel, spec, program_key, runtime);
+        None
+    }
 
     /// The CPU kernels are compiled for, or why none can be.
     fn target(&self) -> Result<Target, String>;
@@ -127,14 +159,34 @@ pub struct Target {
     pub features: SimdFeatures,
 }
 
+/// How optimized a kernel specialization's code is: tiered compilation
+/// runs a kernel's first launches on quickly compiled code while the fully
+/// optimized code is compiled in the background, then swaps it in. The
+/// tiers compile the same IR with the same semantics: results never
+/// differ, only speed.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Tier {
+    /// Compiled quickly (LLVM at a lower optimization level).
+    Quick,
+    /// Fully optimized (what caches keep).
+    #[default]
+    Full,
+}
+
 /// One compiled kernel specialization: its work-group function and what
-/// launching it needs to know.
+/// launching it needs to know. The function of a quick-tier kernel is
+/// replaced in place by the full tier's when that is compiled
+/// ([`CompiledKernel::upgrade`]), so launches running it (a long first
+/// launch too) go on with the optimized code at their next work-group.
 pub struct CompiledKernel {
-    function: WorkGroupFn,
+    /// The work-group function's address.
+    function: AtomicUsize,
     /// Where the kernel's `__local` variables and gang state go.
     pub local: LocalLayout,
     /// What the compiler did (`lockstep compile --emit report`).
     pub report: Box<dyn fmt::Display + Send + Sync>,
+    /// Whether `function` is the full tier's.
+    full: AtomicBool,
 }
 
 impl CompiledKernel {
@@ -151,15 +203,48 @@ impl CompiledKernel {
         report: Box<dyn fmt::Display + Send + Sync>,
     ) -> CompiledKernel {
         CompiledKernel {
-            function,
+            function: AtomicUsize::new(function as usize),
             local,
             report,
+            full: AtomicBool::new(true),
         }
+    }
+
+    /// This kernel, marked as code of `tier`.
+    pub fn with_tier(self, tier: Tier) -> CompiledKernel {
+        self.full.store(tier == Tier::Full, Ordering::Release);
+        self
+    }
+
+    /// How optimized the code is (now: it changes on an upgrade).
+    pub fn tier(&self) -> Tier {
+        if self.full.load(Ordering::Acquire) {
+            Tier::Full
+        } else {
+            Tier::Quick
+        }
+    }
+
+    /// Runs `full`'s code (the same specialization at the full tier) from
+    /// now on; false (and nothing changes) if its local memory layout is
+    /// not this kernel's, which launches sized memory for.
+    pub(crate) fn upgrade(&self, full: &CompiledKernel) -> bool {
+        if self.local != full.local {
+            return false;
+        }
+        self.function
+            .store(full.function.load(Ordering::Acquire), Ordering::Release);
+        self.full.store(true, Ordering::Release);
+        true
     }
 
     /// The work-group function: runs every gang of one work-group given its
     /// [`lockstep_ir::abi::GroupContext`].
     pub fn function(&self) -> WorkGroupFn {
-        self.function
+        let address = self.function.load(Ordering::Acquire);
+        // SAFETY: the address of a `WorkGroupFn` given to `new` (this
+        // kernel's or, after `upgrade`, the full tier's), which stays
+        // callable for the rest of the process.
+        unsafe { std::mem::transmute::<usize, WorkGroupFn>(address) }
     }
 }
