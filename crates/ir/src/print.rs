@@ -259,6 +259,12 @@ fn write_operation(
                 write!(w, "{}{a}", if i == 0 { " " } else { ", " })?;
             }
         }
+        InstData::SubGroup { op, args } => {
+            write!(w, " {op}")?;
+            for (i, a) in args.iter().enumerate() {
+                write!(w, "{}{a}", if i == 0 { " " } else { ", " })?;
+            }
+        }
         InstData::Iconst { imm } => {
             let ty = func.results[inst].map(|v| func.value_type(v));
             write!(w, " {}", format_int(*imm, ty.unwrap_or(Type::I64)))?;
@@ -410,7 +416,7 @@ impl WorkItemQuery {
         !matches!(
             self,
             WorkItemQuery::WorkDim | WorkItemQuery::GlobalLinearId | WorkItemQuery::LocalLinearId
-        )
+        ) && !self.is_sub_group()
     }
 }
 

@@ -361,6 +361,7 @@ impl Context {
         let opts = interp::Options {
             checked: self.checked,
             max_steps: None,
+            sub_group_size: Some(self.kernel_width(kernel)),
         };
         let transformed;
         let module = if self.interpret_after_passes {

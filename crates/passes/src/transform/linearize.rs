@@ -165,34 +165,117 @@ fn uniform_gang(func: &Function, uni: &Uniformity) -> Function {
     for &block in &func.layout {
         let mut active = None;
         let insts = out.blocks[block].insts.clone();
-        for (position, inst) in insts.into_iter().enumerate() {
+        for inst in insts {
             let data = &out.insts[inst];
             let per_lane = data.args().into_iter().any(|a| out.varying[a])
                 || out.results[inst].is_some_and(|r| out.varying[r]);
-            if !needs_mask(data, per_lane) {
+            let sub_group = matches!(data, InstData::SubGroup { .. });
+            if !needs_mask(data, per_lane) && !sub_group {
                 continue;
             }
-            let mask = *active.get_or_insert_with(|| {
-                let i = out.create_inst(
-                    InstData::Gang {
+            // New instructions go right before `inst`.
+            let emit = |out: &mut Function, data: InstData, ty: Type| {
+                let varying = data.args().into_iter().any(|a| out.varying[a])
+                    || matches!(
+                        data,
+                        InstData::Gang {
+                            op: GangOp::ActiveLanes,
+                            ..
+                        }
+                    );
+                let i = out.create_inst(data, Some(ty));
+                let at = out.blocks[block]
+                    .insts
+                    .iter()
+                    .position(|&x| x == inst)
+                    .expect("inst is in its block");
+                out.insert_inst(block, at, i);
+                out.srclocs[i] = out.srclocs[inst];
+                let v = out.results[i].expect("has a result");
+                out.varying[v] = varying;
+                v
+            };
+            let mask = match active {
+                Some(m) => m,
+                None => {
+                    let data = InstData::Gang {
                         op: GangOp::ActiveLanes,
                         args: vec![],
-                    },
-                    Some(Type::I1),
-                );
-                out.insert_inst(block, position, i);
-                let m = out.results[i].expect("active_lanes has a result");
-                out.varying[m] = true;
-                m
-            });
+                    };
+                    *active.insert(emit(&mut out, data, Type::I1))
+                }
+            };
             let data = std::mem::replace(&mut out.insts[inst], InstData::Unreachable);
-            out.insts[inst] = InstData::Predicated {
-                mask,
-                inst: Box::new(data),
+            out.insts[inst] = match data {
+                InstData::SubGroup { op, args } => {
+                    let shapes: Vec<bool> = args.iter().map(|&a| out.varying[a]).collect();
+                    let mut add = |data: InstData, ty: Type| emit(&mut out, data, ty);
+                    lower_sub_group(op, &args, &shapes, mask, &mut add)
+                }
+                data => InstData::Predicated {
+                    mask,
+                    inst: Box::new(data),
+                },
             };
         }
     }
     out
+}
+
+/// The gang operation the subgroup collective `sub_group op args` becomes
+/// for the lanes of `mask` (the work-items that take part): a mask operand
+/// of `mask` and the operation's own predicate, a `shuffle` for a
+/// `broadcast` from a per-lane lane, a `broadcast` for a `shuffle` of a
+/// uniform value. `varying` says which `args` are per-lane; `add` adds an
+/// instruction before it and gives its result.
+fn lower_sub_group(
+    op: GangOp,
+    args: &[Value],
+    varying: &[bool],
+    mask: Value,
+    add: &mut dyn FnMut(InstData, Type) -> Value,
+) -> InstData {
+    let gang = |op: GangOp, args: Vec<Value>| InstData::Gang { op, args };
+    match op {
+        GangOp::Any | GangOp::Ballot => {
+            let m = add(
+                InstData::Binary {
+                    op: BinaryOp::Band,
+                    args: [args[0], mask],
+                },
+                Type::I1,
+            );
+            gang(op, vec![m])
+        }
+        GangOp::All => {
+            let outside = add(
+                InstData::Unary {
+                    op: UnaryOp::Bnot,
+                    arg: mask,
+                },
+                Type::I1,
+            );
+            let m = add(
+                InstData::Binary {
+                    op: BinaryOp::Bor,
+                    args: [args[0], outside],
+                },
+                Type::I1,
+            );
+            gang(op, vec![m])
+        }
+        GangOp::Broadcast if varying[0] && varying[1] => gang(GangOp::Shuffle, args.to_vec()),
+        GangOp::Shuffle if !varying[0] => {
+            let lane = add(InstData::Iconst { imm: 0 }, Type::I32);
+            gang(GangOp::Broadcast, vec![args[0], lane])
+        }
+        GangOp::Broadcast | GangOp::Shuffle => gang(op, args.to_vec()),
+        _ => {
+            let mut gang_args = vec![args[0], mask];
+            gang_args.extend_from_slice(&args[1..]);
+            gang(op, gang_args)
+        }
+    }
 }
 
 /// The most instructions a value may take to compute again.
@@ -1475,6 +1558,26 @@ impl<'a> Linearizer<'a> {
         let src = self.src;
         let mut data = src.insts[inst].clone();
         data.map_args(|a| self.operand(a, b, block));
+        if let InstData::SubGroup { op, args } = data {
+            let varying: Vec<bool> = args.iter().map(|&a| self.out.varying[a]).collect();
+            let mut add = |data: InstData, ty: Type| {
+                let v = self.value(block, data, ty);
+                if let ValueDef::Result(i) = self.out.values[v].def {
+                    self.out.srclocs[i] = src.srclocs[inst];
+                }
+                v
+            };
+            data = lower_sub_group(op, &args, &varying, mask, &mut add);
+            // Its shape is the analysis's, whatever the mask's.
+            let r = src.results[inst].expect("a subgroup collective has a result");
+            let new = self.out.create_inst(data, Some(src.value_type(r)));
+            self.out.append_inst(block, new);
+            self.out.srclocs[new] = src.srclocs[inst];
+            let nr = self.out.results[new].expect("has a result");
+            self.out.varying[nr] = self.is_varying_src(r);
+            self.define(r, block, nr, mask);
+            return;
+        }
         let mut any_varying = false;
         data.visit_args(|a| any_varying |= self.out.varying[a]);
         let result = src.results[inst];
