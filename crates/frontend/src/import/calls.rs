@@ -89,7 +89,10 @@ pub(super) fn call(fi: &mut FnImp, inst: Val) -> CompileResult<Vec<ir::Value>> {
         }
         _ if base.starts_with("__lockstep_convert_") => convert_hook(fi, inst, base, params, &args),
         _ if base.starts_with("work_group_") => work_group(fi, base, params, &args),
-        _ => Err(undefined(fi, &name)),
+        _ => match super::collectives::sub_group(fi, base, params, &args) {
+            Some(result) => result,
+            None => Err(undefined(fi, &name)),
+        },
     }
 }
 
@@ -519,6 +522,12 @@ fn work_item_query(base: &str) -> Option<WorkItemQuery> {
         "get_work_dim" => WorkItemQuery::WorkDim,
         "get_global_linear_id" => WorkItemQuery::GlobalLinearId,
         "get_local_linear_id" => WorkItemQuery::LocalLinearId,
+        "get_sub_group_size" => WorkItemQuery::SubGroupSize,
+        "get_max_sub_group_size" => WorkItemQuery::MaxSubGroupSize,
+        "get_num_sub_groups" => WorkItemQuery::NumSubGroups,
+        "get_enqueued_num_sub_groups" => WorkItemQuery::EnqueuedNumSubGroups,
+        "get_sub_group_id" => WorkItemQuery::SubGroupId,
+        "get_sub_group_local_id" => WorkItemQuery::SubGroupLocalId,
         _ => return None,
     })
 }
@@ -530,11 +539,7 @@ fn work_item(
     query: WorkItemQuery,
     dim: Option<Val>,
 ) -> CompileResult<Vec<ir::Value>> {
-    let ty = if query == WorkItemQuery::WorkDim {
-        Type::I32
-    } else {
-        Type::I64
-    };
+    let ty = query.result_type();
     if !query.takes_dim() {
         return Ok(vec![fi.val(InstData::WorkItem { query, dim: 0 }, ty)]);
     }

@@ -3,6 +3,7 @@
 //! and function bodies (see `function.rs`), scalarizing vectors and aggregates.
 
 mod calls;
+mod collectives;
 mod function;
 mod kernel_info;
 mod types;
