@@ -170,3 +170,264 @@ def sg_scan(a, nd, W):
                 out[name][6 * g:6 * g + 6] = r
     return {"oi": out["oi"], "ou": out["ou"], "ol": out["ol"], "oul": out["oul"],
             "of": out["of"], "od": out["od"]}
+
+
+def sg_vote(a, nd, W):
+    x = a["x"]
+    out = [0] * len(a["out"])
+    for lanes in subgroups(nd, W):
+        n = len(lanes)
+        vs = [int(x[g]) for g in lanes]
+        last = n - 1
+        one = 1 if last >= 1 else 0
+        part = [k for k in range(n) if vs[k] % 3 == 0]
+        for k, g in enumerate(lanes):
+            v = vs[k]
+            o = [0] * 16
+            o[0] = int(all(w > -800 for w in vs))
+            o[1] = int(any(w > 850 for w in vs))
+            o[2] = vs[one]
+            o[3] = u32(vs[last] * 7)
+            o[4] = vs[last] * 100000000000
+            o[5] = i64(u64(vs[0]) << 40)
+            o[6] = vs[last]
+            o[7] = vs[one]
+            o[8:16] = [-1] * 8
+            if v % 3 == 0:
+                pv = [vs[m] for m in part]
+                o[8] = int(all(w > 0 for w in pv))
+                o[9] = int(any(w > 600 for w in pv))
+                o[10] = int(k == part[0])
+                o[11] = int(len(set(int(w / 1000) for w in pv)) == 1)
+                o[12] = int(len(set(pv)) == 1)
+                o[13] = vs[part[0]]
+                o[14] = int(vs[part[0]] * 0.5) * 2
+                o[15] = vs[part[-1]] * 2
+            out[16 * g:16 * g + 16] = o
+    return {"out": np.array(out, np.int64)}
+
+
+def _popcount(b):
+    return bin(b).count("1")
+
+
+def sg_ballot(a, nd, W):
+    x = a["x"]
+    out = [0] * len(a["out"])
+    for lanes in subgroups(nd, W):
+        n = len(lanes)
+        vs = [int(x[g]) for g in lanes]
+        full = (1 << n) - 1
+        b = sum(1 << k for k in range(n) if vs[k] & 1)
+        part = [k for k in range(n) if vs[k] % 4 == 0]
+        d = sum(1 << k for k in part if vs[k] > 0)
+        for k, g in enumerate(lanes):
+            eq = 1 << k
+            lt = eq - 1
+            o = [b, 0, (b >> k) & 1, (b >> 2) & 1, _popcount(b),
+                 _popcount(b & (lt | eq)), _popcount(b & lt),
+                 (b & -b).bit_length() - 1 if b else 99, b.bit_length() - 1 if b else 99,
+                 eq, ~lt & full, ~(lt | eq) & full, lt | eq, lt, 7, 7]
+            if vs[k] % 4 == 0:
+                o[14] = d
+                o[15] = len(part)
+            out[16 * g:16 * g + 16] = [u32(v) for v in o]
+    return {"out": np.array(out, np.uint32)}
+
+
+def sg_shuffle(a, nd, W):
+    x = a["x"]
+    out = [0] * len(a["out"])
+    # The Intel shuffles' subgroup size: get_max_sub_group_size().
+    w = min(W, nd.lsize[0] * nd.lsize[1] * nd.lsize[2])
+    for lanes in subgroups(nd, W):
+        n = len(lanes)
+        full = n == w
+        vs = [int(x[g]) for g in lanes]
+        for k, g in enumerate(lanes):
+            v = vs[k]
+            o = [0] * 16
+            o[0] = vs[(v & 0x7FFFFFFF) % n]
+            o[1] = vs[k ^ 1] if k ^ 1 < n else -1
+            o[2] = vs[k - 2] if k >= 2 else -1
+            o[3] = vs[k + 3] if k + 3 < n else -1
+            o[4] = vs[k ^ 2] if k ^ 2 < n else -1
+            o[5] = vs[0] * 3
+            o[6] = vs[k ^ 1] if k ^ 1 < n else -1
+            o[7] = (vs[k + 1] if k + 1 < w else vs[0] + 10000) if full else -1
+            o[8] = (vs[k - 1] if k >= 1 else vs[w - 1] - 10000) if full else -1
+            o[9] = vs[1 % n]
+            o[10] = vs[1 % n] + 3
+            o[11] = vs[n - 1]
+            o[12] = n - 1
+            o[13] = vs[n - 1 - k] * 3
+            o[14] = vs[0] & 0xFF
+            o[15] = 0
+            out[16 * g:16 * g + 16] = o
+    return {"out": np.array(out, np.int32)}
+
+
+def _ctrunc(f):
+    """C's float-to-int conversion (toward zero)."""
+    return int(f)
+
+
+def sg_nonuniform(a, nd, W):
+    x = a["x"]
+    out = [0] * len(a["out"])
+    for lanes in subgroups(nd, W):
+        n = len(lanes)
+        vs = [int(x[g]) for g in lanes]
+        ms = [(v & 7) + 1 for v in vs]
+        odd = [k for k in range(n) if vs[k] & 1]
+        even = [k for k in range(n) if not vs[k] & 1]
+        accs = [0] * n
+        for j in range(4):
+            part = [k for k in range(n) if (vs[k] & 3) > j]
+            if not part:
+                break
+            total = i32(sum(j + vs[k] for k in part))
+            for rank, k in enumerate(part):
+                accs[k] = i32(accs[k] + total) ^ ((rank + 1) << 16)
+        total_acc = i32(sum(accs))
+        for k, g in enumerate(lanes):
+            v = vs[k]
+            o = [0] * 24
+            if v & 1:
+                P = odd
+                pv = [vs[p] for p in P]
+                below = [vs[p] for p in P if p <= k]
+                pm = [ms[p] for p in P]
+                bm = [ms[p] for p in P if p <= k]
+                strict = [vs[p] for p in P if p < k]
+                o[0] = reduce_("add", "int", pv)
+                o[1] = reduce_("mul", "int", pm)
+                o[2] = min(pv)
+                o[3] = i32(max(u32(w) for w in pv))
+                o[4] = reduce_("and", "int", [w | 0x100 for w in pv])
+                o[5] = reduce_("or", "int", [w & 0xF0 for w in pv])
+                o[6] = reduce_("xor", "int", pv)
+                o[7] = int(all(w > -500 for w in pv))
+                o[8] = int(any(w > 800 for w in pv))
+                o[9] = sum(1 for w in pv if w > 0) & 1
+                o[10] = reduce_("add", "int", below)
+                o[11] = reduce_("mul", "int", bm)
+                o[12] = min(below)
+                o[13] = max(below)
+                o[14] = reduce_("and", "int", strict)
+                o[15] = reduce_("or", "int", [w & 0xFF for w in strict])
+                o[16] = reduce_("xor", "int", strict)
+                o[17] = int(any(w > 500 for w in strict))
+            else:
+                P = even
+                pv = [vs[p] for p in P]
+                below = [vs[p] for p in P if p <= k]
+                strict = [vs[p] for p in P if p < k]
+                sm = [ms[p] for p in P if p < k]
+                o[0] = i32(sum(w * 1000000 for w in pv))
+                prod = 1.0
+                for w in pv:
+                    prod *= ((w >> 1) & 1) + 1
+                o[1] = int(prod)
+                o[2] = _ctrunc(max(w * 0.5 for w in pv))
+                o[3] = reduce_("add", "int", strict)
+                o[4] = reduce_("mul", "int", sm)
+                o[5] = i32(reduce_("min", "uint", [u32(w) for w in strict]))
+                o[6] = reduce_("max", "int", strict)
+                o[7] = reduce_("and", "int", [w | 3 for w in below])
+                o[8] = reduce_("or", "int", [w & 0x1F for w in below])
+                o[9] = reduce_("xor", "int", below)
+                o[10] = int(all(w < 600 for w in below))
+                o[11] = sum(1 for w in below if w < 0) & 1
+                o[12:18] = [-7] * 6
+            o[18] = accs[k]
+            o[19] = total_acc
+            o[20] = n
+            out[24 * g:24 * g + 24] = o
+    return {"out": np.array(out, np.int32)}
+
+
+def sg_clustered(a, nd, W):
+    x = a["x"]
+    out = [0] * len(a["out"])
+    for lanes in subgroups(nd, W):
+        n = len(lanes)
+        vs = [int(x[g]) for g in lanes]
+
+        def cl(k, c, keep=lambda m: True):
+            s = k // c * c
+            return [vs[m] for m in range(s, min(n, s + c)) if keep(m)]
+        for k, g in enumerate(lanes):
+            v = vs[k]
+            o = [0] * 16
+            o[0] = reduce_("add", "int", cl(k, 2))
+            o[1] = reduce_("mul", "int", [(w & 3) + 1 for w in cl(k, 4)])
+            o[2] = min(cl(k, 4))
+            o[3] = max(u32(w) for w in cl(k, 2))
+            o[4] = reduce_("and", "int", cl(k, 4))
+            o[5] = reduce_("or", "int", [w & 0xF0 for w in cl(k, 4)])
+            o[6] = reduce_("xor", "int", cl(k, 2))
+            o[7] = int(all(w > 0 for w in cl(k, 2)))
+            o[8] = int(any(w > 700 for w in cl(k, 4)))
+            o[9] = sum(1 for w in cl(k, 4) if w > 0) & 1
+            o[10] = i64(sum(w * 3000000000 for w in cl(k, 4)))
+            o[11] = _ctrunc(max(w * 0.5 for w in cl(k, 4)))
+            o[12] = v
+            o[13] = o[14] = -1
+            if v % 3 != 0:
+                keep = lambda m: vs[m] % 3 != 0
+                o[13] = sum(cl(k, 4, keep))
+                o[14] = min(cl(k, 2, keep))
+            out[16 * g:16 * g + 16] = o
+    return {"out": np.array(out, np.int64)}
+
+
+def sg_extended(a, nd, W):
+    x = a["x"]
+    out = [0] * len(a["out"])
+    for lanes in subgroups(nd, W):
+        n = len(lanes)
+        vs = [int(x[g]) for g in lanes]
+        cs = [wrap(v, "char") for v in vs]
+        ucs = [wrap(v, "uchar") for v in vs]
+        ss = [wrap(v * 37, "short") for v in vs]
+        uss = [wrap(v * 37, "ushort") for v in vs]
+        last = n - 1
+        odd = [k for k in range(n) if vs[k] & 1]
+        for k, g in enumerate(lanes):
+            o = [0] * 24
+            o[0] = reduce_("add", "char", cs)
+            o[1] = max(ucs)
+            o[2] = reduce_("add", "short", ss[:k + 1])
+            o[3] = reduce_("min", "ushort", uss[:k])
+            o[4] = min(cs)
+            o[5] = max(ucs[:k + 1])
+            o[6] = reduce_("add", "ushort", uss)
+            o[7] = reduce_("max", "short", ss[:k])
+            vl = vs[last]
+            o[8:12] = [vl, i32(vl * 2), i32(vl * 3), -vl]
+            o[12] = vs[0]
+            o[13] = vs[0]
+            o[14] = ucs[last]
+            o[15] = wrap(ucs[last] + 7, "uchar")
+            o[16:19] = [vs[0], vs[0], -vs[0]]
+            o[19] = o[20] = -1
+            if vs[k] & 1:
+                f = odd[0]
+                o[19] = ss[f]
+                o[20] = wrap(ss[f] + 3, "short")
+            out[24 * g:24 * g + 24] = o
+    return {"out": np.array(out, np.int32)}
+
+
+def sg_barrier(a, nd, W):
+    x = a["x"]
+    out = [0] * len(a["out"])
+    for lanes in subgroups(nd, W):
+        n = len(lanes)
+        av = [int(x[lanes[(k + 1) % n]]) for k in range(n)]
+        for k, g in enumerate(lanes):
+            p = (k + n - 1) % n
+            out[2 * g] = av[k]
+            out[2 * g + 1] = av[p] * 2 + p
+    return {"out": np.array(out, np.int32)}

@@ -162,6 +162,37 @@ fn uniform_gang(func: &Function, uni: &Uniformity) -> Function {
     for (v, _) in func.values.iter() {
         out.varying[v] = varying_in_source(func, uni, v);
     }
+    // An operation on a per-lane operand gives a per-lane result, even
+    // where the analysis finds that the lanes agree (`gid - lid`), and a
+    // block parameter receiving a per-lane argument is per-lane.
+    loop {
+        let mut changed = false;
+        for (_, inst) in func.insts_in_layout() {
+            let data = &func.insts[inst];
+            let mut per_lane = Vec::new();
+            if let Some(r) = func.results[inst] {
+                let collective = matches!(data, InstData::SubGroup { .. });
+                if !collective && data.args().into_iter().any(|a| out.varying[a]) {
+                    per_lane.push(r);
+                }
+            }
+            for dest in data.branch_dests() {
+                let params = &func.blocks[dest.block].params;
+                for (&a, &p) in dest.args.iter().zip(params) {
+                    if out.varying[a] {
+                        per_lane.push(p);
+                    }
+                }
+            }
+            for v in per_lane {
+                changed |= !out.varying[v];
+                out.varying[v] = true;
+            }
+        }
+        if !changed {
+            break;
+        }
+    }
     for &block in &func.layout {
         let mut active = None;
         let insts = out.blocks[block].insts.clone();
