@@ -694,6 +694,14 @@ impl Parser {
                         .args
                         .push(arg);
                 }
+                Some(Tok::Word(w)) if w == "reqd_sub_group_size" => {
+                    self.pos += 1;
+                    let n = self.uint("size")?;
+                    let Some(info) = st.func.kernel.as_mut() else {
+                        return self.err("'reqd_sub_group_size' is only allowed in kernels");
+                    };
+                    info.reqd_sub_group_size = Some(n);
+                }
                 Some(Tok::Word(w))
                     if w == "reqd_work_group_size"
                         || w == "work_group_size_hint"

@@ -160,6 +160,9 @@ pub fn write_function_annotated(
             write_string(w, hint)?;
             writeln!(w)?;
         }
+        if let Some(n) = info.reqd_sub_group_size {
+            writeln!(w, "    reqd_sub_group_size {n}")?;
+        }
     }
     for (slot, data) in func.stack_slots.iter() {
         write!(

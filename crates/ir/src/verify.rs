@@ -431,6 +431,14 @@ impl<'a> Verifier<'a> {
                     self.fail(String::new(), format!("{attr} must be positive"));
                 }
             }
+            if let Some(n) = info.reqd_sub_group_size {
+                if !matches!(n, 4 | 8 | 16 | 32) {
+                    self.fail(
+                        String::new(),
+                        format!("reqd_sub_group_size {n} (4, 8, 16 or 32)"),
+                    );
+                }
+            }
         }
     }
 
