@@ -178,6 +178,7 @@ pub fn required_coverage() -> BTreeSet<String> {
         "kernel",
         "byval",
         "reqd_work_group_size",
+        "reqd_sub_group_size",
         "work_group_size_hint",
         "vec_type_hint",
         "stack_slot",
@@ -265,6 +266,7 @@ pub fn coverage(module: &Module) -> BTreeSet<String> {
             }
             for (present, name) in [
                 (info.reqd_work_group_size.is_some(), "reqd_work_group_size"),
+                (info.reqd_sub_group_size.is_some(), "reqd_sub_group_size"),
                 (info.work_group_size_hint.is_some(), "work_group_size_hint"),
                 (info.vec_type_hint.is_some(), "vec_type_hint"),
             ] {
