@@ -431,3 +431,14 @@ def sg_barrier(a, nd, W):
             out[2 * g] = av[k]
             out[2 * g + 1] = av[p] * 2 + p
     return {"out": np.array(out, np.int32)}
+
+
+def sg_reqd_size(a, nd, W):
+    # The kernel requires subgroups of 8: W does not matter.
+    x = a["x"]
+    out = [0] * len(a["out"])
+    for lanes in subgroups(nd, 8):
+        total = i32(sum(int(x[g]) for g in lanes))
+        for k, g in enumerate(lanes):
+            out[3 * g:3 * g + 3] = [len(lanes), k, total]
+    return {"out": np.array(out, np.int32)}
