@@ -20,9 +20,10 @@
 
 #include "lockstep_internal.h"
 
-// The scalar types of the khr functions (no half: the device has no fp16).
+// The scalar types of the khr functions (half too, for kernels that enable
+// cl_khr_fp16 where a device offers it).
 #define LS_SG_FOR_TYPES(M) \
-  M(char) M(uchar) M(short) M(ushort) M(int) M(uint) M(long) M(ulong) M(float) M(double)
+  M(char) M(uchar) M(short) M(ushort) M(int) M(uint) M(long) M(ulong) M(float) M(double) M(half)
 
 LS_HELPER uint ls_sg_lid(void) { return get_sub_group_local_id(); }
 

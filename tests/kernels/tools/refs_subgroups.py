@@ -442,3 +442,42 @@ def sg_reqd_size(a, nd, W):
         for k, g in enumerate(lanes):
             out[3 * g:3 * g + 3] = [len(lanes), k, total]
     return {"out": np.array(out, np.int32)}
+
+
+def wg_collectives(a, nd):
+    # Work-group results do not depend on the subgroup size.
+    x = a["x"]
+    groups = {}
+    for glin, grp, lin, n, enq in items(nd):
+        groups.setdefault(grp, {})[lin] = glin
+    out = [0] * len(a["out"])
+    for grp, members in groups.items():
+        order = [members[k] for k in sorted(members)]
+        vs = [int(x[g]) for g in order]
+        us = [u32(v + 5000) for v in vs]
+        ls = [v * 3000000 for v in vs]
+        uls = [v + 1000 for v in vs]
+        fs = [np.float32(v) * np.float32(0.5) for v in vs]
+        if nd.gsize[1] == 1:
+            src = min(3, len(order) - 1)
+        else:
+            src = 2 + 1 * nd.lsize[0]
+        for k, g in enumerate(order):
+            o = [0] * 12
+            o[0] = i32(sum(vs))
+            o[1] = min(us)
+            o[2] = max(ls)
+            o[3] = sum(ls[:k + 1])
+            o[4] = i32(sum(vs[:k]))
+            o[5] = min(vs[:k + 1])
+            o[6] = max(uls[:k]) if k else 0
+            o[7] = int(4 * sum(v * 0.25 for v in vs))
+            o[8] = int(4 * float(sum(fs[:k + 1])))
+            o[9] = int(all(v > -900 for v in vs)) * 2 + int(any(v > 995 for v in vs))
+            o[10] = vs[src]
+            o[11] = int(4 * float(min(fs[:k]))) if k else -1
+            out[12 * g:12 * g + 12] = o
+    return {"out": np.array(out, np.int64)}
+
+
+wg_collectives_2d = wg_collectives

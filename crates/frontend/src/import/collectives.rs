@@ -1,4 +1,7 @@
-//! The core subgroup builtins (`cl_khr_subgroups` and its extensions):
+//! The core subgroup builtins (`cl_khr_subgroups` and its extensions) and
+//! the work-group collectives built on them.
+//!
+//! **Subgroups.** The core subgroup builtins:
 //! subgroup collectives of the IR (`sub_group OP`), one per component of a
 //! vector. The other subgroup functions (shuffle_xor/up/down, the ballot
 //! helpers, elect, all_equal, broadcast_first, `intel_sub_group_*`) are
@@ -18,10 +21,22 @@
 //! `min`/`max` are signed, unsigned or float by the mangled parameter
 //! type; `logical_and`/`_or`/`_xor` combine `p != 0` as `int` with
 //! `and`/`or`/`xor`.
+//!
+//! **Work-group collectives** (`work_group_reduce_OP`,
+//! `_scan_{in,ex}clusive_OP`, `_all`, `_any`, `_broadcast`): each
+//! subgroup reduces (and scans) its values with one gang operation, its
+//! first work-item stores the subgroup's partial in a hidden `__local`
+//! array (one 8-byte slot per subgroup), a barrier, then every subgroup
+//! folds the partials it needs (all of them, or for a scan those of the
+//! subgroups before it) W at a time, one subgroup reduction per W
+//! partials, and a barrier so that the next call cannot overwrite what
+//! others still read: O(local size / W) steps per gang instead of
+//! O(local size) in one work-item. `work_group_broadcast` has the source
+//! work-item store its value and every work-item load it.
 
 use lockstep_ir::{
-    self as ir, Collective, Combine, ConvertOp, FenceFlags, GangOp, InstData, IntCC, MemOrder,
-    MemScope, Type,
+    self as ir, BinaryOp, BlockCall, Collective, Combine, ConvertOp, FenceFlags, GangOp, InstData,
+    IntCC, MemOrder, MemScope, Type, WorkItemQuery,
 };
 
 use super::function::FnImp;
@@ -60,7 +75,7 @@ pub(super) fn sub_group(
     let rest = base.strip_prefix("sub_group_")?;
     let rest = rest.strip_prefix("non_uniform_").unwrap_or(rest);
     Some(match rest {
-        "barrier" => barrier(fi, args),
+        "barrier" => sub_group_barrier(fi, args),
         "all" | "any" => {
             let op = if rest == "all" {
                 GangOp::All
@@ -107,7 +122,7 @@ fn ballot(fi: &mut FnImp, args: &[Val]) -> CompileResult<Vec<ir::Value>> {
 /// A subgroup barrier: the work-items of the subgroup meet (a collective
 /// whose result nothing uses; a gang runs in lockstep anyway) with the
 /// fence of its flags.
-fn barrier(fi: &mut FnImp, args: &[Val]) -> CompileResult<Vec<ir::Value>> {
+fn sub_group_barrier(fi: &mut FnImp, args: &[Val]) -> CompileResult<Vec<ir::Value>> {
     let flags = match args.first().and_then(|a| a.const_int()) {
         Some(bits) => FenceFlags(bits as u8 & 7),
         None => FenceFlags(FenceFlags::LOCAL.0 | FenceFlags::GLOBAL.0),
@@ -211,4 +226,310 @@ fn collective(
         let op = GangOp::of_collective(kind, combine);
         Ok(vec![sub_group_inst(fi, op, operands, ty)])
     })())
+}
+
+// ---------------------------------------------------------------------------
+// Work-group collectives
+// ---------------------------------------------------------------------------
+
+/// `op` of two scalars.
+fn combine(fi: &mut FnImp, op: Combine, a: ir::Value, b: ir::Value) -> ir::Value {
+    let float = fi.ty(a).is_float();
+    let bop = match (op, float) {
+        (Combine::Add, true) => BinaryOp::Fadd,
+        (Combine::Mul, true) => BinaryOp::Fmul,
+        (Combine::Add, false) => BinaryOp::Iadd,
+        (Combine::Mul, false) => BinaryOp::Imul,
+        (Combine::Smin, _) => BinaryOp::Smin,
+        (Combine::Smax, _) => BinaryOp::Smax,
+        (Combine::Umin, _) => BinaryOp::Umin,
+        (Combine::Umax, _) => BinaryOp::Umax,
+        (Combine::Fmin, _) => BinaryOp::Fmin,
+        (Combine::Fmax, _) => BinaryOp::Fmax,
+        (Combine::And, _) => BinaryOp::Band,
+        (Combine::Or, _) => BinaryOp::Bor,
+        (Combine::Xor, _) => BinaryOp::Bxor,
+    };
+    fi.binary(bop, a, b)
+}
+
+fn identity(fi: &mut FnImp, op: Combine, ty: Type) -> ir::Value {
+    let bits = op.identity(ty);
+    if ty.is_float() {
+        fi.val(InstData::Fconst { bits }, ty)
+    } else {
+        fi.iconst(ty, bits)
+    }
+}
+
+fn query(fi: &mut FnImp, query: WorkItemQuery) -> ir::Value {
+    fi.val(InstData::WorkItem { query, dim: 0 }, query.result_type())
+}
+
+fn to(block: ir::Block, args: Vec<ir::Value>) -> BlockCall {
+    BlockCall { block, args }
+}
+
+fn work_group_barrier(fi: &mut FnImp) {
+    fi.emit(
+        InstData::Barrier {
+            flags: FenceFlags::LOCAL,
+            scope: MemScope::WorkGroup,
+        },
+        None,
+    );
+}
+
+/// The hidden array's slot `i` (an `i32`, or the result slot for `None`).
+fn slot(fi: &mut FnImp, scratch: ir::GlobalId, i: Option<ir::Value>) -> ir::Value {
+    let local = Type::Ptr(ir::AddrSpace::Local);
+    let base = fi.val(InstData::GlobalAddr { global: scratch }, local);
+    let offset = match i {
+        Some(i) => {
+            let wide = fi.convert(ConvertOp::Zext, Type::I64, i);
+            let eight = fi.iconst(Type::I64, 8);
+            fi.binary(BinaryOp::Imul, wide, eight)
+        }
+        None => fi.iconst(Type::I64, super::WORK_GROUP_SCRATCH_ITEMS * 8),
+    };
+    fi.val(
+        InstData::PtrAdd {
+            args: [base, offset],
+        },
+        local,
+    )
+}
+
+fn load(fi: &mut FnImp, ptr: ir::Value, ty: Type) -> ir::Value {
+    fi.val(
+        InstData::Load {
+            ptr,
+            align: 8,
+            volatile: false,
+        },
+        ty,
+    )
+}
+
+fn store(fi: &mut FnImp, value: ir::Value, ptr: ir::Value) {
+    fi.emit(
+        InstData::Store {
+            args: [value, ptr],
+            align: 8,
+            volatile: false,
+        },
+        None,
+    );
+}
+
+/// Runs `then` in the work-items where `cond` holds.
+fn when(fi: &mut FnImp, cond: ir::Value, then: impl FnOnce(&mut FnImp)) {
+    let (inside, after) = (fi.new_block(), fi.new_block());
+    fi.emit(
+        InstData::Brif {
+            cond,
+            then_dest: to(inside, vec![]),
+            else_dest: to(after, vec![]),
+        },
+        None,
+    );
+    fi.switch_to(inside);
+    then(fi);
+    fi.emit(
+        InstData::Jump {
+            dest: to(after, vec![]),
+        },
+        None,
+    );
+    fi.switch_to(after);
+}
+
+/// `op` over the partials in slots `0..count` (an `i32`, the same in the
+/// whole subgroup): a loop taking this subgroup's size of them at a time,
+/// each lane one, combined by a subgroup reduction.
+fn fold_partials(
+    fi: &mut FnImp,
+    scratch: ir::GlobalId,
+    op: Combine,
+    ty: Type,
+    count: ir::Value,
+) -> ir::Value {
+    let lid = query(fi, WorkItemQuery::SubGroupLocalId);
+    let size = query(fi, WorkItemQuery::SubGroupSize);
+    let zero = fi.iconst(Type::I32, 0);
+    let start = identity(fi, op, ty);
+    let (head, body, exit) = (fi.new_block(), fi.new_block(), fi.new_block());
+    fi.emit(
+        InstData::Jump {
+            dest: to(head, vec![zero, start]),
+        },
+        None,
+    );
+    fi.switch_to(head);
+    let base = fi.func.append_block_param(head, Type::I32);
+    let acc = fi.func.append_block_param(head, ty);
+    let more = fi.icmp(IntCC::Ult, base, count);
+    fi.emit(
+        InstData::Brif {
+            cond: more,
+            then_dest: to(body, vec![]),
+            else_dest: to(exit, vec![acc]),
+        },
+        None,
+    );
+    fi.switch_to(body);
+    let i = fi.binary(BinaryOp::Iadd, base, lid);
+    let valid = fi.icmp(IntCC::Ult, i, count);
+    let one = fi.iconst(Type::I32, 1);
+    let last = fi.binary(BinaryOp::Isub, count, one);
+    let index = fi.binary(BinaryOp::Umin, i, last);
+    let at = slot(fi, scratch, Some(index));
+    let partial = load(fi, at, ty);
+    let none = identity(fi, op, ty);
+    let v = fi.select(valid, partial, none);
+    let reduce = GangOp::of_collective(Collective::Reduce, op);
+    let r = sub_group_inst(fi, reduce, vec![v], ty);
+    let next_acc = combine(fi, op, acc, r);
+    let next_base = fi.binary(BinaryOp::Iadd, base, size);
+    fi.emit(
+        InstData::Jump {
+            dest: to(head, vec![next_base, next_acc]),
+        },
+        None,
+    );
+    fi.switch_to(exit);
+    fi.func.append_block_param(exit, ty)
+}
+
+/// The OpenCL 2.0 work-group collectives (see the module docs).
+pub(super) fn work_group(
+    fi: &mut FnImp,
+    base: &str,
+    params: &str,
+    args: &[Val],
+) -> CompileResult<Vec<ir::Value>> {
+    let what = &base["work_group_".len()..];
+    let Some(scratch) = fi.imp.work_group_scratch else {
+        return Err(super::calls::undefined(fi, base));
+    };
+    if what == "broadcast" {
+        return work_group_broadcast(fi, scratch, args);
+    }
+    let (kind, op, logical) = match what {
+        "all" => (Collective::Reduce, Combine::And, true),
+        "any" => (Collective::Reduce, Combine::Or, true),
+        _ => {
+            let (kind, name) = if let Some(n) = what.strip_prefix("reduce_") {
+                (Collective::Reduce, n)
+            } else if let Some(n) = what.strip_prefix("scan_inclusive_") {
+                (Collective::Scan, n)
+            } else if let Some(n) = what.strip_prefix("scan_exclusive_") {
+                (Collective::ScanExcl, n)
+            } else {
+                return Err(super::calls::undefined(fi, base));
+            };
+            let op = match (name, first_param_kind(params)) {
+                ("add", _) => Combine::Add,
+                ("min", Kind::Float) => Combine::Fmin,
+                ("max", Kind::Float) => Combine::Fmax,
+                ("min", Kind::Signed) => Combine::Smin,
+                ("max", Kind::Signed) => Combine::Smax,
+                ("min", Kind::Unsigned) => Combine::Umin,
+                ("max", Kind::Unsigned) => Combine::Umax,
+                _ => return Err(super::calls::undefined(fi, base)),
+            };
+            (kind, op, false)
+        }
+    };
+    let x = if logical {
+        let p = predicate(fi, args[0])?;
+        fi.convert(ConvertOp::Zext, Type::I32, p)
+    } else {
+        fi.scalar(args[0])?
+    };
+    let ty = fi.ty(x);
+    let sg = query(fi, WorkItemQuery::SubGroupId);
+    let lid = query(fi, WorkItemQuery::SubGroupLocalId);
+    // This subgroup's part: its reduction, and for a scan each work-item's
+    // prefix within the subgroup.
+    let within = match kind {
+        Collective::Reduce => None,
+        k => Some(sub_group_inst(
+            fi,
+            GangOp::of_collective(k, op),
+            vec![x],
+            ty,
+        )),
+    };
+    let partial = sub_group_inst(
+        fi,
+        GangOp::of_collective(Collective::Reduce, op),
+        vec![x],
+        ty,
+    );
+    let zero = fi.iconst(Type::I32, 0);
+    let first = fi.icmp(IntCC::Eq, lid, zero);
+    when(fi, first, |fi| {
+        let at = slot(fi, scratch, Some(sg));
+        store(fi, partial, at);
+    });
+    work_group_barrier(fi);
+    let r = match within {
+        None => {
+            let count = query(fi, WorkItemQuery::NumSubGroups);
+            fold_partials(fi, scratch, op, ty, count)
+        }
+        Some(prefix) => {
+            let before = fold_partials(fi, scratch, op, ty, sg);
+            combine(fi, op, before, prefix)
+        }
+    };
+    work_group_barrier(fi);
+    Ok(vec![r])
+}
+
+/// `work_group_broadcast(x, id...)`: the work-item with local id `id`
+/// stores `x` in the result slot, a barrier, every work-item loads it, a
+/// barrier.
+fn work_group_broadcast(
+    fi: &mut FnImp,
+    scratch: ir::GlobalId,
+    args: &[Val],
+) -> CompileResult<Vec<ir::Value>> {
+    let x = fi.scalar(args[0])?;
+    let ids: Vec<ir::Value> = args[1..]
+        .iter()
+        .map(|&a| fi.scalar(a))
+        .collect::<Result<_, _>>()?;
+    // The source's local linear id from its 1-3 local ids.
+    let mut target = ids[ids.len() - 1];
+    for d in (0..ids.len() - 1).rev() {
+        let size = fi.val(
+            InstData::WorkItem {
+                query: WorkItemQuery::LocalSize,
+                dim: d as u8,
+            },
+            Type::I64,
+        );
+        let scaled = fi.binary(BinaryOp::Imul, target, size);
+        target = fi.binary(BinaryOp::Iadd, scaled, ids[d]);
+    }
+    let lin = fi.val(
+        InstData::WorkItem {
+            query: WorkItemQuery::LocalLinearId,
+            dim: 0,
+        },
+        Type::I64,
+    );
+    let is_source = fi.icmp(IntCC::Eq, lin, target);
+    when(fi, is_source, |fi| {
+        let at = slot(fi, scratch, None);
+        store(fi, x, at);
+    });
+    work_group_barrier(fi);
+    let at = slot(fi, scratch, None);
+    let ty = fi.ty(x);
+    let r = load(fi, at, ty);
+    work_group_barrier(fi);
+    Ok(vec![r])
 }
