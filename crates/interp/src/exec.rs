@@ -201,7 +201,12 @@ pub fn launch(
             .unwrap_or_default()
     };
     let mut mem = Memory::new();
-    let mut checker = opts.checked.then(Checker::new);
+    let sub_group_width = func
+        .gang
+        .or(opts.sub_group_size)
+        .unwrap_or(crate::DEFAULT_SUB_GROUP_SIZE)
+        .max(1);
+    let mut checker = opts.checked.then(|| Checker::new(sub_group_width));
     let mut local_regions = Vec::new();
     let too_many = || InterpError::Unsupported {
         what: "too many memory regions".into(),
@@ -393,12 +398,7 @@ pub fn launch(
         byval,
         template,
         local_regions,
-        sub_group_width: u64::from(
-            func.gang
-                .or(opts.sub_group_size)
-                .unwrap_or(crate::DEFAULT_SUB_GROUP_SIZE)
-                .max(1),
-        ),
+        sub_group_width: u64::from(sub_group_width),
     };
     exec.run_all()?;
     Ok(Report {
@@ -1023,6 +1023,9 @@ impl<'p, 'a> Exec<'p, '_, 'a> {
                 }
             },
         };
+        if let (Some(ck), Some(it)) = (&mut self.check, group.first()) {
+            ck.sub_group_sync(it.linear / self.sub_group_width as u32);
+        }
         for (l, it) in group.iter_mut().enumerate() {
             if !lanes[l] {
                 continue;

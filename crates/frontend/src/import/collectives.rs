@@ -26,13 +26,16 @@
 //! `_scan_{in,ex}clusive_OP`, `_all`, `_any`, `_broadcast`): each
 //! subgroup reduces (and scans) its values with one gang operation, its
 //! first work-item stores the subgroup's partial in a hidden `__local`
-//! array (one 8-byte slot per subgroup), a barrier, then every subgroup
-//! folds the partials it needs (all of them, or for a scan those of the
-//! subgroups before it) W at a time, one subgroup reduction per W
-//! partials, and a barrier so that the next call cannot overwrite what
-//! others still read: O(local size / W) steps per gang instead of
-//! O(local size) in one work-item. `work_group_broadcast` has the source
-//! work-item store its value and every work-item load it.
+//! array (one 8-byte slot per subgroup); a barrier; the first subgroup
+//! (one gang, behind a uniform branch) takes the partials W at a time and
+//! combines them with gang operations, writing their total to a result
+//! slot (a reduction) or each partial's exclusive prefix to a second
+//! array (a scan); a barrier; every work-item reads the total, or its subgroup's
+//! prefix combined with its own scan within the subgroup; and a barrier
+//! so that the next call cannot overwrite what others still read. That is
+//! O(local size / W) gang steps per work-group, where the serial version
+//! took O(local size) in work-item 0. `work_group_broadcast` has the
+//! source work-item store its value and every work-item load it.
 
 use lockstep_ir::{
     self as ir, BinaryOp, BlockCall, Collective, Combine, ConvertOp, FenceFlags, GangOp, InstData,
@@ -280,7 +283,8 @@ fn work_group_barrier(fi: &mut FnImp) {
     );
 }
 
-/// The hidden array's slot `i` (an `i32`, or the result slot for `None`).
+/// The hidden array's partial slot `i` (an `i32`), or the result slot for
+/// `None`.
 fn slot(fi: &mut FnImp, scratch: ir::GlobalId, i: Option<ir::Value>) -> ir::Value {
     let local = Type::Ptr(ir::AddrSpace::Local);
     let base = fi.val(InstData::GlobalAddr { global: scratch }, local);
@@ -298,6 +302,16 @@ fn slot(fi: &mut FnImp, scratch: ir::GlobalId, i: Option<ir::Value>) -> ir::Valu
         },
         local,
     )
+}
+
+/// The hidden array's prefix slot `i` (after the result slot): a scan's
+/// prefixes go beside the partials, not over them, so that no work-item
+/// writes what another reads in the same barrier interval.
+fn prefix_slot(fi: &mut FnImp, scratch: ir::GlobalId, i: ir::Value) -> ir::Value {
+    let local = Type::Ptr(ir::AddrSpace::Local);
+    let at = slot(fi, scratch, Some(i));
+    let skip = fi.iconst(Type::I64, (super::WORK_GROUP_SCRATCH_ITEMS + 1) * 8);
+    fi.val(InstData::PtrAdd { args: [at, skip] }, local)
 }
 
 fn load(fi: &mut FnImp, ptr: ir::Value, ty: Type) -> ir::Value {
@@ -344,15 +358,18 @@ fn when(fi: &mut FnImp, cond: ir::Value, then: impl FnOnce(&mut FnImp)) {
     fi.switch_to(after);
 }
 
-/// `op` over the partials in slots `0..count` (an `i32`, the same in the
-/// whole subgroup): a loop taking this subgroup's size of them at a time,
-/// each lane one, combined by a subgroup reduction.
-fn fold_partials(
+/// A loop over the partials in slots `0..count` (an `i32`, the same in
+/// the whole subgroup), this subgroup's size of them at a time, each lane
+/// one: `step` gets the chunk's values (the identity past `count`), the
+/// lanes that hold one, the slot index and the carried value, and gives
+/// the next carried value; the loop gives the last.
+fn over_partials(
     fi: &mut FnImp,
     scratch: ir::GlobalId,
     op: Combine,
     ty: Type,
     count: ir::Value,
+    step: impl FnOnce(&mut FnImp, ir::Value, ir::Value, ir::Value, ir::Value) -> ir::Value,
 ) -> ir::Value {
     let lid = query(fi, WorkItemQuery::SubGroupLocalId);
     let size = query(fi, WorkItemQuery::SubGroupSize);
@@ -367,13 +384,13 @@ fn fold_partials(
     );
     fi.switch_to(head);
     let base = fi.func.append_block_param(head, Type::I32);
-    let acc = fi.func.append_block_param(head, ty);
+    let carried = fi.func.append_block_param(head, ty);
     let more = fi.icmp(IntCC::Ult, base, count);
     fi.emit(
         InstData::Brif {
             cond: more,
             then_dest: to(body, vec![]),
-            else_dest: to(exit, vec![acc]),
+            else_dest: to(exit, vec![carried]),
         },
         None,
     );
@@ -387,13 +404,11 @@ fn fold_partials(
     let partial = load(fi, at, ty);
     let none = identity(fi, op, ty);
     let v = fi.select(valid, partial, none);
-    let reduce = GangOp::of_collective(Collective::Reduce, op);
-    let r = sub_group_inst(fi, reduce, vec![v], ty);
-    let next_acc = combine(fi, op, acc, r);
+    let next = step(fi, v, valid, index, carried);
     let next_base = fi.binary(BinaryOp::Iadd, base, size);
     fi.emit(
         InstData::Jump {
-            dest: to(head, vec![next_base, next_acc]),
+            dest: to(head, vec![next_base, next]),
         },
         None,
     );
@@ -474,13 +489,46 @@ pub(super) fn work_group(
         store(fi, partial, at);
     });
     work_group_barrier(fi);
+    // The first subgroup (a uniform branch: one gang) combines the
+    // partials: their total into the result slot, or each one's exclusive
+    // prefix into the prefix slots.
+    let count = query(fi, WorkItemQuery::NumSubGroups);
+    let first_subgroup = fi.icmp(IntCC::Eq, sg, zero);
+    let reduce = GangOp::of_collective(Collective::Reduce, op);
+    let scan_excl = GangOp::of_collective(Collective::ScanExcl, op);
+    let scan = within.is_some();
+    when(fi, first_subgroup, |fi| {
+        let total = over_partials(fi, scratch, op, ty, count, |fi, v, valid, index, carry| {
+            let chunk = sub_group_inst(fi, reduce, vec![v], ty);
+            if scan {
+                let below = sub_group_inst(fi, scan_excl, vec![v], ty);
+                let prefix = combine(fi, op, carry, below);
+                when(fi, valid, |fi| {
+                    let at = prefix_slot(fi, scratch, index);
+                    store(fi, prefix, at);
+                });
+            }
+            combine(fi, op, carry, chunk)
+        });
+        if !scan {
+            let lid = query(fi, WorkItemQuery::SubGroupLocalId);
+            let zero = fi.iconst(Type::I32, 0);
+            let first = fi.icmp(IntCC::Eq, lid, zero);
+            when(fi, first, |fi| {
+                let at = slot(fi, scratch, None);
+                store(fi, total, at);
+            });
+        }
+    });
+    work_group_barrier(fi);
     let r = match within {
         None => {
-            let count = query(fi, WorkItemQuery::NumSubGroups);
-            fold_partials(fi, scratch, op, ty, count)
+            let at = slot(fi, scratch, None);
+            load(fi, at, ty)
         }
         Some(prefix) => {
-            let before = fold_partials(fi, scratch, op, ty, sg);
+            let at = prefix_slot(fi, scratch, sg);
+            let before = load(fi, at, ty);
             combine(fi, op, before, prefix)
         }
     };

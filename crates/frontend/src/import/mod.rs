@@ -34,9 +34,9 @@ pub(crate) struct Importer {
     pub work_group_scratch: Option<ir::GlobalId>,
 }
 
-/// Elements of the work-group functions' scratch array: one per subgroup
-/// of the largest work-group (4096 work-items) in the narrowest gangs (4),
-/// 8 bytes each, then one result slot.
+/// Elements of the work-group functions' scratch array: one partial per
+/// subgroup of the largest work-group (4096 work-items) in the narrowest
+/// gangs (4), 8 bytes each, then one result slot, then as many prefixes.
 pub(crate) const WORK_GROUP_SCRATCH_ITEMS: u64 = 1024;
 
 /// Imports every kernel of `llvm_module` (whose non-kernel functions have
@@ -64,7 +64,7 @@ pub(crate) fn import_module(
     });
     if uses_work_group_functions {
         let name = unique_name(&imp.module, "__lockstep_work_group_scratch");
-        let size = (WORK_GROUP_SCRATCH_ITEMS + 1) * 8;
+        let size = (2 * WORK_GROUP_SCRATCH_ITEMS + 1) * 8;
         let g = ir::GlobalData {
             name,
             space: ir::AddrSpace::Local,
