@@ -329,6 +329,10 @@ impl Llvm {
         let m = self.const_vector(&lanes);
         unsafe { LLVMBuildShuffleVector(self.builder, a, b, m, c"".as_ptr()) }
     }
+    /// The number of lanes of vector `v`.
+    pub fn vec_len(&self, v: V) -> u32 {
+        unsafe { llvm_sys::core::LLVMGetVectorSize(self.type_of(v)) }
+    }
     /// A vector of `n` copies of scalar `v`.
     pub fn splat(&self, v: V, n: u32) -> V {
         let t = self.vec(self.type_of(v), n);

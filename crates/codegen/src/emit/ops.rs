@@ -270,13 +270,8 @@ impl<'a> Emitter<'a> {
                 let k = self.vector(args[1]);
                 let lanes = self.l.const_int(self.l.i32(), w as u64 - 1);
                 let k = self.l.and(k, self.l.splat(lanes, w));
-                let mut out = self.l.poison(self.l.type_of(x));
-                for lane in 0..w {
-                    let from = self.l.extract(k, lane);
-                    let e = self.l.extract_dyn(x, from);
-                    out = self.l.insert(out, e, lane);
-                }
-                Repr::Vector(out)
+                let bits = self.func.value_type(args[0]).bits().max(8);
+                Repr::Vector(self.shuffle(x, k, bits))
             }
             GangOp::Ballot => {
                 let m = self.vector(args[0]);
@@ -296,6 +291,66 @@ impl<'a> Emitter<'a> {
                 self.collective(kind, combine, args[0], args[1], cluster)
             }
         })
+    }
+
+    /// Each lane of `x` (elements of `bits` bits) takes lane `k` (in
+    /// range) of `x`. Within one vector register, lane-by-lane element
+    /// moves that LLVM turns into one variable permute (`vpermd`,
+    /// `vpermps`, `vpermq`); a gang wider than a register is split into
+    /// register-wide parts, each output part permuted from every input
+    /// part and the right one selected by the index's high bits (no trip
+    /// through memory, which LLVM takes for a permute wider than a
+    /// register).
+    fn shuffle(&mut self, x: V, k: V, bits: u32) -> V {
+        let w = self.w;
+        let register = crate::target().map_or(256, |t| t.vector_bits());
+        let part = (register / bits).clamp(1, w);
+        let permute = |e: &Self, x: V, k: V, n: u32| {
+            let mut out = e.l.poison(e.l.type_of(x));
+            for lane in 0..n {
+                let from = e.l.extract(k, lane);
+                let elem = e.l.extract_dyn(x, from);
+                out = e.l.insert(out, elem, lane);
+            }
+            out
+        };
+        if part >= w {
+            return permute(self, x, k, w);
+        }
+        let parts = w / part;
+        let i32t = self.l.i32();
+        let lanes_of = |p: u32| -> Vec<u32> { (p * part..(p + 1) * part).collect() };
+        let sources: Vec<V> = (0..parts)
+            .map(|p| self.l.shuffle(x, x, &lanes_of(p)))
+            .collect();
+        let low_mask = self.l.splat(self.l.const_int(i32t, part as u64 - 1), part);
+        let shift = self
+            .l
+            .splat(self.l.const_int(i32t, part.trailing_zeros() as u64), part);
+        let mut outs = Vec::with_capacity(parts as usize);
+        for q in 0..parts {
+            let kq = self.l.shuffle(k, k, &lanes_of(q));
+            let low = self.l.and(kq, low_mask);
+            let high = self.l.lshr(kq, shift);
+            let mut acc = permute(self, sources[0], low, part);
+            for (p, &src) in sources.iter().enumerate().skip(1) {
+                let from_p = permute(self, src, low, part);
+                let pv = self.l.splat(self.l.const_int(i32t, p as u64), part);
+                let here = self.l.icmp(llvm_sys::LLVMIntPredicate::LLVMIntEQ, high, pv);
+                acc = self.l.select(here, from_p, acc);
+            }
+            outs.push(acc);
+        }
+        // Concatenate the parts, pairwise.
+        while outs.len() > 1 {
+            let n = self.l.vec_len(outs[0]);
+            let both: Vec<u32> = (0..2 * n).collect();
+            outs = outs
+                .chunks(2)
+                .map(|pair| self.l.shuffle(pair[0], pair[1], &both))
+                .collect();
+        }
+        outs[0]
     }
 
     /// The constant cluster size of a clustered reduction.
