@@ -87,7 +87,10 @@
 //! as in a gang, are those whose lanes would be set in the block's mask:
 //! after a divergent branch, the work-items of the subgroup that took the
 //! same side; in a loop, those in the same iteration). `linearize` makes
-//! it the gang operation with the block's mask. Lane refill mixes
+//! it the gang operation with the block's mask. (Block-IP, which may run
+//! lanes of different iterations of a divergent loop together, gives a
+//! non-uniform collective in such a loop all of them: also a valid
+//! grouping, but not the interpreter's.) Lane refill mixes
 //! work-items of unrelated places in one gang, so a kernel with a
 //! subgroup collective or query never runs with it.
 //!

@@ -239,9 +239,9 @@ fn uniform_gang(func: &Function, uni: &Uniformity) -> Function {
             let data = std::mem::replace(&mut out.insts[inst], InstData::Unreachable);
             out.insts[inst] = match data {
                 InstData::SubGroup { op, args } => {
-                    let shapes: Vec<bool> = args.iter().map(|&a| out.varying[a]).collect();
+                    let per_lane = out.results[inst].is_some_and(|r| out.varying[r]);
                     let mut add = |data: InstData, ty: Type| emit(&mut out, data, ty);
-                    lower_sub_group(op, &args, &shapes, mask, &mut add)
+                    lower_sub_group(op, &args, per_lane, mask, &mut add)
                 }
                 data => InstData::Predicated {
                     mask,
@@ -255,14 +255,15 @@ fn uniform_gang(func: &Function, uni: &Uniformity) -> Function {
 
 /// The gang operation the subgroup collective `sub_group op args` becomes
 /// for the lanes of `mask` (the work-items that take part): a mask operand
-/// of `mask` and the operation's own predicate, a `shuffle` for a
-/// `broadcast` from a per-lane lane, a `broadcast` for a `shuffle` of a
-/// uniform value. `varying` says which `args` are per-lane; `add` adds an
-/// instruction before it and gives its result.
+/// of `mask` and the operation's own predicate; a `broadcast` or `shuffle`
+/// as the shape of its result says (`per_lane`: a `broadcast` from a lane
+/// that differs between lanes is a `shuffle`, a `shuffle` of a value the
+/// same in every lane a `broadcast`). `add` adds an instruction before it
+/// and gives its result.
 fn lower_sub_group(
     op: GangOp,
     args: &[Value],
-    varying: &[bool],
+    per_lane: bool,
     mask: Value,
     add: &mut dyn FnMut(InstData, Type) -> Value,
 ) -> InstData {
@@ -295,12 +296,12 @@ fn lower_sub_group(
             );
             gang(op, vec![m])
         }
-        GangOp::Broadcast if varying[0] && varying[1] => gang(GangOp::Shuffle, args.to_vec()),
-        GangOp::Shuffle if !varying[0] => {
+        GangOp::Broadcast | GangOp::Shuffle if per_lane => gang(GangOp::Shuffle, args.to_vec()),
+        GangOp::Shuffle => {
             let lane = add(InstData::Iconst { imm: 0 }, Type::I32);
             gang(GangOp::Broadcast, vec![args[0], lane])
         }
-        GangOp::Broadcast | GangOp::Shuffle => gang(op, args.to_vec()),
+        GangOp::Broadcast => gang(op, args.to_vec()),
         _ => {
             let mut gang_args = vec![args[0], mask];
             gang_args.extend_from_slice(&args[1..]);
@@ -1590,7 +1591,8 @@ impl<'a> Linearizer<'a> {
         let mut data = src.insts[inst].clone();
         data.map_args(|a| self.operand(a, b, block));
         if let InstData::SubGroup { op, args } = data {
-            let varying: Vec<bool> = args.iter().map(|&a| self.out.varying[a]).collect();
+            let r = src.results[inst].expect("a subgroup collective has a result");
+            let per_lane = self.is_varying_src(r);
             let mut add = |data: InstData, ty: Type| {
                 let v = self.value(block, data, ty);
                 if let ValueDef::Result(i) = self.out.values[v].def {
@@ -1598,14 +1600,13 @@ impl<'a> Linearizer<'a> {
                 }
                 v
             };
-            data = lower_sub_group(op, &args, &varying, mask, &mut add);
+            data = lower_sub_group(op, &args, per_lane, mask, &mut add);
             // Its shape is the analysis's, whatever the mask's.
-            let r = src.results[inst].expect("a subgroup collective has a result");
             let new = self.out.create_inst(data, Some(src.value_type(r)));
             self.out.append_inst(block, new);
             self.out.srclocs[new] = src.srclocs[inst];
             let nr = self.out.results[new].expect("has a result");
-            self.out.varying[nr] = self.is_varying_src(r);
+            self.out.varying[nr] = per_lane;
             self.define(r, block, nr, mask);
             return;
         }
