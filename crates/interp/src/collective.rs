@@ -62,6 +62,8 @@ pub fn reduce_clustered(
     cluster: usize,
 ) -> Vec<u64> {
     let mut x = operands(op, ty, values, set);
+    // A cluster of the gang's width or more is the whole gang.
+    let cluster = cluster.min(x.len());
     let mut s = 1;
     while s < cluster {
         x = (0..x.len())

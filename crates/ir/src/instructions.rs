@@ -487,7 +487,8 @@ named_enum! {
     ///
     /// * `reduce_<op> v, m` gives `T`: `x = identity; for each lane l in
     ///   order: x = op(x, v_l or identity)`. With a third operand `c`
-    ///   (a constant `i32`, a power of two at most W), it is *clustered*
+    ///   (a constant `i32`, a power of two up to 32; a cluster of W or
+    ///   more lanes is the whole gang), it is *clustered*
     ///   and gives `<T>`: each lane gets the reduction over the set lanes of
     ///   its cluster of `c` consecutive lanes, computed as a butterfly:
     ///   `x_l = v_l or identity; for s = 1, 2, 4, … < c: x_l = op(x_l,

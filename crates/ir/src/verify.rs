@@ -685,10 +685,9 @@ impl<'a> Verifier<'a> {
                 },
                 _ => None,
             };
-            let width = self.func.gang.unwrap_or(32) as u64;
-            if !size.is_some_and(|n| n.is_power_of_two() && n <= width) {
+            if !size.is_some_and(|n| n.is_power_of_two() && n <= 32) {
                 return Err(format!(
-                    "the cluster size {c} must be an i32 constant, a power of two up to the gang width"
+                    "the cluster size {c} must be an i32 constant, a power of two up to 32"
                 ));
             }
         }

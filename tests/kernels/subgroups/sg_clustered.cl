@@ -26,5 +26,6 @@ kernel void sg_clustered(global const int *x, global long *out) {
     o[13] = sub_group_clustered_reduce_add(v, 4);
     o[14] = sub_group_clustered_reduce_min(v, 2);
   }
-  o[15] = 0;
+  // Clusters of 16: the whole subgroup at W = 4 and 8.
+  o[15] = sub_group_clustered_reduce_add(v, 16);
 }

@@ -378,6 +378,7 @@ def sg_clustered(a, nd, W):
                 keep = lambda m: vs[m] % 3 != 0
                 o[13] = sum(cl(k, 4, keep))
                 o[14] = min(cl(k, 2, keep))
+            o[15] = sum(cl(k, min(16, W)))
             out[16 * g:16 * g + 16] = o
     return {"out": np.array(out, np.int64)}
 

@@ -357,11 +357,12 @@ impl<'a> Emitter<'a> {
     fn cluster_size(&self, c: Value) -> Result<u32, CodegenError> {
         match self.func.values[c].def {
             ir::ValueDef::Result(i) => match self.func.insts[i] {
-                InstData::Iconst { imm } if imm.is_power_of_two() && imm <= self.w as u64 => {
-                    Ok(imm as u32)
+                // A cluster of the gang's width or more is the whole gang.
+                InstData::Iconst { imm } if imm.is_power_of_two() => {
+                    Ok(imm.min(self.w as u64) as u32)
                 }
                 _ => Err(CodegenError::Internal(format!(
-                    "the cluster size {c} is not a power of two up to the width"
+                    "the cluster size {c} is not a power of two"
                 ))),
             },
             _ => Err(CodegenError::Internal(format!(
