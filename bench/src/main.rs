@@ -447,6 +447,8 @@ struct Outcome {
     /// Per implementation and output: the comparison with the reference.
     checks: Vec<(String, String, String, bool)>,
     fallback: Option<String>,
+    /// OpenCL platforms that do not offer what the benchmark needs.
+    skipped: Vec<String>,
     build: Vec<(String, BuildTimes)>,
     /// For benchmarks of several kernels: per implementation, the time of
     /// each kernel (summed over its launches) in one run with every launch
@@ -604,7 +606,7 @@ fn run_bench(
             if !run_lockstep {
                 bail!("not run in this process: its probe process failed (see above)");
             }
-            let program = Program::build(&lockstep_llvm::context(), &source, "")?;
+            let program = Program::build(&lockstep_llvm::context(), &source, bench.options)?;
             Lockstep::new(bench, &program, refill)
         })();
         match lockstep {
@@ -613,8 +615,15 @@ fn run_bench(
         }
     }
     for &(platform, dev) in platforms {
+        if let Some(missing) = bench.requires.iter().find(|r| !dev.supports(r)) {
+            out.skipped.push(format!(
+                "{}: the device does not report {missing}",
+                platform.key()
+            ));
+            continue;
+        }
         let p = (|| -> Result<Ocl> {
-            let program = dev.build(&source, "")?;
+            let program = dev.build(&source, bench.options)?;
             Ocl::new(dev, bench, &program)
         })();
         match p {
@@ -770,7 +779,7 @@ fn probe(spec: &str) -> Result<()> {
         "lockstep" => {
             let ctx = lockstep_llvm::context();
             let t = Instant::now();
-            let program = Program::build(&ctx, &source, "")?;
+            let program = Program::build(&ctx, &source, bench.options)?;
             let program_ms = ms(t.elapsed());
             let mut ls = Lockstep::new(&bench, &program, None)?;
             let t = Instant::now();
@@ -794,8 +803,11 @@ fn probe(spec: &str) -> Result<()> {
             let platform =
                 Platform::from_key(key).with_context(|| format!("unknown backend {key}"))?;
             let dev = opencl::Device::open(platform.platform_name(), platform.hint())?;
+            if let Some(missing) = bench.requires.iter().find(|r| !dev.supports(r)) {
+                bail!("the device does not report {missing}");
+            }
             let t = Instant::now();
-            let program = dev.build(&source, "")?;
+            let program = dev.build(&source, bench.options)?;
             let program_ms = ms(t.elapsed());
             let p = Ocl::new(&dev, &bench, &program)?;
             p.reset()?;
@@ -1147,6 +1159,14 @@ fn run(cli: &Cli) -> Result<bool> {
         let mut crashed = Vec::new();
         let backends = std::iter::once("lockstep").chain(devices.iter().map(|(p, _)| p.key()));
         for backend in backends {
+            let lacks = devices
+                .iter()
+                .find(|(p, _)| p.key() == backend)
+                .is_some_and(|(_, d)| bench.requires.iter().any(|r| !d.supports(r)));
+            if lacks {
+                // run_bench skips it and says why.
+                continue;
+            }
             let result = if cli.no_build_times {
                 probe_child(backend, bench.name, None).map(|_| None)
             } else {
@@ -1360,6 +1380,9 @@ fn run(cli: &Cli) -> Result<bool> {
         if let Some(f) = &o.fallback {
             println!("\nnote: {}: {f}", o.name);
         }
+        for s in &o.skipped {
+            println!("\nnote: {}: skipped on {s}", o.name);
+        }
         for f in &o.failures {
             all_ok = false;
             println!("\nFAILED: {}: {f}", o.name);
@@ -1481,6 +1504,10 @@ fn run(cli: &Cli) -> Result<bool> {
                 (
                     "failures",
                     Json::Arr(o.failures.iter().map(|f| Json::Str(f.clone())).collect()),
+                ),
+                (
+                    "skipped",
+                    Json::Arr(o.skipped.iter().map(|f| Json::Str(f.clone())).collect()),
                 ),
             ])
         })

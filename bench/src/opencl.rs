@@ -289,6 +289,52 @@ impl Device {
         bail!("no OpenCL platform named '{platform}' with a CPU device (found: {names:?}); {hint}")
     }
 
+    /// Whether the device reports `name`: an extension
+    /// (`CL_DEVICE_EXTENSIONS`) or, for `__opencl_c_*`, an OpenCL C
+    /// feature (`CL_DEVICE_OPENCL_C_FEATURES`).
+    pub fn supports(&self, name: &str) -> bool {
+        const CL_DEVICE_EXTENSIONS: u32 = 0x1030;
+        const CL_DEVICE_OPENCL_C_FEATURES: u32 = 0x106F;
+        // SAFETY: OpenCL calls with valid out-pointers and sizes.
+        unsafe {
+            if !name.starts_with("__opencl_c_") {
+                let exts = info_string(|n, v, r| {
+                    (self.api.get_device_info)(self.device, CL_DEVICE_EXTENSIONS, n, v, r)
+                });
+                return exts.split_whitespace().any(|e| e == name);
+            }
+            // An array of cl_name_version: a version (u32), then a name of
+            // 64 bytes.
+            let mut len = 0usize;
+            let get = self.api.get_device_info;
+            if get(
+                self.device,
+                CL_DEVICE_OPENCL_C_FEATURES,
+                0,
+                null_mut(),
+                &mut len,
+            ) != 0
+            {
+                return false;
+            }
+            let mut buf = vec![0u8; len];
+            if get(
+                self.device,
+                CL_DEVICE_OPENCL_C_FEATURES,
+                len,
+                buf.as_mut_ptr() as *mut c_void,
+                null_mut(),
+            ) != 0
+            {
+                return false;
+            }
+            buf.chunks(68).any(|entry| {
+                CStr::from_bytes_until_nul(&entry[4..])
+                    .is_ok_and(|s| s.to_bytes() == name.as_bytes())
+            })
+        }
+    }
+
     /// Builds `source` with `options`; the build log is in the error.
     pub fn build(&self, source: &str, options: &str) -> Result<ClProgram<'_>> {
         let src = CString::new(source)?;

@@ -83,6 +83,11 @@ pub struct Bench {
     pub name: &'static str,
     /// The file in `bench/kernels`.
     pub file: &'static str,
+    /// Build options (`-cl-std=CL3.0` for OpenCL C 2.0/3.0 functions).
+    pub options: &'static str,
+    /// Extensions or OpenCL C features a device must report to run it
+    /// (an OpenCL platform without one skips the benchmark).
+    pub requires: &'static [&'static str],
     pub what: &'static str,
     pub size: String,
     /// Initial contents of each buffer, as 32-bit words.
@@ -147,7 +152,9 @@ pub fn all() -> Vec<fn() -> Bench> {
         nbody,
         matmul,
         reduction,
+        reduction_sg,
         scan,
+        scan_wg,
         blackscholes,
         sobel,
         histogram,
@@ -170,6 +177,8 @@ fn saxpy() -> Bench {
     Bench {
         name: "saxpy",
         file: "saxpy.cl",
+        options: "",
+        requires: &[],
         what: "z = a*x + y (stream triad), memory bound",
         size: format!("{N} floats (3 x {} MiB)", (N * 4) >> 20),
         bufs: vec![floats(N, 1, -1.0, 1.0), floats(N, 2, -1.0, 1.0), vec![0; N]],
@@ -218,6 +227,8 @@ fn mandelbrot() -> Bench {
     Bench {
         name: "mandelbrot",
         file: "mandelbrot.cl",
+        options: "",
+        requires: &[],
         what: "escape-time iteration counts, divergent loop",
         size: format!("{W}x{H} pixels, up to {ITERS} iterations"),
         bufs: vec![vec![0; (W * H) as usize]],
@@ -257,6 +268,8 @@ fn collatz() -> Bench {
     Bench {
         name: "collatz",
         file: "collatz.cl",
+        options: "",
+        requires: &[],
         what: "Collatz chain lengths: a data-dependent loop, lanes finish at very different times",
         size: format!("{N} starting values below 2^22"),
         bufs: vec![start, vec![0; N]],
@@ -298,6 +311,8 @@ fn nbody() -> Bench {
     Bench {
         name: "nbody",
         file: "nbody.cl",
+        options: "",
+        requires: &[],
         what: "all-pairs gravity step, rsqrt, compute bound",
         size: format!("{N} bodies ({} M interactions)", N * N / 1_000_000),
         bufs: vec![pos, vel, vec![0; 4 * N], vec![0; 4 * N]],
@@ -370,6 +385,8 @@ fn matmul() -> Bench {
     Bench {
         name: "matmul",
         file: "matmul.cl",
+        options: "",
+        requires: &[],
         what: "C = A*B with 16x16 tiles in local memory and barriers",
         size: format!("{N}x{N} floats"),
         bufs: vec![
@@ -410,6 +427,8 @@ fn reduction() -> Bench {
     Bench {
         name: "reduction",
         file: "reduction.cl",
+        options: "",
+        requires: &[],
         what: "float sum: strided per-item sums, then a local-memory tree",
         size: format!("{N} floats, {GROUPS} groups of {LOCAL}"),
         bufs: vec![floats(N, 7, 0.0, 1.0), vec![0; GROUPS as usize]],
@@ -435,6 +454,32 @@ fn reduction() -> Bench {
     }
 }
 
+/// `reduction` with a subgroup reduction in place of the local-memory
+/// tree.
+fn reduction_sg() -> Bench {
+    let mut b = reduction();
+    b.name = "reduction_sg";
+    b.file = "reduction_sg.cl";
+    b.options = "-cl-std=CL3.0";
+    b.requires = &["cl_khr_subgroups"];
+    b.what = "float sum: strided per-item sums, then sub_group_reduce_add";
+    b.launches[0].kernel = "reduce_sum_sg";
+    b
+}
+
+/// `scan` with the work-group scan functions.
+fn scan_wg() -> Bench {
+    let mut b = scan();
+    b.name = "scan_wg";
+    b.file = "scan_wg.cl";
+    b.options = "-cl-std=CL3.0";
+    b.requires = &["__opencl_c_work_group_collective_functions"];
+    b.what = "inclusive prefix sum: work_group_scan_inclusive_add, scan of block sums, add";
+    b.launches[0].args.pop();
+    b.launches[1].args.pop();
+    b
+}
+
 fn scan() -> Bench {
     const N: usize = 1 << 24;
     const LOCAL: u64 = 256;
@@ -445,6 +490,8 @@ fn scan() -> Bench {
     Bench {
         name: "scan",
         file: "scan.cl",
+        options: "",
+        requires: &[],
         what: "inclusive prefix sum: work-group scans, scan of block sums, add",
         size: format!("{N} uints, blocks of {BLOCK}, 3 launches"),
         bufs: vec![input, vec![0; N], vec![0; BLOCKS as usize]],
@@ -496,6 +543,8 @@ fn blackscholes() -> Bench {
     Bench {
         name: "blackscholes",
         file: "blackscholes.cl",
+        options: "",
+        requires: &[],
         what: "European option prices: log, sqrt, exp",
         size: format!("{N} options"),
         bufs: vec![
@@ -569,6 +618,8 @@ fn sobel() -> Bench {
     Bench {
         name: "sobel",
         file: "sobel.cl",
+        options: "",
+        requires: &[],
         what: "3x3 Sobel gradient magnitude, clamped borders (2D stencil)",
         size: format!("{W}x{H} floats"),
         bufs: vec![floats(W * H, 12, 0.0, 1.0), vec![0; W * H]],
@@ -619,6 +670,8 @@ fn histogram() -> Bench {
     Bench {
         name: "histogram",
         file: "histogram.cl",
+        options: "",
+        requires: &[],
         what: "256-bin byte histogram, local atomics, then a merge kernel",
         size: format!(
             "{} MiB of bytes, {GROUPS} groups of {LOCAL}",
@@ -675,6 +728,8 @@ fn bitonic() -> Bench {
     Bench {
         name: "bitonic",
         file: "bitonic.cl",
+        options: "",
+        requires: &[],
         what: "bitonic sorting network, one launch per step",
         size: format!("{N} uints, {count} launches"),
         bufs: vec![data],
@@ -711,6 +766,8 @@ fn ao() -> Bench {
     Bench {
         name: "ao",
         file: "ao.cl",
+        options: "",
+        requires: &[],
         what: "ray/sphere ambient occlusion, nested divergence",
         size: format!("{W}x{H} pixels, {ns} spheres + plane, {SAMPLES} rays per pixel"),
         bufs: vec![
@@ -807,6 +864,8 @@ fn parser_bench(
     Bench {
         name,
         file,
+        options: "",
+        requires: &[],
         what,
         size: format!("{NREC} records of {LEN} bytes"),
         bufs: vec![words, vec![0; NREC], vec![0; NREC]],
@@ -892,6 +951,8 @@ fn spmv() -> Bench {
     Bench {
         name: "spmv",
         file: "spmv.cl",
+        options: "",
+        requires: &[],
         what: "CSR sparse matrix times vector, skewed row lengths, gathers",
         size: format!("{ROWS} rows, {nnz} non-zeros (1/64 of rows 128..1024 long, others 1..16)"),
         bufs: vec![rowptr, col, val, floats(ROWS, 17, -1.0, 1.0), vec![0; ROWS]],
@@ -940,6 +1001,8 @@ fn vm() -> Bench {
     Bench {
         name: "vm",
         file: "vm.cl",
+        options: "",
+        requires: &[],
         what: "bytecode interpreter: switch on the opcode, data-dependent jumps, pc % len (a kernel argument)",
         size: format!("{N} work-items x {STEPS} steps, a {LEN}-instruction program"),
         bufs: vec![code, input, vec![0; N]],
@@ -982,6 +1045,8 @@ fn conv5x5() -> Bench {
     Bench {
         name: "conv5x5",
         file: "conv5x5.cl",
+        options: "",
+        requires: &[],
         what: "5x5 convolution, 16x16 tiles + halo staged in local memory, barrier",
         size: format!("{W}x{H} floats, 25 taps"),
         bufs: vec![floats(W * H, 20, 0.0, 1.0), vec![0; W * H], filt],
@@ -1018,6 +1083,8 @@ fn transpose() -> Bench {
     Bench {
         name: "transpose",
         file: "transpose.cl",
+        options: "",
+        requires: &[],
         what: "matrix transpose through 16x16 tiles in local memory, barrier",
         size: format!("{W}x{H} floats"),
         bufs: vec![floats(W * H, 21, -1.0, 1.0), vec![0; W * H]],
@@ -1049,6 +1116,8 @@ fn stream_int() -> Bench {
     Bench {
         name: "stream_int",
         file: "stream_int.cl",
+        options: "",
+        requires: &[],
         what: "c = a + s*b with an int index (sign-extended id), memory bound",
         size: format!("{N} floats (3 x {} MiB)", (N * 4) >> 20),
         bufs: vec![
@@ -1089,6 +1158,8 @@ fn smooth() -> Bench {
     Bench {
         name: "smooth",
         file: "smooth.cl",
+        options: "",
+        requires: &[],
         what: "iterated 3-point smoothing in local memory: uniform loop with barriers",
         size: format!("{N} floats, slices of {LOCAL}, {ITERS} iterations"),
         bufs: vec![floats(N, 24, 0.0, 1.0), vec![0; N]],

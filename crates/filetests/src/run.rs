@@ -7,7 +7,8 @@
 //! ```
 //!
 //! * `global G[,G[,G]]` and `local L[,L[,L]]`: the NDRange (1 to 3
-//!   dimensions; `local` defaults to `global`).
+//!   dimensions; `local` defaults to `global`); `width W` (optional): the
+//!   subgroup size, and the one SIMD width the pipeline runs for.
 //! * Arguments, in parameter order: `T[N]` a buffer of `N` elements of `T`
 //!   filled with zeros, `T[N] = v v …` one with values (repeating the last
 //!   to fill it), `T v` a scalar, `local B` `B` bytes of `__local` memory.
@@ -16,7 +17,8 @@
 //!   exactly these values afterwards.
 //!
 //! Each run line is executed on the module as written, then after the
-//! whole pipeline for SIMD widths 4 and 16 (with the run's local size):
+//! whole pipeline for SIMD widths 4 and 16, or the line's `width` (with the
+//! run's local size):
 //! every configuration must give the expected values, so a pass that
 //! changes what a kernel computes fails here without any code generation.
 //! A kernel already in gang-level IR (`gang W`) runs as written only.
@@ -33,6 +35,9 @@ use lockstep_passes::transform::linearize::Scheme;
 pub struct RunLine {
     kernel: String,
     range: NdRange,
+    /// `width W`: the subgroup size as written, and the only width the
+    /// pipeline runs for (kernels with subgroups).
+    width: Option<u32>,
     args: Vec<RunArg>,
     expect: Vec<(usize, Vec<String>)>,
 }
@@ -149,13 +154,22 @@ fn parse_line(line: &str) -> Result<RunLine> {
         .and_then(|k| k.strip_prefix('@'))
         .ok_or_else(|| anyhow!("the line starts with @kernel"))?
         .to_string();
-    let (mut global, mut local) = (None, None);
+    let (mut global, mut local, mut width) = (None, None, None);
     while let Some(word) = head.next() {
         let value = head.next().ok_or_else(|| anyhow!("`{word}` needs sizes"))?;
         match word {
             "global" => global = Some(sizes(value)?),
             "local" => local = Some(sizes(value)?),
-            _ => bail!("unknown `{word}` (global, local)"),
+            "width" => {
+                width = Some(
+                    value
+                        .parse::<u32>()
+                        .ok()
+                        .filter(|w| matches!(w, 4 | 8 | 16 | 32))
+                        .ok_or_else(|| anyhow!("`width {value}`: 4, 8, 16 or 32"))?,
+                )
+            }
+            _ => bail!("unknown `{word}` (global, local, width)"),
         }
     }
     let global = global.ok_or_else(|| anyhow!("missing `global`"))?;
@@ -196,6 +210,7 @@ fn parse_line(line: &str) -> Result<RunLine> {
     Ok(RunLine {
         kernel,
         range,
+        width,
         args,
         expect,
     })
@@ -245,7 +260,8 @@ pub fn check_runs(module: &Module, lines: &[RunLine]) -> Result<()> {
             // Already gang-level IR: the pipeline's output, not its input.
             continue;
         }
-        for width in [4, 16] {
+        let widths = line.width.map_or(vec![4, 16], |w| vec![w]);
+        for width in widths {
             for scheme in Scheme::ALL {
                 for refill in [RefillMode::Auto, RefillMode::On] {
                     let config = UniformityConfig {
@@ -298,6 +314,7 @@ fn run_once(module: &Module, kernel: FuncId, line: &RunLine) -> Result<()> {
     let options = Options {
         checked: false,
         max_steps: Some(100_000_000),
+        sub_group_size: line.width,
     };
     run_kernel(module, kernel, &mut args, &line.range, &options)?;
     drop(args);

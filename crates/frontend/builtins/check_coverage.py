@@ -54,7 +54,15 @@ CORE = {
     "barrier", "work_group_barrier", "mem_fence", "read_mem_fence", "write_mem_fence",
     "atomic_work_item_fence",
     "printf",
+    # Subgroups: the queries and the core collectives (import/collectives.rs).
+    "get_sub_group_size", "get_max_sub_group_size", "get_num_sub_groups",
+    "get_enqueued_num_sub_groups", "get_sub_group_id", "get_sub_group_local_id",
+    "sub_group_barrier", "sub_group_all", "sub_group_any", "sub_group_non_uniform_all",
+    "sub_group_non_uniform_any", "sub_group_ballot", "sub_group_broadcast",
+    "sub_group_non_uniform_broadcast", "sub_group_shuffle",
 }
+# ... and every sub_group_*reduce_* and sub_group_*scan_* (also core).
+CORE_RE = re.compile(r"^sub_group_(non_uniform_|clustered_)?(reduce|scan_inclusive|scan_exclusive)_")
 
 # Out of scope: (family, regex on the builtin's name).
 EXCLUDED = [
@@ -65,8 +73,7 @@ EXCLUDED = [
     ("device-side enqueue", r"^(enqueue_kernel|enqueue_marker|get_default_queue|ndrange_[123]D|"
                             r"retain_event|release_event|create_user_event|is_valid_event|"
                             r"set_user_event_status|capture_event_profiling_info|get_kernel_)"),
-    ("sub-groups", r"^(get_sub_group_|get_max_sub_group_size|get_num_sub_groups|"
-                   r"get_enqueued_num_sub_groups|sub_group_)"),
+    ("sub-group rotate (cl_khr_subgroup_rotate)", r"^sub_group_(clustered_)?rotate"),
     ("work-group collectives", r"^work_group_(all|any|broadcast|reduce_|scan_)"),
     ("kernel clock (cl_khr_kernel_clock)", r"^clock_read_"),
     ("vendor extensions (amd_, intel_, arm_)", r"^(amd_|intel_|arm_)"),
@@ -111,7 +118,7 @@ def declared_builtins(std, extra, workdir):
 
 
 def classify(name):
-    if name in CORE:
+    if name in CORE or CORE_RE.search(name):
         return "core"
     for family, pattern in EXCLUDED:
         if re.search(pattern, name):

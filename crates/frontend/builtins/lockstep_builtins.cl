@@ -21,6 +21,13 @@
 //     get_global_size, get_local_size, get_enqueued_local_size,
 //     get_num_groups, get_global_offset, get_work_dim, get_global_linear_id,
 //     get_local_linear_id
+//   * the subgroup queries (get_sub_group_size, get_max_sub_group_size,
+//     get_num_sub_groups, get_enqueued_num_sub_groups, get_sub_group_id,
+//     get_sub_group_local_id) and the core subgroup functions:
+//     sub_group_barrier, sub_group_[non_uniform_]all/any,
+//     sub_group_ballot, sub_group_[non_uniform_]broadcast,
+//     sub_group_shuffle, and every sub_group_*reduce_* and *scan_*
+//     (import/collectives.rs); subgroups.cl writes the others with them
 //   * barrier, work_group_barrier (both overloads), mem_fence,
 //     read_mem_fence, write_mem_fence, atomic_work_item_fence
 //   * printf
@@ -46,10 +53,10 @@
 // load and store).
 //
 // Out of scope (not defined here): image functions, pipes, device-side
-// enqueue and event functions, sub-group functions (cl_khr_subgroups and
-// friends), work_group_* collective functions, cl_khr_kernel_clock, and
-// vendor extensions (amd_*, intel_*, arm_*). check_coverage.py lists the
-// exact exclusion patterns.
+// enqueue and event functions, work_group_* collective functions,
+// cl_khr_kernel_clock, sub_group_rotate, and vendor extensions (amd_*,
+// arm_*, intel_* but cl_intel_subgroups' shuffles and block reads and
+// writes of uints). check_coverage.py lists the exact exclusion patterns.
 //
 // TESTING
 //
@@ -81,3 +88,4 @@
 #include "atomics.cl"
 #include "async.cl"
 #include "misc.cl"
+#include "subgroups.cl"

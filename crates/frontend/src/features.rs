@@ -32,6 +32,30 @@ pub const EXTENSIONS: &[&str] = &[
     "cl_khr_local_int32_base_atomics",
     "cl_khr_local_int32_extended_atomics",
     "cl_khr_byte_addressable_store",
+    "cl_khr_subgroups",
+    "cl_khr_subgroup_extended_types",
+    "cl_khr_subgroup_non_uniform_vote",
+    "cl_khr_subgroup_ballot",
+    "cl_khr_subgroup_non_uniform_arithmetic",
+    "cl_khr_subgroup_shuffle",
+    "cl_khr_subgroup_shuffle_relative",
+    "cl_khr_subgroup_clustered_reduce",
+    "cl_intel_subgroups",
+];
+
+/// The extensions of [`EXTENSIONS`] whose builtins clang declares only for
+/// OpenCL C 2.0 and later: their macros are defined from 2.0 on (OpenCL
+/// C 1.2 kernels reach the core subgroup functions through
+/// `cl_intel_subgroups`).
+pub const FROM_OPENCL_C_2_0: &[&str] = &[
+    "cl_khr_subgroups",
+    "cl_khr_subgroup_extended_types",
+    "cl_khr_subgroup_non_uniform_vote",
+    "cl_khr_subgroup_ballot",
+    "cl_khr_subgroup_non_uniform_arithmetic",
+    "cl_khr_subgroup_shuffle",
+    "cl_khr_subgroup_shuffle_relative",
+    "cl_khr_subgroup_clustered_reduce",
 ];
 
 /// OpenCL C 3.0 optional features the device offers.
@@ -45,6 +69,7 @@ pub const FEATURES: &[&str] = &[
     "__opencl_c_atomic_scope_device",
     "__opencl_c_atomic_scope_all_devices",
     "__opencl_c_work_group_collective_functions",
+    "__opencl_c_subgroups",
 ];
 
 /// Whether the device supports images (`__IMAGE_SUPPORT__`,
@@ -55,6 +80,7 @@ pub const IMAGE_SUPPORT: bool = false;
 /// define for `spir64` (any `-cl-std`); those not offered are undefined by
 /// the prelude. A test compares this list with what clang really defines.
 const CLANG_MACROS: &[&str] = &[
+    "cl_intel_subgroups",
     "cl_khr_3d_image_writes",
     "cl_khr_byte_addressable_store",
     "cl_khr_depth_images",
@@ -151,8 +177,47 @@ pub fn prelude() -> String {
     for name in CLANG_MACROS.iter().filter(|n| !offers(n)) {
         out.push_str(&format!("#undef {name}\n"));
     }
+    out.push_str("#if __OPENCL_C_VERSION__ < 200\n");
+    for name in FROM_OPENCL_C_2_0 {
+        out.push_str(&format!("#undef {name}\n"));
+    }
+    out.push_str("#endif\n");
+    if offers("cl_intel_subgroups") {
+        out.push_str(INTEL_SUBGROUPS);
+    }
     out
 }
+
+/// The `cl_intel_subgroups` functions, which clang's builtin declarations
+/// lack (its full header has them): shuffles of scalars and vectors, and
+/// block reads and writes of `uint`s. The builtin library defines them.
+const INTEL_SUBGROUPS: &str = r#"#ifdef cl_intel_subgroups
+#define __LS_ISG_ATTRS __attribute__((overloadable, convergent))
+#define __LS_ISG(T) \
+  T __LS_ISG_ATTRS intel_sub_group_shuffle(T, uint); \
+  T __LS_ISG_ATTRS intel_sub_group_shuffle_xor(T, uint); \
+  T __LS_ISG_ATTRS intel_sub_group_shuffle_down(T, T, uint); \
+  T __LS_ISG_ATTRS intel_sub_group_shuffle_up(T, T, uint);
+#define __LS_ISG_V(T) __LS_ISG(T) __LS_ISG(T##2) __LS_ISG(T##3) __LS_ISG(T##4) \
+  __LS_ISG(T##8) __LS_ISG(T##16)
+__LS_ISG_V(float) __LS_ISG_V(int) __LS_ISG_V(uint)
+__LS_ISG(long) __LS_ISG(ulong)
+#ifdef cl_khr_fp64
+__LS_ISG(double)
+#endif
+uint __LS_ISG_ATTRS intel_sub_group_block_read(const __global uint *);
+uint2 __LS_ISG_ATTRS intel_sub_group_block_read2(const __global uint *);
+uint4 __LS_ISG_ATTRS intel_sub_group_block_read4(const __global uint *);
+uint8 __LS_ISG_ATTRS intel_sub_group_block_read8(const __global uint *);
+void __LS_ISG_ATTRS intel_sub_group_block_write(__global uint *, uint);
+void __LS_ISG_ATTRS intel_sub_group_block_write2(__global uint *, uint2);
+void __LS_ISG_ATTRS intel_sub_group_block_write4(__global uint *, uint4);
+void __LS_ISG_ATTRS intel_sub_group_block_write8(__global uint *, uint8);
+#undef __LS_ISG_V
+#undef __LS_ISG
+#undef __LS_ISG_ATTRS
+#endif
+"#;
 
 /// The clang arguments that set the device's version and features, given
 /// the path the [`prelude`] was written to: `__OPENCL_VERSION__`, `-cl-ext=`
@@ -226,7 +291,12 @@ mod tests {
                 "-cl-std={std}: __IMAGE_SUPPORT__"
             );
             for name in EXTENSIONS {
-                assert!(defined.iter().any(|n| n == name), "-cl-std={std}: {name}");
+                let expected = std != "CL1.2" || !FROM_OPENCL_C_2_0.contains(name);
+                assert_eq!(
+                    defined.iter().any(|n| n == name),
+                    expected,
+                    "-cl-std={std}: {name}"
+                );
             }
             if std == "CL3.0" {
                 for name in FEATURES {

@@ -168,7 +168,7 @@ fn build() -> Dispatch {
         stubs::clCreateSamplerWithProperties as *const c_void,      // clCreateSamplerWithProperties
         kernel::clSetKernelArgSVMPointer as *const c_void,          // clSetKernelArgSVMPointer
         kernel::clSetKernelExecInfo as *const c_void,               // clSetKernelExecInfo
-        stubs::unsupported as *const c_void,                        // clGetKernelSubGroupInfoKHR
+        kernel::clGetKernelSubGroupInfo as *const c_void,           // clGetKernelSubGroupInfoKHR
         kernel::clCloneKernel as *const c_void,                     // clCloneKernel
         program::clCreateProgramWithIL as *const c_void,            // clCreateProgramWithIL
         stubs::unsupported as *const c_void,                        // clEnqueueSVMMigrateMem

@@ -339,6 +339,7 @@ pub unsafe extern "C" fn clGetKernelWorkGroupInfo(
                 Info::from(platform::runtime().kernel_width(&state.runtime) as usize)
             }
             CL_KERNEL_PRIVATE_MEM_SIZE => Info::from(0u64),
+            CL_KERNEL_SPILL_MEM_SIZE_INTEL => Info::from(0u64),
             // Only for custom devices and built-in kernels.
             CL_KERNEL_GLOBAL_WORK_SIZE => return Err(CL_INVALID_VALUE),
             _ => return Err(CL_INVALID_VALUE),
@@ -350,20 +351,77 @@ pub unsafe extern "C" fn clGetKernelWorkGroupInfo(
     })
 }
 
+/// Subgroups: a subgroup is a gang of the kernel's width W (its
+/// `intel_reqd_sub_group_size`, else the device's), so a work-group of n
+/// work-items has ceil(n / W) subgroups of at most min(W, n).
 pub unsafe extern "C" fn clGetKernelSubGroupInfo(
     kernel: cl_kernel,
-    _device: cl_device_id,
-    _param_name: cl_uint,
-    _input_size: usize,
-    _input: *const c_void,
-    _size: usize,
-    _value: *mut c_void,
-    _size_ret: *mut usize,
+    device: cl_device_id,
+    param_name: cl_uint,
+    input_size: usize,
+    input: *const c_void,
+    size: usize,
+    value: *mut c_void,
+    size_ret: *mut usize,
 ) -> cl_int {
     status(|| {
-        get(kernel)?;
-        // No subgroups (CL_DEVICE_MAX_NUM_SUB_GROUPS is 0).
-        Err(CL_INVALID_OPERATION)
+        let k = get(kernel)?;
+        if !device.is_null() {
+            platform::check_device(device)?;
+        }
+        let state = k.lock();
+        let width = platform::runtime().kernel_width(&state.runtime) as usize;
+        let max_group = match state.runtime.required_work_group_size() {
+            Some(r) => r.iter().product::<u64>() as usize,
+            None => MAX_WORK_GROUP_SIZE as usize,
+        };
+        let word = std::mem::size_of::<usize>();
+        // The local size given as `input`: 1 to 3 size_t's.
+        let local_size = || -> Result<usize, cl_int> {
+            if input.is_null() || input_size == 0 || input_size % word != 0 || input_size > 3 * word
+            {
+                return Err(CL_INVALID_VALUE);
+            }
+            let dims = std::slice::from_raw_parts(input as *const usize, input_size / word);
+            Ok(dims.iter().product())
+        };
+        let info = match param_name {
+            CL_KERNEL_MAX_SUB_GROUP_SIZE_FOR_NDRANGE => Info::from(width.min(local_size()?)),
+            CL_KERNEL_SUB_GROUP_COUNT_FOR_NDRANGE => Info::from(local_size()?.div_ceil(width)),
+            CL_KERNEL_LOCAL_SIZE_FOR_SUB_GROUP_COUNT => {
+                if input.is_null() || input_size != word {
+                    return Err(CL_INVALID_VALUE);
+                }
+                let count = *(input as *const usize);
+                // The answer has as many dimensions as the caller asks for
+                // (`size` bytes): count subgroups of W in the first; zeros
+                // when no work-group holds that many.
+                let dims = if value.is_null() { 1 } else { size / word };
+                if !value.is_null() && (size == 0 || size % word != 0 || dims > 3) {
+                    return Err(CL_INVALID_VALUE);
+                }
+                let mut out = vec![0usize; dims.max(1)];
+                let n = count.saturating_mul(width);
+                if count > 0 && n <= max_group && state.runtime.required_work_group_size().is_none()
+                {
+                    out[0] = n;
+                    for d in out.iter_mut().skip(1) {
+                        *d = 1;
+                    }
+                }
+                Info::list(&out)
+            }
+            CL_KERNEL_MAX_NUM_SUB_GROUPS => Info::from(max_group.div_ceil(width)),
+            CL_KERNEL_COMPILE_NUM_SUB_GROUPS => Info::from(0usize),
+            CL_KERNEL_COMPILE_SUB_GROUP_SIZE_INTEL => {
+                Info::from(state.runtime.required_sub_group_size().unwrap_or(0) as usize)
+            }
+            _ => return Err(CL_INVALID_VALUE),
+        };
+        match info.write(size, value, size_ret) {
+            CL_SUCCESS => Ok(()),
+            e => Err(e),
+        }
     })
 }
 

@@ -48,7 +48,15 @@ fn device_version() -> String {
 
 /// Platform extensions (the ones not about the device's compiler), which
 /// the device reports too.
-const PLATFORM_EXTENSIONS: &[&str] = &["cl_khr_icd", "cl_khr_suggested_local_work_size"];
+const PLATFORM_EXTENSIONS: &[&str] = &[
+    "cl_khr_icd",
+    "cl_khr_suggested_local_work_size",
+    "cl_intel_required_subgroup_size",
+];
+
+/// The subgroup sizes a kernel can run with (its gang width;
+/// `intel_reqd_sub_group_size` picks one).
+pub const SUB_GROUP_SIZES: [usize; 4] = [4, 8, 16, 32];
 
 /// The device's extensions with their versions: the platform's, then those
 /// the front end offers OpenCL C (`lockstep_frontend::features`, the list
@@ -396,7 +404,6 @@ fn device_info(param: cl_device_info) -> Result<Info, cl_int> {
         | CL_DEVICE_MAX_PIPE_ARGS
         | CL_DEVICE_PIPE_MAX_ACTIVE_RESERVATIONS
         | CL_DEVICE_PIPE_MAX_PACKET_SIZE
-        | CL_DEVICE_MAX_NUM_SUB_GROUPS
         | CL_DEVICE_PARTITION_MAX_SUB_DEVICES
         | CL_DEVICE_PREFERRED_PLATFORM_ATOMIC_ALIGNMENT
         | CL_DEVICE_PREFERRED_GLOBAL_ATOMIC_ALIGNMENT
@@ -448,6 +455,15 @@ fn device_info(param: cl_device_info) -> Result<Info, cl_int> {
         CL_DEVICE_PARTITION_TYPE => Info::empty(),
         CL_DEVICE_REFERENCE_COUNT => Info::from(1u32),
         CL_DEVICE_SVM_CAPABILITIES => Info::from(0u64),
+        // A subgroup is a gang; a work-group of the largest size in gangs
+        // of the smallest width.
+        CL_DEVICE_MAX_NUM_SUB_GROUPS => Info::from(
+            (lockstep_runtime::MAX_WORK_GROUP_SIZE as usize).div_ceil(SUB_GROUP_SIZES[0]) as u32,
+        ),
+        CL_DEVICE_SUB_GROUP_SIZES_INTEL => Info::list(&SUB_GROUP_SIZES),
+        // The gangs of a work-group run one after another between
+        // barriers: one that waits for another without a barrier waits
+        // forever.
         CL_DEVICE_SUB_GROUP_INDEPENDENT_FORWARD_PROGRESS => Info::bool(false),
         CL_DEVICE_ATOMIC_MEMORY_CAPABILITIES | CL_DEVICE_ATOMIC_FENCE_CAPABILITIES => Info::from(
             CL_DEVICE_ATOMIC_ORDER_RELAXED
@@ -573,6 +589,7 @@ pub unsafe extern "C" fn get_extension_function_address(name: *const c_char) -> 
         b"clGetKernelSuggestedLocalWorkSizeKHR" => {
             crate::kernel::clGetKernelSuggestedLocalWorkSizeKHR as *mut c_void
         }
+        b"clGetKernelSubGroupInfoKHR" => crate::kernel::clGetKernelSubGroupInfo as *mut c_void,
         _ => std::ptr::null_mut(),
     }
 }

@@ -204,7 +204,12 @@ static void check_macros(const char *opts) {
         /* Before OpenCL C 3.0 there are no optional features: a 1.2 or
          * 2.0 kernel may lack their macros, but may not have one the
          * device does not report. */
-        int optional = (!opts || !strstr(opts, "CL3.0")) && !strncmp(MACROS[i], "__opencl_c_", 11);
+        int before_2_0 = !opts || strstr(opts, "CL1.");
+        /* cl_khr_subgroups and its extensions are OpenCL C 2.0 ones: a
+         * 1.2 kernel lacks their functions and their macros. */
+        int from_2_0 = !strncmp(MACROS[i], "cl_khr_subgroup", 15);
+        int optional = ((!opts || !strstr(opts, "CL3.0")) && !strncmp(MACROS[i], "__opencl_c_", 11)) ||
+                       (before_2_0 && from_2_0);
         if (optional && !reported)
             CHECK(!flags[i], "%s: %s defined but not reported", opts, MACROS[i]);
         else if (!optional)
@@ -223,12 +228,14 @@ static void feature_macros(void) {
     check_macros("-cl-std=CL3.0");
     /* The device offers none of these, and says so. */
     const char *absent[] = {"__IMAGE_SUPPORT__", "__opencl_c_images", "__opencl_c_pipes",
-                            "__opencl_c_device_enqueue", "__opencl_c_subgroups",
-                            "__opencl_c_3d_image_writes", "__opencl_c_read_write_images"};
+                            "__opencl_c_device_enqueue", "__opencl_c_3d_image_writes",
+                            "__opencl_c_read_write_images"};
     for (size_t i = 0; i < sizeof absent / sizeof *absent; i++)
         CHECK(!device_reports(absent[i]), "the device reports %s", absent[i]);
     CHECK(device_reports("__opencl_c_fp64") && device_reports("cl_khr_fp64"),
           "fp64 not reported");
+    CHECK(device_reports("__opencl_c_subgroups") && device_reports("cl_khr_subgroups"),
+          "subgroups not reported");
 }
 
 /* basic/kernel_preprocessor_macros: __OPENCL_VERSION__ is the device's

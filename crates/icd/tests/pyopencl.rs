@@ -27,3 +27,30 @@ fn pyopencl_results_match_numpy() {
         out.status
     );
 }
+
+/// Subgroups through PyOpenCL: device info, every `clGetKernelSubGroupInfo`
+/// query, a ballot/shuffle/reduce/scan kernel checked against NumPy, and
+/// `intel_reqd_sub_group_size` (`pyopencl_subgroups.py`).
+#[test]
+fn pyopencl_subgroups() {
+    common::require("python3", &["--version"], "Python 3");
+    for module in ["numpy", "pyopencl"] {
+        common::require(
+            "python3",
+            &["-c", &format!("import {module}")],
+            &format!("the Python module {module}"),
+        );
+    }
+    let vendors = common::vendors_dir();
+    let out = common::command("python3", vendors.path())
+        .arg(common::test_dir().join("pyopencl_subgroups.py"))
+        .output()
+        .expect("running python3");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        out.status.success() && stdout.contains("ALL OK"),
+        "the PyOpenCL subgroup checks failed ({}):\n{stdout}\n{stderr}",
+        out.status
+    );
+}

@@ -11,6 +11,9 @@
 //! another access that are not ordered is a data race. Atomic accesses are
 //! left out of race detection (they are the sanctioned way to share).
 //! Every barrier is taken to order all memory, whatever its fence flags.
+//! Within a barrier interval, the accesses of the work-items of one
+//! subgroup are also ordered by a subgroup collective or
+//! `sub_group_barrier` between them (each subgroup counts its meetings).
 //!
 //! `__local` memory is also tracked for initialization: a read of a byte no
 //! work-item of the group has written is reported. The shadows of `__local`
@@ -28,6 +31,9 @@ pub struct Access {
     pub item: u32,
     /// Launch-wide instruction id (see `Exec::site_id`).
     pub site: u32,
+    /// How many times the work-item's subgroup had met (see
+    /// [`Checker::sub_group_sync`]).
+    pub sync: u32,
 }
 
 #[derive(Copy, Clone, Debug, Default)]
@@ -66,6 +72,10 @@ pub struct Finding {
 
 pub struct Checker {
     tracked: Vec<Option<Tracked>>,
+    /// The subgroup size, and how many times each subgroup (by its index in
+    /// the group) has met at a collective or `sub_group_barrier`.
+    sub_group_width: u32,
+    syncs: Vec<u32>,
     epoch: u32,
     group_first_epoch: u32,
     /// First epoch of each group with its id, for messages.
@@ -91,9 +101,12 @@ pub struct AccessRecord {
 const MAX_FINDINGS: usize = 1000;
 
 impl Checker {
-    pub fn new() -> Checker {
+    /// A checker for subgroups of `sub_group_width` work-items.
+    pub fn new(sub_group_width: u32) -> Checker {
         Checker {
             tracked: Vec::new(),
+            sub_group_width: sub_group_width.max(1),
+            syncs: Vec::new(),
             epoch: 0,
             group_first_epoch: 0,
             groups: Vec::new(),
@@ -134,6 +147,33 @@ impl Checker {
         self.epoch += 1;
     }
 
+    /// The work-items of subgroup `sub` (its index in the group) met at a
+    /// collective or a subgroup barrier: their accesses before it are
+    /// ordered before their accesses after it. (Every member counts as
+    /// having met, also those a divergent branch kept away: a race between
+    /// them around a non-uniform collective goes unreported.)
+    pub fn sub_group_sync(&mut self, sub: u32) {
+        let i = sub as usize;
+        if self.syncs.len() <= i {
+            self.syncs.resize(i + 1, 0);
+        }
+        self.syncs[i] += 1;
+    }
+
+    fn sync_of(&self, item: u32) -> u32 {
+        self.syncs
+            .get((item / self.sub_group_width) as usize)
+            .copied()
+            .unwrap_or(0)
+    }
+
+    /// Whether `prev`, an access of this epoch by another work-item of
+    /// `item`'s subgroup, came before a meeting of the subgroup.
+    fn synced(&self, prev: Access, item: u32) -> bool {
+        prev.item / self.sub_group_width == item / self.sub_group_width
+            && prev.sync < self.sync_of(item)
+    }
+
     /// The group of an epoch.
     pub fn group_of(&self, epoch: u32) -> [u64; 3] {
         let i = self.groups.partition_point(|&(e, _)| e <= epoch);
@@ -149,7 +189,7 @@ impl Checker {
         if prev.epoch < self.group_first_epoch {
             return true;
         }
-        prev.epoch == self.epoch && prev.item != item
+        prev.epoch == self.epoch && prev.item != item && !self.synced(prev, item)
     }
 
     fn report(&mut self, f: Finding) {
@@ -220,6 +260,7 @@ impl Checker {
             epoch: self.epoch,
             item,
             site,
+            sync: self.sync_of(item),
         };
         let mut found: Option<(Access, bool, u64)> = None;
         for (i, cell) in cells[start..end].iter_mut().enumerate() {
@@ -230,7 +271,10 @@ impl Checker {
             if write {
                 let readers_race = match cell.many {
                     0 => self.unordered(cell.read, item),
-                    1 => cell.read.epoch < self.group_first_epoch || cell.read.epoch == self.epoch,
+                    1 => {
+                        cell.read.epoch < self.group_first_epoch
+                            || (cell.read.epoch == self.epoch && !self.synced(cell.read, item))
+                    }
                     _ => true,
                 };
                 if readers_race && found.is_none() {

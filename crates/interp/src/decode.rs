@@ -14,6 +14,7 @@ use lockstep_ir::{
     InstData, IntCC, Module, Rounding, TernaryOp, Type, UnaryOp, Value, ValueDef, WorkItemQuery,
 };
 
+use crate::converge::Convergence;
 use crate::error::InterpError;
 
 /// A register index within a frame.
@@ -26,6 +27,8 @@ pub const NO_REG: Reg = u32::MAX;
 #[derive(Copy, Clone, Debug)]
 pub struct Edge {
     pub pc: u32,
+    /// The target block (its index), for the loop counts of subgroups.
+    pub block: u32,
     pub start: u32,
     pub len: u32,
     /// Some destination is also a source: copy through a temporary.
@@ -204,13 +207,26 @@ pub enum Op {
         mask: Reg,
         once: bool,
     },
-    /// Gang-level IR: an operation across lanes. `ty` is the type of `a`.
+    /// Gang-level IR: an operation across lanes. `ty` is the type of `a`;
+    /// `cluster` the cluster size of a clustered reduction, else 0.
     Gang {
         op: GangOp,
         ty: Type,
         dst: Reg,
         a: Reg,
         b: Reg,
+        cluster: u32,
+    },
+    /// Scalar IR: a subgroup collective, `op` without its mask (`a`, and
+    /// `b` the lane of a broadcast or shuffle); the work-item stops here
+    /// until the others of its subgroup that take part have arrived.
+    SubGroup {
+        op: GangOp,
+        ty: Type,
+        dst: Reg,
+        a: Reg,
+        b: Reg,
+        cluster: u32,
     },
 }
 
@@ -238,7 +254,8 @@ impl Op {
             | Op::Call { dst, .. }
             | Op::Printf { dst, .. }
             | Op::NextItem { dst }
-            | Op::Gang { dst, .. } => dst,
+            | Op::Gang { dst, .. }
+            | Op::SubGroup { dst, .. } => dst,
             _ => NO_REG,
         };
         (dst != NO_REG).then_some(dst)
@@ -276,6 +293,10 @@ pub struct DecodedFunc {
     pub refill: bool,
     /// Gang-level IR: whether each register is per-lane (else uniform).
     pub varying: Vec<bool>,
+    /// Scalar IR with subgroup collectives: where work-items meet.
+    pub convergence: Option<Convergence>,
+    /// The block (index) of each operation.
+    pub blocks: Vec<u32>,
 }
 
 /// The decoded functions reachable from a kernel, indexed by `FuncId`.
@@ -283,6 +304,8 @@ pub struct Program {
     pub funcs: Vec<Option<DecodedFunc>>,
     /// Whether the kernel can reach a barrier (through calls too).
     pub has_barrier: bool,
+    /// Whether the kernel can reach a subgroup collective.
+    pub has_sub_group: bool,
 }
 
 impl Program {
@@ -297,12 +320,14 @@ impl Program {
             (0..module.functions.len()).map(|_| None).collect();
         let mut work = vec![kernel];
         let mut has_barrier = false;
+        let mut has_sub_group = false;
         while let Some(id) = work.pop() {
             if funcs[id.index()].is_some() {
                 continue;
             }
             let d = decode_function(module, id, global_addrs)?;
             has_barrier |= d.has_barrier;
+            has_sub_group |= d.convergence.is_some();
             for op in &d.code {
                 if let Op::Call { func, .. } = op {
                     if funcs[*func as usize].is_none() {
@@ -312,7 +337,19 @@ impl Program {
             }
             funcs[id.index()] = Some(d);
         }
-        Ok(Program { funcs, has_barrier })
+        // A work-item's place in a caller counts too.
+        if has_sub_group {
+            for (i, f) in funcs.iter_mut().enumerate() {
+                if let Some(f) = f.as_mut().filter(|f| f.convergence.is_none()) {
+                    f.convergence = Some(Convergence::compute(&module.functions[FuncId::new(i)]));
+                }
+            }
+        }
+        Ok(Program {
+            funcs,
+            has_barrier,
+            has_sub_group,
+        })
     }
 }
 
@@ -325,6 +362,20 @@ struct Decoder<'f> {
 }
 
 impl Decoder<'_> {
+    /// The cluster size a clustered reduction's operand `c` holds (0: none).
+    fn cluster(&self, c: Option<Value>) -> Result<u32, InterpError> {
+        let Some(c) = c else { return Ok(0) };
+        match self.func.values.get(c).map(|d| d.def) {
+            Some(ValueDef::Result(i)) => match self.func.insts[i] {
+                InstData::Iconst { imm } if imm.is_power_of_two() && imm <= 32 => Ok(imm as u32),
+                _ => self.err(format!(
+                    "the cluster size {c} is not a constant power of two"
+                )),
+            },
+            _ => self.err(format!("the cluster size {c} is not a constant")),
+        }
+    }
+
     fn err<T>(&self, message: impl Into<String>) -> Result<T, InterpError> {
         Err(InterpError::InvalidIr {
             function: self.func.name.clone(),
@@ -374,6 +425,7 @@ impl Decoder<'_> {
         self.copies.extend(pairs);
         Ok(Edge {
             pc,
+            block: call.block.index() as u32,
             start,
             len,
             parallel,
@@ -453,6 +505,7 @@ fn decode_function(
     let mut switches = Vec::new();
     let mut printfs = Vec::new();
     let mut has_barrier = false;
+    let mut blocks: Vec<u32> = Vec::with_capacity(pc as usize);
     for &block in &func.layout {
         for &inst in &func.blocks[block].insts {
             let result = func.results[inst];
@@ -725,6 +778,19 @@ fn decode_function(
                         a: a.map_or(Ok(NO_REG), |a| d.reg(a))?,
                         b: args.get(1).map_or(Ok(NO_REG), |&b| d.reg(b))?,
                         dst: need_dst("gang operation")?,
+                        cluster: d.cluster(args.get(2).copied())?,
+                    }
+                }
+                InstData::SubGroup { op, args } => {
+                    let reduce = op.collective().is_some();
+                    let second = args.get(1).copied().filter(|_| !reduce);
+                    Op::SubGroup {
+                        op: *op,
+                        ty: d.ty(args[0]),
+                        a: d.reg(args[0])?,
+                        b: second.map_or(Ok(NO_REG), |b| d.reg(b))?,
+                        dst: need_dst("subgroup collective")?,
+                        cluster: d.cluster(args.get(1).copied().filter(|_| reduce))?,
                     }
                 }
                 InstData::Predicated { .. } => {
@@ -787,6 +853,7 @@ fn decode_function(
                     .unwrap_or(Inst::new(0)),
             );
         }
+        blocks.resize(code.len(), block.index() as u32);
     }
     if d.block_pc[entry] != Some(0) {
         return d.err("the entry block must come first");
@@ -796,6 +863,10 @@ fn decode_function(
         .iter()
         .map(|&p| d.reg(p))
         .collect::<Result<Vec<_>, _>>()?;
+    let convergence = code
+        .iter()
+        .any(|op| matches!(op, Op::SubGroup { .. }))
+        .then(|| Convergence::compute(func));
     Ok(DecodedFunc {
         nregs: d.nregs as usize,
         template,
@@ -816,5 +887,7 @@ fn decode_function(
             .filter(|&v| d.regs[v] != NO_REG)
             .map(|v| func.is_varying(v))
             .collect(),
+        convergence,
+        blocks,
     })
 }

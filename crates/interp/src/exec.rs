@@ -12,7 +12,7 @@
 
 use lockstep_ir::print::inst_to_string;
 use lockstep_ir::{
-    AddrSpace, AtomicRmwOp, BinaryOp, ConvertOp, FuncId, Module, Type, WorkItemQuery,
+    AddrSpace, AtomicRmwOp, BinaryOp, ConvertOp, FuncId, GangOp, Module, Type, WorkItemQuery,
 };
 
 use cranelift_entity::EntityRef;
@@ -22,6 +22,7 @@ use crate::arith::{
     int_unary, mask, sext,
 };
 use crate::check::{AccessRecord, Checker, FindingKind};
+use crate::converge::LoopStack;
 use crate::convert::{float_to_float, float_to_int, int_to_float, Format};
 use crate::decode::{DecodedFunc, Edge, Op, Program, Reg, NO_REG};
 use crate::error::{AccessKind, Diagnostic, DiagnosticKind, InterpError, Site, WorkItemId};
@@ -57,7 +58,20 @@ struct Item {
     /// This state's by-value argument copies, one region per byval argument.
     byval: Vec<u32>,
     scratch: Vec<u64>,
-    done: bool,
+    /// Per frame: the loops it is in (subgroup collectives only).
+    loops: Vec<LoopStack>,
+    state: State,
+}
+
+/// Where a work-item of a group stands.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+enum State {
+    #[default]
+    Running,
+    AtBarrier,
+    /// At a subgroup collective (its frame's `pc` is the collective's).
+    AtCollective,
+    Done,
 }
 
 /// One work-item's view of its registers for one data operation.
@@ -72,6 +86,7 @@ struct Lane<'r> {
 enum Stop {
     Done,
     Barrier,
+    SubGroup,
 }
 
 /// The NDRange with every dimension filled in (unused ones are 1-sized).
@@ -106,6 +121,8 @@ struct Exec<'p, 'm, 'a> {
     template: Vec<u64>,
     /// Regions that are per work-group (`__local`), reset for each group.
     local_regions: Vec<u32>,
+    /// The subgroup size W.
+    sub_group_width: u64,
 }
 
 fn normalize_range(r: &NdRange) -> Result<Range, InterpError> {
@@ -184,7 +201,12 @@ pub fn launch(
             .unwrap_or_default()
     };
     let mut mem = Memory::new();
-    let mut checker = opts.checked.then(Checker::new);
+    let sub_group_width = func
+        .gang
+        .or(opts.sub_group_size)
+        .unwrap_or(crate::DEFAULT_SUB_GROUP_SIZE)
+        .max(1);
+    let mut checker = opts.checked.then(|| Checker::new(sub_group_width));
     let mut local_regions = Vec::new();
     let too_many = || InterpError::Unsupported {
         what: "too many memory regions".into(),
@@ -376,6 +398,7 @@ pub fn launch(
         byval,
         template,
         local_regions,
+        sub_group_width: u64::from(sub_group_width),
     };
     exec.run_all()?;
     Ok(Report {
@@ -703,11 +726,12 @@ impl<'p, 'a> Exec<'p, '_, 'a> {
             group_id: self.group_id,
         };
         it.linear = linear as u32;
-        it.done = false;
+        it.state = State::Running;
         for r in it.slots.drain(..) {
             self.mem.free(r);
         }
         it.frames.clear();
+        it.loops.clear();
         let n = self.template.len();
         if it.regs.len() < n {
             it.regs.resize(n, 0);
@@ -773,13 +797,14 @@ impl<'p, 'a> Exec<'p, '_, 'a> {
             slots,
             ret,
         });
+        it.loops.push(LoopStack::new());
         Ok(())
     }
 
     fn run_group(&mut self, items: &mut Vec<Item>) -> Result<(), InterpError> {
         let s = self.group_size;
         let n = (s[0] * s[1] * s[2]) as usize;
-        if !self.prog.has_barrier {
+        if !self.prog.has_barrier && !self.prog.has_sub_group {
             let it = &mut items[0];
             for lin in 0..n {
                 self.start_item(it, lin as u64)?;
@@ -798,13 +823,28 @@ impl<'p, 'a> Exec<'p, '_, 'a> {
         }
         loop {
             for it in items[..n].iter_mut() {
-                it.done = matches!(self.run(it)?, Stop::Done);
+                if it.state == State::Running {
+                    it.state = match self.run(it)? {
+                        Stop::Done => State::Done,
+                        Stop::Barrier => State::AtBarrier,
+                        Stop::SubGroup => State::AtCollective,
+                    };
+                }
             }
-            let done = items[..n].iter().filter(|it| it.done).count();
+            if self.run_collectives(&mut items[..n])? {
+                continue;
+            }
+            let done = items[..n]
+                .iter()
+                .filter(|it| it.state == State::Done)
+                .count();
             if done == n {
                 return Ok(());
             }
-            let waiting = items[..n].iter().position(|it| !it.done).unwrap_or(0);
+            let waiting = items[..n]
+                .iter()
+                .position(|it| it.state != State::Done)
+                .unwrap_or(0);
             let w = &items[waiting];
             let describe_barrier = |it: &Item| {
                 let f = it.frames.last().map_or(self.kernel, |f| f.func as usize);
@@ -825,7 +865,10 @@ impl<'p, 'a> Exec<'p, '_, 'a> {
                 format!("work-item local ({a}, {b}, {c})")
             };
             if done > 0 {
-                let d = items[..n].iter().find(|it| it.done).unwrap_or(w);
+                let d = items[..n]
+                    .iter()
+                    .find(|it| it.state == State::Done)
+                    .unwrap_or(w);
                 return Err(InterpError::BarrierDivergence {
                     group: self.group_id,
                     message: format!(
@@ -858,6 +901,150 @@ impl<'p, 'a> Exec<'p, '_, 'a> {
             if let Some(ck) = &mut self.check {
                 ck.barrier();
             }
+            for it in items[..n].iter_mut() {
+                it.state = State::Running;
+            }
+        }
+    }
+
+    /// Runs, in each subgroup of the group whose work-items have all
+    /// stopped, the subgroup collective that comes first among those its
+    /// work-items wait at, for the work-items that wait there (see the
+    /// `converge` module). Returns whether one ran.
+    fn run_collectives(&mut self, items: &mut [Item]) -> Result<bool, InterpError> {
+        if !self.prog.has_sub_group {
+            return Ok(false);
+        }
+        let width = self.sub_group_width as usize;
+        let mut ran = false;
+        for group in items.chunks_mut(width) {
+            if group.iter().any(|it| it.state == State::Running)
+                || !group.iter().any(|it| it.state == State::AtCollective)
+            {
+                continue;
+            }
+            let positions: Vec<Option<Vec<(u32, u32)>>> = group
+                .iter()
+                .map(|it| (it.state == State::AtCollective).then(|| self.position(it)))
+                .collect();
+            let first = positions.iter().flatten().min().cloned();
+            let lanes: Vec<bool> = positions.iter().map(|p| *p == first).collect();
+            self.collective(group, &lanes)?;
+            ran = true;
+        }
+        Ok(ran)
+    }
+
+    /// Where `it` stands in its gang's schedule (see the `converge` module).
+    fn position(&self, it: &Item) -> Vec<(u32, u32)> {
+        let mut out = Vec::new();
+        let depth = it.frames.len();
+        for (k, (frame, loops)) in it.frames.iter().zip(&it.loops).enumerate() {
+            let f = self
+                .func(frame.func as usize)
+                .expect("a running function is decoded");
+            // Outer frames stand after their call.
+            let pc = if k + 1 == depth {
+                frame.pc
+            } else {
+                frame.pc.saturating_sub(1)
+            };
+            let block = f.blocks.get(pc as usize).copied().unwrap_or(0);
+            match &f.convergence {
+                Some(cv) => cv.position(loops, block, pc, &mut out),
+                None => out.push((0, pc)),
+            }
+        }
+        out
+    }
+
+    /// Runs the subgroup collective the work-items `lanes` of the subgroup
+    /// `group` wait at, and lets them go on.
+    fn collective(&mut self, group: &mut [Item], lanes: &[bool]) -> Result<(), InterpError> {
+        let Some(l0) = lanes.iter().position(|&p| p) else {
+            return Ok(());
+        };
+        let frame = *group[l0]
+            .frames
+            .last()
+            .expect("a waiting work-item has a frame");
+        let f = self.func(frame.func as usize).expect("decoded");
+        let Op::SubGroup {
+            op,
+            ty,
+            dst,
+            a,
+            b,
+            cluster,
+        } = f.code[frame.pc as usize]
+        else {
+            return Err(self.invalid_at(frame, "a work-item waits where there is no collective"));
+        };
+        let width = self.sub_group_width as usize;
+        let reg = |it: &Item, r: Reg| {
+            let base = it.frames.last().map_or(0, |f| f.base as usize);
+            it.regs[base + r as usize]
+        };
+        let mut values = vec![0u64; width];
+        let mut set = vec![false; width];
+        for (l, it) in group.iter().enumerate() {
+            if lanes[l] {
+                values[l] = reg(it, a);
+                set[l] = true;
+            }
+        }
+        let flags = || (0..width).filter(|&l| set[l]).map(|l| values[l] & 1 != 0);
+        let results: Vec<u64> = match op {
+            GangOp::Any => vec![flags().any(|x| x) as u64; width],
+            GangOp::All => vec![flags().all(|x| x) as u64; width],
+            GangOp::Ballot => {
+                let bits = (0..width)
+                    .filter(|&l| set[l] && values[l] & 1 != 0)
+                    .fold(0u64, |acc, l| acc | 1 << l);
+                vec![bits; width]
+            }
+            GangOp::Broadcast | GangOp::Shuffle => (0..width)
+                .map(|l| match group.get(l) {
+                    Some(it) if lanes[l] => values[reg(it, b) as usize % width],
+                    _ => 0,
+                })
+                .collect(),
+            _ => match op.collective() {
+                Some((kind, combine)) => crate::collective::collective(
+                    kind,
+                    combine,
+                    ty,
+                    &values,
+                    &set,
+                    cluster as usize,
+                ),
+                None => {
+                    return Err(self.invalid_at(frame, "not a subgroup collective"));
+                }
+            },
+        };
+        if let (Some(ck), Some(it)) = (&mut self.check, group.first()) {
+            ck.sub_group_sync(it.linear / self.sub_group_width as u32);
+        }
+        for (l, it) in group.iter_mut().enumerate() {
+            if !lanes[l] {
+                continue;
+            }
+            let fr = it
+                .frames
+                .last_mut()
+                .expect("a waiting work-item has a frame");
+            it.regs[fr.base as usize + dst as usize] = results[l];
+            fr.pc += 1;
+            it.state = State::Running;
+        }
+        Ok(())
+    }
+
+    fn invalid_at(&self, frame: Frame, message: &str) -> InterpError {
+        InterpError::InvalidIr {
+            function: f_name(self.module, frame.func as usize),
+            message: message.into(),
         }
     }
 
@@ -892,6 +1079,23 @@ impl<'p, 'a> Exec<'p, '_, 'a> {
                     .wrapping_add(g(0))
             }
             WorkItemQuery::LocalLinearId => linear as u64,
+            _ => self.sub_group_query(q, linear),
+        }
+    }
+
+    /// A subgroup query for the work-item of local linear id `linear`.
+    fn sub_group_query(&self, q: WorkItemQuery, linear: u32) -> u64 {
+        let w = self.sub_group_width;
+        let linear = u64::from(linear);
+        let items = self.group_size.iter().product::<u64>();
+        let enqueued = self.range.local.iter().product::<u64>();
+        match q {
+            WorkItemQuery::SubGroupSize => w.min(items - linear / w * w),
+            WorkItemQuery::MaxSubGroupSize => w.min(enqueued),
+            WorkItemQuery::NumSubGroups => items.div_ceil(w),
+            WorkItemQuery::EnqueuedNumSubGroups => enqueued.div_ceil(w),
+            WorkItemQuery::SubGroupId => linear / w,
+            _ => linear % w,
         }
     }
 
@@ -935,8 +1139,17 @@ impl<'p, 'a> Exec<'p, '_, 'a> {
                         }
                         return Ok(Stop::Barrier);
                     }
+                    Op::SubGroup { .. } => {
+                        if let Some(fr) = it.frames.last_mut() {
+                            fr.pc = at as u32;
+                        }
+                        return Ok(Stop::SubGroup);
+                    }
                     Op::Nop => {}
-                    Op::Jump(ref e) => pc = take_edge(regs, &f.copies, e, &mut it.scratch),
+                    Op::Jump(ref e) => {
+                        pc = take_edge(regs, &f.copies, e, &mut it.scratch);
+                        track(f, &mut it.loops, e);
+                    }
                     Op::Brif {
                         cond,
                         ref then_edge,
@@ -948,6 +1161,7 @@ impl<'p, 'a> Exec<'p, '_, 'a> {
                             else_edge
                         };
                         pc = take_edge(regs, &f.copies, e, &mut it.scratch);
+                        track(f, &mut it.loops, e);
                     }
                     Op::Switch { arg, index } => {
                         let table = &f.switches[index as usize];
@@ -958,6 +1172,7 @@ impl<'p, 'a> Exec<'p, '_, 'a> {
                             .find(|(c, _)| *c == v)
                             .map_or(&table.default, |(_, e)| e);
                         pc = take_edge(regs, &f.copies, e, &mut it.scratch);
+                        track(f, &mut it.loops, e);
                     }
                     Op::Call {
                         func: callee,
@@ -1001,6 +1216,7 @@ impl<'p, 'a> Exec<'p, '_, 'a> {
                     Op::Return { arg } => {
                         let value = if arg == NO_REG { 0 } else { regs[r(arg)] };
                         it.frames.pop();
+                        it.loops.pop();
                         for region in it.slots.drain(slot_base..) {
                             self.mem.free(region);
                         }
@@ -1310,6 +1526,15 @@ impl<'p, 'a> Exec<'p, '_, 'a> {
             });
         }
         Ok(v)
+    }
+}
+
+/// Keeps the loop counts of a frame of a function with subgroup
+/// collectives as it takes the branch `e`.
+#[inline]
+fn track(f: &DecodedFunc, loops: &mut [LoopStack], e: &Edge) {
+    if let (Some(cv), Some(stack)) = (&f.convergence, loops.last_mut()) {
+        cv.enter(stack, e.block);
     }
 }
 

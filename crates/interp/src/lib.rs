@@ -36,6 +36,15 @@
 //!   returns, then the next; when all are at the same barrier (same call
 //!   stack) they all continue. Anything else is barrier divergence.
 //!   Calls use a call stack per work-item, so barriers in helpers work.
+//! * **Subgroups**: a subgroup is W consecutive work-items by local linear
+//!   id ([`Options::sub_group_size`]). A subgroup collective (`sub_group
+//!   OP`) stops a work-item like a barrier scoped to its subgroup; when
+//!   every work-item of the subgroup has stopped, the ones that reach the
+//!   same collective together (as lanes of a gang would: same
+//!   instruction, same loop iterations) take part in it, the first such
+//!   place in the gang's schedule first (see the `converge` module), with
+//!   the order of operations of the gang operation it becomes (see the
+//!   `collective` module).
 //! * **Gang-level IR** (a kernel with `gang W`, the `linearize` pass's
 //!   output): each work-group runs as gangs of W consecutive work-items in
 //!   lockstep, one program counter per gang, gang operations across its
@@ -60,6 +69,8 @@
 
 pub mod arith;
 mod check;
+pub mod collective;
+mod converge;
 pub mod convert;
 mod decode;
 mod error;
@@ -123,7 +134,14 @@ pub struct Options {
     /// Stop with [`InterpError::StepLimit`] after this many instructions
     /// (over the whole launch): a guard against infinite loops in tests.
     pub max_steps: Option<u64>,
+    /// The subgroup size W of scalar IR: the gang width the SIMD engine
+    /// runs the kernel at (4, 8, 16 or 32; [`DEFAULT_SUB_GROUP_SIZE`] when
+    /// `None`). Gang-level IR uses its own gang width.
+    pub sub_group_size: Option<u32>,
 }
+
+/// The subgroup size when [`Options::sub_group_size`] does not say.
+pub const DEFAULT_SUB_GROUP_SIZE: u32 = 8;
 
 /// What a successful launch produced besides its memory effects.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]

@@ -226,3 +226,50 @@ block4:
     assert_eq!(r.diagnostics.len(), 1, "{:#?}", r.diagnostics);
     assert_eq!(r.diagnostics[0].loc().map(|l| l.line), Some(9));
 }
+
+/// The neighbour kernel with a subgroup meeting (`sub_group all`, as
+/// `sub_group_barrier` imports) instead of a barrier, run with work-groups
+/// of `local` and subgroups of 8.
+fn run_neighbour_sub_group(local: u64) -> (Report, Vec<i32>) {
+    let meeting = "    v90: i1 = iconst 1\n    v91: i1 = sub_group all v90\n";
+    let src = neighbour_kernel(false).replace(
+        "    v8: i64 = iconst 1\n",
+        &format!("{meeting}    v8: i64 = iconst 1\n"),
+    );
+    let m = module(&src);
+    let mut out = vec![0u8; 16 * 4];
+    let k = m.function_by_name("k").unwrap();
+    let opts = lockstep_interp::Options {
+        checked: true,
+        max_steps: Some(1 << 32),
+        sub_group_size: Some(8),
+    };
+    let r = lockstep_interp::run_kernel(
+        &m,
+        k,
+        &mut [KernelArg::Buffer(&mut out), KernelArg::Local(16 * 4)],
+        &NdRange::new_1d(16, local),
+        &opts,
+    )
+    .unwrap();
+    (r, to_i32s(&out))
+}
+
+#[test]
+fn a_subgroup_meeting_orders_the_subgroups_accesses() {
+    // Groups of 8 are one subgroup: each work-item reads what the next
+    // one wrote before they met.
+    let (r, out) = run_neighbour_sub_group(8);
+    assert!(r.diagnostics.is_empty(), "{:#?}", r.diagnostics);
+    let want: Vec<i32> = (0..16).map(|i| (i + 1) % 8).collect();
+    assert_eq!(out, want);
+    // Groups of 16 are two subgroups: work-item 7 reads what work-item 8,
+    // of the other subgroup, wrote; nothing orders them.
+    let (r, _) = run_neighbour_sub_group(16);
+    let races = r
+        .diagnostics
+        .iter()
+        .filter(|d| d.kind == DiagnosticKind::DataRace)
+        .count();
+    assert!(races > 0, "{:#?}", r.diagnostics);
+}

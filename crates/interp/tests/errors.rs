@@ -268,6 +268,7 @@ block1:
     let opts = lockstep_interp::Options {
         checked: false,
         max_steps: Some(10_000),
+        sub_group_size: None,
     };
     let err =
         lockstep_interp::run_kernel(&m, k, &mut [], &NdRange::new_1d(1, 1), &opts).unwrap_err();

@@ -171,12 +171,7 @@ impl<'f> FuncBuilder<'f> {
     }
 
     pub fn work_item(&mut self, query: WorkItemQuery, dim: u8) -> Value {
-        let ty = if query == WorkItemQuery::WorkDim {
-            Type::I32
-        } else {
-            Type::I64
-        };
-        self.value(InstData::WorkItem { query, dim }, ty)
+        self.value(InstData::WorkItem { query, dim }, query.result_type())
     }
 
     pub fn barrier(&mut self, flags: FenceFlags) -> Inst {

@@ -264,4 +264,15 @@ impl Function {
         self.insts_in_layout()
             .any(|(_, i)| matches!(self.insts[i], InstData::Barrier { .. }))
     }
+
+    /// True if the function uses subgroups: a subgroup collective or a
+    /// subgroup query (its work-items' subgroup must be the gang they run
+    /// in).
+    pub fn uses_sub_groups(&self) -> bool {
+        self.insts_in_layout().any(|(_, i)| match &self.insts[i] {
+            InstData::SubGroup { .. } => true,
+            InstData::WorkItem { query, .. } => query.is_sub_group(),
+            _ => false,
+        })
+    }
 }

@@ -159,6 +159,21 @@ pub enum InstData {
         op: GangOp,
         args: Vec<Value>,
     },
+    /// Scalar IR only (before `linearized`): a subgroup collective, the
+    /// gang operation `op` across the work-items of this work-item's
+    /// subgroup that reach this instruction together (the *participants*:
+    /// the work-items of a gang whose lanes would be set in the block's
+    /// mask), each one a lane (its subgroup local id). The operands are the
+    /// gang operation's without its mask, which the participants are:
+    /// `any p`, `all p`, `ballot p`, `broadcast v, k`, `shuffle v, k`,
+    /// `reduce_<op> v` or `reduce_<op> v, c` (clustered), `scan_<op> v`,
+    /// `scan_excl_<op> v`. A lane that does not participate holds no value:
+    /// reading it (`broadcast`, `shuffle`) gives an unspecified value.
+    /// `linearize` turns it into the gang operation with the block's mask.
+    SubGroup {
+        op: GangOp,
+        args: Vec<Value>,
+    },
     /// Gang-level IR only: `inst` (a memory access, atomic or `printf`)
     /// takes effect only in the lanes where `mask` (an `i1`, uniform or one
     /// per lane) is set; a load gives zero in the other lanes. Written
@@ -459,6 +474,30 @@ named_enum! {
 named_enum! {
     /// Operations across the lanes of a gang (gang-level IR). `<T>` is a
     /// value with one element per lane, `T` a uniform one.
+    ///
+    /// The reductions and scans combine the lanes where their mask `m`
+    /// (`<i1>`) is set with an operation ([`crate::Combine`]: `add`, `mul`,
+    /// `smin`, `smax`, `umin`, `umax`, `fmin`, `fmax`, `and`, `or`, `xor`);
+    /// a lane that is not set counts as the operation's *identity* (0 for
+    /// `add`, `or`, `xor`, `umax`; 1 for `mul`; all ones for `and`, `umin`;
+    /// the largest value for `smin`, the smallest for `smax`; +0.0, 1.0,
+    /// +inf, -inf for float `add`, `mul`, `fmin`, `fmax`). Integer
+    /// arithmetic wraps around; the order of float operations is fixed, so
+    /// that every engine gives the same bits:
+    ///
+    /// * `reduce_<op> v, m` gives `T`: `x = identity; for each lane l in
+    ///   order: x = op(x, v_l or identity)`. With a third operand `c`
+    ///   (a constant `i32`, a power of two up to 32; a cluster of W or
+    ///   more lanes is the whole gang), it is *clustered*
+    ///   and gives `<T>`: each lane gets the reduction over the set lanes of
+    ///   its cluster of `c` consecutive lanes, computed as a butterfly:
+    ///   `x_l = v_l or identity; for s = 1, 2, 4, … < c: x_l = op(x_l,
+    ///   x_(l xor s))`.
+    /// * `scan_<op> v, m` (inclusive) gives `<T>`, in log2(W) steps:
+    ///   `x_l = v_l or identity; for d = 1, 2, 4, … < W: x_l = op(l ≥ d ?
+    ///   x_(l−d) : identity, x_l)` (all lanes at once).
+    /// * `scan_excl_<op> v, m` (exclusive) gives `<T>`: the identity in
+    ///   lane 0, the inclusive scan's lane `l−1` in lane `l`.
     pub enum GangOp {
         /// `any m`: true if `m` (`<i1>`) is set in some lane; gives `i1`.
         Any = "any",
@@ -472,6 +511,9 @@ named_enum! {
         /// `count m`: the number of lanes where `m` (`<i1>`) is set; gives
         /// `i32`.
         Count = "count",
+        /// `ballot m`: the lanes where `m` (`<i1>`) is set as the bits of an
+        /// `i32` (bit `l` for lane `l`).
+        Ballot = "ballot",
         /// `active_lanes`: the lanes that hold a work-item (all but the
         /// lanes past the end of the work-group in its last gang); gives
         /// `<i1>`. Side effects of a linearized kernel are predicated on
@@ -483,21 +525,58 @@ named_enum! {
         /// `shuffle v, k`: each lane gets lane `k`'s element of `v` (`k` is
         /// `<i32>`, taken modulo W); gives `<T>`.
         Shuffle = "shuffle",
-        /// `reduce_add v, m`: the sum (integer wrap-around, or float in lane
-        /// order) of `v` over the lanes where `m` is set; 0 if none; gives `T`.
         ReduceAdd = "reduce_add",
-        /// Signed minimum over the set lanes (the type's largest if none).
+        ReduceMul = "reduce_mul",
         ReduceSmin = "reduce_smin",
-        /// Signed maximum over the set lanes (the type's smallest if none).
         ReduceSmax = "reduce_smax",
-        /// Unsigned minimum over the set lanes (all ones if none).
         ReduceUmin = "reduce_umin",
-        /// Unsigned maximum over the set lanes (0 if none).
         ReduceUmax = "reduce_umax",
-        /// Float minimum (`fmin`) over the set lanes (+inf if none).
         ReduceFmin = "reduce_fmin",
-        /// Float maximum (`fmax`) over the set lanes (-inf if none).
         ReduceFmax = "reduce_fmax",
+        ReduceAnd = "reduce_and",
+        ReduceOr = "reduce_or",
+        ReduceXor = "reduce_xor",
+        ScanAdd = "scan_add",
+        ScanMul = "scan_mul",
+        ScanSmin = "scan_smin",
+        ScanSmax = "scan_smax",
+        ScanUmin = "scan_umin",
+        ScanUmax = "scan_umax",
+        ScanFmin = "scan_fmin",
+        ScanFmax = "scan_fmax",
+        ScanAnd = "scan_and",
+        ScanOr = "scan_or",
+        ScanXor = "scan_xor",
+        ScanExclAdd = "scan_excl_add",
+        ScanExclMul = "scan_excl_mul",
+        ScanExclSmin = "scan_excl_smin",
+        ScanExclSmax = "scan_excl_smax",
+        ScanExclUmin = "scan_excl_umin",
+        ScanExclUmax = "scan_excl_umax",
+        ScanExclFmin = "scan_excl_fmin",
+        ScanExclFmax = "scan_excl_fmax",
+        ScanExclAnd = "scan_excl_and",
+        ScanExclOr = "scan_excl_or",
+        ScanExclXor = "scan_excl_xor",
+    }
+}
+
+named_enum! {
+    /// The operation a reduction or scan combines lanes with (see
+    /// [`GangOp`]): `add` and `mul` on integers or floats, the others on
+    /// integers, `fmin`/`fmax` on floats (OpenCL's `fmin`/`fmax`).
+    pub enum Combine {
+        Add = "add",
+        Mul = "mul",
+        Smin = "smin",
+        Smax = "smax",
+        Umin = "umin",
+        Umax = "umax",
+        Fmin = "fmin",
+        Fmax = "fmax",
+        And = "and",
+        Or = "or",
+        Xor = "xor",
     }
 }
 
@@ -515,6 +594,22 @@ named_enum! {
         WorkDim = "work_dim",
         GlobalLinearId = "global_linear_id",
         LocalLinearId = "local_linear_id",
+        /// The subgroup queries (no dimension; they give `i32`). A subgroup
+        /// is W consecutive work-items of the work-group by local linear id
+        /// (W: the gang width the kernel runs at), the last one smaller when
+        /// W does not divide the work-group's size. `sub_group_size`: the
+        /// work-items of this one.
+        SubGroupSize = "sub_group_size",
+        /// `min(W, enqueued local size)`: the largest subgroup of the launch.
+        MaxSubGroupSize = "max_sub_group_size",
+        /// The subgroups of this work-group.
+        NumSubGroups = "num_sub_groups",
+        /// The subgroups of a work-group of the enqueued local size.
+        EnqueuedNumSubGroups = "enqueued_num_sub_groups",
+        /// `local linear id / W`.
+        SubGroupId = "sub_group_id",
+        /// `local linear id % W`.
+        SubGroupLocalId = "sub_group_local_id",
     }
 }
 

@@ -55,11 +55,11 @@
 //! uniform operand stands for the same value in every lane), and a uniform
 //! value may be passed where a per-lane one is expected, not the other way.
 //! A *mask* is a per-lane `i1`. Lanes meet only through the gang
-//! operations ([`GangOp`]): `any`/`all` of a mask, `first_lane`,
-//! `lane_id`, `active_lanes` (the lanes that hold a work-item),
-//! `broadcast` of one lane, `shuffle`, and the reductions `reduce_add`,
-//! `reduce_smin`/`smax`/`umin`/`umax`, `reduce_fmin`/`fmax` over the lanes
-//! of a mask (also the basis of OpenCL subgroups). Branches,
+//! operations ([`GangOp`]): `any`/`all` of a mask, `first_lane`, `count`,
+//! `ballot`, `lane_id`, `active_lanes` (the lanes that hold a work-item),
+//! `broadcast` of one lane, `shuffle`, and the reductions (`reduce_add`,
+//! `reduce_smin`, …, clustered or not) and inclusive and exclusive scans
+//! (`scan_add`, `scan_excl_add`, …) over the lanes of a mask. Branches,
 //! switches and returns are on uniform values: divergence is expressed by
 //! masks. A memory access, atomic or `printf` may be *predicated*,
 //! `store v1, v2, align 4 if v3`: it takes effect only in the lanes where
@@ -75,6 +75,24 @@
 //! these rules; the interpreter runs gang-level IR too (a work-group as
 //! gangs of W consecutive work-items by local linear id), checking that
 //! uniform values agree in every lane.
+//!
+//! **Subgroups.** An OpenCL subgroup is a gang: W consecutive work-items
+//! of a work-group by local linear id, W the gang width the kernel runs at
+//! (every engine uses the same W; the interpreter is told it), the last
+//! subgroup smaller when W does not divide the group's size. The subgroup
+//! queries are work-item queries (`sub_group_id`, `sub_group_local_id`,
+//! `sub_group_size`, …, giving `i32`). In scalar IR a subgroup collective
+//! is `sub_group OP args` (see [`InstData::SubGroup`]): a gang operation
+//! among the work-items of the subgroup that reach it together (which,
+//! as in a gang, are those whose lanes would be set in the block's mask:
+//! after a divergent branch, the work-items of the subgroup that took the
+//! same side; in a loop, those in the same iteration). `linearize` makes
+//! it the gang operation with the block's mask. (Block-IP, which may run
+//! lanes of different iterations of a divergent loop together, gives a
+//! non-uniform collective in such a loop all of them: also a valid
+//! grouping, but not the interpreter's.) Lane refill mixes
+//! work-items of unrelated places in one gang, so a kernel with a
+//! subgroup collective or query never runs with it.
 //!
 //! **Phases** ([`Phase`]), in pipeline order: `imported` allows every
 //! construct; `normalized` (what the analyses and the later passes expect)
@@ -94,6 +112,7 @@ pub mod abi;
 pub mod builder;
 pub mod entities;
 pub mod function;
+pub mod gang;
 pub mod instructions;
 pub mod limits;
 pub mod module;
@@ -110,9 +129,10 @@ pub use entities::{Block, FuncId, GlobalId, Inst, StackSlot, Value};
 pub use function::{
     BlockData, Function, Phase, Signature, SourceLoc, StackSlotData, ValueData, ValueDef,
 };
+pub use gang::Collective;
 pub use instructions::{
-    AtomicRmwOp, BinaryOp, BlockCall, ConvertOp, FenceFlags, FloatCC, GangOp, InstData, IntCC,
-    MemOrder, MemScope, Rounding, TernaryOp, UnaryOp, WorkItemQuery,
+    AtomicRmwOp, BinaryOp, BlockCall, Combine, ConvertOp, FenceFlags, FloatCC, GangOp, InstData,
+    IntCC, MemOrder, MemScope, Rounding, TernaryOp, UnaryOp, WorkItemQuery,
 };
 pub use limits::TooLarge;
 pub use module::{AccessQual, ArgInfo, ByVal, GlobalData, KernelInfo, Module, Reloc, TypeQuals};

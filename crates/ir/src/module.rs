@@ -76,6 +76,9 @@ pub struct KernelInfo {
     pub work_group_size_hint: Option<[u32; 3]>,
     /// `__attribute__((vec_type_hint(T)))`, the type's name.
     pub vec_type_hint: Option<String>,
+    /// `__attribute__((intel_reqd_sub_group_size(n)))`: the subgroup size
+    /// (and so the gang width) the kernel runs at, 4, 8, 16 or 32.
+    pub reqd_sub_group_size: Option<u32>,
 }
 
 /// A kernel argument as `clGetKernelArgInfo` reports it. The address

@@ -40,7 +40,8 @@ macro_rules! walk_operands {
             | InstData::AtomicCas { args, .. } => $each(args),
             InstData::Call { args, .. }
             | InstData::Printf { args, .. }
-            | InstData::Gang { args, .. } => $each(args),
+            | InstData::Gang { args, .. }
+            | InstData::SubGroup { args, .. } => $each(args),
             InstData::Predicated { .. } => unreachable!("handled before the walk"),
             InstData::Return { arg } => {
                 if let Some(arg) = arg {
@@ -170,7 +171,8 @@ impl InstData {
     }
 
     /// True if the instruction reads or writes memory or has another effect
-    /// beyond its result (so it may not be removed or reordered freely).
+    /// beyond its result (so it may not be removed or reordered freely); a
+    /// subgroup collective counts, since moving it changes who takes part.
     pub fn has_side_effects(&self) -> bool {
         matches!(
             self,
@@ -188,6 +190,7 @@ impl InstData {
                 | InstData::Call { .. }
                 | InstData::Printf { .. }
                 | InstData::NextItem
+                | InstData::SubGroup { .. }
         ) || self.is_terminator()
             || matches!(self, InstData::Predicated { inst, .. } if inst.has_side_effects())
     }
@@ -222,6 +225,7 @@ impl InstData {
             InstData::Call { .. } => "call",
             InstData::NextItem => "next_item",
             InstData::Gang { op, .. } => op.name(),
+            InstData::SubGroup { .. } => "sub_group",
             InstData::Predicated { inst, .. } => inst.mnemonic(),
             InstData::Printf { .. } => "printf",
             InstData::Jump { .. } => "jump",

@@ -694,6 +694,14 @@ impl Parser {
                         .args
                         .push(arg);
                 }
+                Some(Tok::Word(w)) if w == "reqd_sub_group_size" => {
+                    self.pos += 1;
+                    let n = self.uint("size")?;
+                    let Some(info) = st.func.kernel.as_mut() else {
+                        return self.err("'reqd_sub_group_size' is only allowed in kernels");
+                    };
+                    info.reqd_sub_group_size = Some(n);
+                }
                 Some(Tok::Word(w))
                     if w == "reqd_work_group_size"
                         || w == "work_group_size_hint"
@@ -841,6 +849,27 @@ impl Parser {
         Ok(out)
     }
 
+    /// The operands of a gang operation or subgroup collective: as many as
+    /// `arity` requires, then up to its end while a comma follows.
+    fn gang_args(
+        &mut self,
+        st: &mut FuncState,
+        arity: std::ops::RangeInclusive<usize>,
+    ) -> ParseResult<Vec<Value>> {
+        let mut args = Vec::with_capacity(*arity.end());
+        for i in 0..*arity.end() {
+            if i > 0 {
+                if i < *arity.start() {
+                    self.punct(',')?;
+                } else if !self.eat_punct(',') {
+                    break;
+                }
+            }
+            args.push(self.use_value(st)?);
+        }
+        Ok(args)
+    }
+
     fn two(&mut self, st: &mut FuncState) -> ParseResult<[Value; 2]> {
         let v = self.values_sep(st, 2)?;
         Ok([v[0], v[1]])
@@ -984,19 +1013,18 @@ impl Parser {
         }
         if let Some(op) = GangOp::from_name(base) {
             self.no_suffix(base, suffixes)?;
-            let arity = match op {
-                GangOp::LaneId | GangOp::ActiveLanes => 0,
-                GangOp::Any | GangOp::All | GangOp::FirstLane | GangOp::Count => 1,
-                _ => 2,
-            };
-            let mut args = Vec::with_capacity(arity);
-            for i in 0..arity {
-                if i > 0 {
-                    self.punct(',')?;
-                }
-                args.push(self.use_value(st)?);
-            }
+            let args = self.gang_args(st, op.arity())?;
             return Ok(InstData::Gang { op, args });
+        }
+        if base == "sub_group" {
+            self.no_suffix(base, suffixes)?;
+            let name = self.word("a gang operation")?;
+            let op = GangOp::from_name(&name);
+            let Some((op, arity)) = op.and_then(|op| Some((op, op.sub_group_arity()?))) else {
+                return self.err_prev(format!("'{name}' is not a subgroup operation"));
+            };
+            let args = self.gang_args(st, arity)?;
+            return Ok(InstData::SubGroup { op, args });
         }
         if base == "load" || base == "store" {
             let volatile = match suffixes {

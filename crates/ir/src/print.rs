@@ -160,6 +160,9 @@ pub fn write_function_annotated(
             write_string(w, hint)?;
             writeln!(w)?;
         }
+        if let Some(n) = info.reqd_sub_group_size {
+            writeln!(w, "    reqd_sub_group_size {n}")?;
+        }
     }
     for (slot, data) in func.stack_slots.iter() {
         write!(
@@ -255,6 +258,12 @@ fn write_operation(
             write!(w, "{} if {mask}", &rest[inner.mnemonic().len()..])?;
         }
         InstData::Gang { args, .. } => {
+            for (i, a) in args.iter().enumerate() {
+                write!(w, "{}{a}", if i == 0 { " " } else { ", " })?;
+            }
+        }
+        InstData::SubGroup { op, args } => {
+            write!(w, " {op}")?;
             for (i, a) in args.iter().enumerate() {
                 write!(w, "{}{a}", if i == 0 { " " } else { ", " })?;
             }
@@ -410,7 +419,7 @@ impl WorkItemQuery {
         !matches!(
             self,
             WorkItemQuery::WorkDim | WorkItemQuery::GlobalLinearId | WorkItemQuery::LocalLinearId
-        )
+        ) && !self.is_sub_group()
     }
 }
 

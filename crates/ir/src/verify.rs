@@ -21,7 +21,6 @@ use crate::entities::{Block, Inst, Value};
 use crate::function::{Function, Phase, ValueDef};
 use crate::instructions::{
     AtomicRmwOp, BinaryOp, BlockCall, ConvertOp, FenceFlags, GangOp, InstData, TernaryOp, UnaryOp,
-    WorkItemQuery,
 };
 use crate::module::Module;
 use crate::print::{format_int, inst_to_string};
@@ -322,15 +321,20 @@ impl<'a> Verifier<'a> {
                     }
                     continue;
                 }
+                if let InstData::SubGroup { .. } = data {
+                    self.fail_inst(
+                        inst,
+                        "subgroup collectives are scalar IR: in gang-level IR they are gang operations".to_string(),
+                    );
+                }
                 let core = match data {
                     InstData::Predicated { inst, .. } => inst,
                     d => d,
                 };
                 let any_varying = core.args().into_iter().any(varying);
                 let problem = match core {
-                    InstData::Gang { op, .. } => {
-                        let per_lane =
-                            matches!(op, GangOp::LaneId | GangOp::ActiveLanes | GangOp::Shuffle);
+                    InstData::Gang { op, args } => {
+                        let per_lane = op.gives_per_lane(args.len());
                         (per_lane != result_varying).then(|| {
                             format!(
                                 "{op} gives {} value",
@@ -425,6 +429,14 @@ impl<'a> Verifier<'a> {
             ] {
                 if dims.is_some_and(|d| d.contains(&0)) {
                     self.fail(String::new(), format!("{attr} must be positive"));
+                }
+            }
+            if let Some(n) = info.reqd_sub_group_size {
+                if !matches!(n, 4 | 8 | 16 | 32) {
+                    self.fail(
+                        String::new(),
+                        format!("reqd_sub_group_size {n} (4, 8, 16 or 32)"),
+                    );
                 }
             }
         }
@@ -647,6 +659,41 @@ impl<'a> Verifier<'a> {
         }
     }
 
+    /// A reduction or scan of `v` (clustered by `cluster`) giving `rt`.
+    fn check_collective(
+        &self,
+        op: GangOp,
+        v: Value,
+        cluster: Option<Value>,
+        rt: Type,
+    ) -> Result<(), String> {
+        let Some((_, combine)) = op.collective() else {
+            return Err(format!("{op} is not a reduction or scan"));
+        };
+        let t = self.ty(v);
+        if rt != t {
+            return Err("the result has the operand's type".into());
+        }
+        if !combine.applies_to(t) {
+            return Err(format!("{op} does not apply to {t}"));
+        }
+        if let Some(c) = cluster {
+            let size = match self.func.values.get(c).map(|d| d.def) {
+                Some(ValueDef::Result(i)) if self.ty(c) == Type::I32 => match self.func.insts[i] {
+                    InstData::Iconst { imm } => Some(imm),
+                    _ => None,
+                },
+                _ => None,
+            };
+            if !size.is_some_and(|n| n.is_power_of_two() && n <= 32) {
+                return Err(format!(
+                    "the cluster size {c} must be an i32 constant, a power of two up to 32"
+                ));
+            }
+        }
+        Ok(())
+    }
+
     /// Operand and result typing of one instruction; `rt` is the result type.
     fn check_types(&self, data: &InstData, rt: Type) -> Result<(), String> {
         let ty = |v: Value| self.ty(v);
@@ -704,20 +751,19 @@ impl<'a> Verifier<'a> {
                 self.check_types(inst, rt)
             }
             InstData::Gang { op, args } => {
-                let arity = match op {
-                    GangOp::LaneId | GangOp::ActiveLanes => 0,
-                    GangOp::Any | GangOp::All | GangOp::FirstLane | GangOp::Count => 1,
-                    _ => 2,
-                };
-                need(args.len() == arity, &format!("{op} takes {arity} operands"))?;
+                let arity = op.arity();
+                need(
+                    arity.contains(&args.len()),
+                    &format!("{op} takes {} operands", arity_text(&arity)),
+                )?;
                 match op {
                     GangOp::Any | GangOp::All => {
                         same(args, Type::I1)?;
                         need(rt == Type::I1, "any and all give i1")
                     }
-                    GangOp::FirstLane | GangOp::Count => {
+                    GangOp::FirstLane | GangOp::Count | GangOp::Ballot => {
                         same(args, Type::I1)?;
-                        need(rt == Type::I32, "first_lane and count give i32")
+                        need(rt == Type::I32, "first_lane, count and ballot give i32")
                     }
                     GangOp::LaneId => need(rt == Type::I32, "lane_id gives i32"),
                     GangOp::ActiveLanes => need(rt == Type::I1, "active_lanes gives i1"),
@@ -726,16 +772,35 @@ impl<'a> Verifier<'a> {
                         need(rt == ty(args[0]), "the result has the operand's type")
                     }
                     _ => {
-                        same(&args[1..], Type::I1)?;
-                        need(rt == ty(args[0]), "the result has the operand's type")?;
-                        let float = matches!(op, GangOp::ReduceFmin | GangOp::ReduceFmax);
-                        let int = !float && *op != GangOp::ReduceAdd;
-                        need(
-                            (rt.is_float() || !float) && (rt.is_int() || !int),
-                            "integer reductions take integers, float ones floats",
-                        )?;
-                        need(rt.is_int() || rt.is_float(), "reductions take numbers")
+                        same(&args[1..2], Type::I1)?;
+                        self.check_collective(*op, args[0], args.get(2).copied(), rt)
                     }
+                }
+            }
+            InstData::SubGroup { op, args } => {
+                let Some(arity) = op.sub_group_arity() else {
+                    return Err(format!(
+                        "'{op}' is not a subgroup operation (any, all, ballot, broadcast, shuffle, reduce_*, scan_*)"
+                    ));
+                };
+                need(
+                    arity.contains(&args.len()),
+                    &format!("sub_group {op} takes {} operands", arity_text(&arity)),
+                )?;
+                match op {
+                    GangOp::Any | GangOp::All => {
+                        same(args, Type::I1)?;
+                        need(rt == Type::I1, "any and all give i1")
+                    }
+                    GangOp::Ballot => {
+                        same(args, Type::I1)?;
+                        need(rt == Type::I32, "ballot gives i32")
+                    }
+                    GangOp::Broadcast | GangOp::Shuffle => {
+                        same(&args[1..], Type::I32)?;
+                        need(rt == ty(args[0]), "the result has the operand's type")
+                    }
+                    _ => self.check_collective(*op, args[0], args.get(1).copied(), rt),
                 }
             }
             InstData::Iconst { imm } => {
@@ -919,14 +984,9 @@ impl<'a> Verifier<'a> {
                 if !query.takes_dim() && *dim != 0 {
                     return Err(format!("{query} takes no dimension"));
                 }
-                let want = if *query == WorkItemQuery::WorkDim {
-                    Type::I32
-                } else {
-                    Type::I64
-                };
                 need(
-                    rt == want,
-                    "work_dim gives i32; the other work-item queries give i64",
+                    rt == query.result_type(),
+                    "work_dim and the subgroup queries give i32; the other work-item queries give i64",
                 )
             }
             InstData::Call { .. } => Ok(()),
@@ -1073,4 +1133,13 @@ fn dominators(func: &Function, entry: Block) -> SecondaryMap<Block, Option<Block
         }
     }
     idom
+}
+
+/// `n` or `n or m` operands.
+fn arity_text(arity: &std::ops::RangeInclusive<usize>) -> String {
+    if arity.start() == arity.end() {
+        arity.start().to_string()
+    } else {
+        format!("{} or {}", arity.start(), arity.end())
+    }
 }

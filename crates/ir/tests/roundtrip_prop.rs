@@ -205,6 +205,7 @@ fn gen_kernel_info(c: &mut Choices, params: &[Type]) -> KernelInfo {
         reqd_work_group_size: c.flip(30).then(|| dims(c)),
         work_group_size_hint: c.flip(30).then(|| dims(c)),
         vec_type_hint: c.flip(30).then(|| c.string()),
+        reqd_sub_group_size: c.flip(30).then(|| c.pick(&[4, 8, 16, 32])),
     }
 }
 

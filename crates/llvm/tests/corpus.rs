@@ -1,6 +1,7 @@
 //! The kernel corpus on the interpreter: every `tests/kernels/**/NAME.sim`
 //! runs and its output matches `NAME.ref` (`EXACT` lines, in order, with
-//! nothing else printed).
+//! nothing else printed; a kernel whose output depends on the subgroup
+//! size has a `WIDTH w` section for each width, and runs at each).
 //!
 //! One test per kernel, named for its path under `tests/` without the
 //! extension (`kernels/barrier/scan_divergent_load`), so a failure names the
@@ -56,12 +57,24 @@ fn compare(output: &str, reference: &str) -> Result<(), String> {
     Ok(())
 }
 
-/// One corpus kernel on the interpreter against its `.ref`.
+/// One corpus kernel on the interpreter against its `.ref` (at each width
+/// the file has a section for, for kernels whose output depends on the
+/// subgroup size).
 fn check(sim: &Path) -> Result<(), Failed> {
     // A `Context` is a handful of settings; each test has its own.
-    let ctx = lockstep_llvm::context().with_engine(Engine::Interpreter);
+    let mut ctx = lockstep_llvm::context().with_engine(Engine::Interpreter);
     let reference = std::fs::read_to_string(sim.with_extension("ref")).unwrap_or_default();
-    run(&ctx, sim).and_then(|out| compare(&out, &reference))?;
+    let widths = common::reference_widths(&reference);
+    if widths.is_empty() {
+        run(&ctx, sim).and_then(|out| compare(&out, &reference))?;
+    }
+    for width in widths {
+        ctx.set_width(width);
+        let expected = common::reference_for(&reference, width).unwrap_or_default();
+        run(&ctx, sim)
+            .and_then(|out| compare(&out, &expected))
+            .map_err(|e| format!("width {width}: {e}"))?;
+    }
     Ok(())
 }
 
@@ -84,6 +97,8 @@ fn check_after_passes(sim: &Path) -> Result<(), Failed> {
         ctx.set_width(width);
         ctx.set_linearization(linearization);
         ctx.set_refill(refill);
+        let reference = common::reference_for(&reference, width)
+            .ok_or_else(|| format!("the reference has no section for width {width}"))?;
         run(&ctx, sim)
             .and_then(|out| compare(&out, &reference))
             .map_err(|e| {

@@ -73,7 +73,7 @@ static SUMMARY: Mutex<Summary> = Mutex::new(Summary {
 /// interpreter.
 fn check(path: &Path, name: &str) -> Result<(), Failed> {
     // A `Context` is a handful of settings: each test makes its own.
-    let interp = lockstep_llvm::context().with_engine(Engine::Interpreter);
+    let mut interp = lockstep_llvm::context().with_engine(Engine::Interpreter);
     let mut checked = lockstep_llvm::context().with_engine(Engine::Interpreter);
     checked.set_checked(true);
     let mut undefined = Vec::new();
@@ -89,6 +89,9 @@ fn check(path: &Path, name: &str) -> Result<(), Failed> {
     for width in [4u32, 8, 16, 32] {
         let mut simd = lockstep_llvm::context().with_engine(Engine::Simd);
         simd.set_width(width);
+        // The interpreter's subgroups are as wide as the SIMD engine's.
+        interp.set_width(width);
+        checked.set_width(width);
         let mut ranges = vec![original];
         if let Some(l) = second_local_size(&sim, width, uniform_required) {
             ranges.push(original.local(l));

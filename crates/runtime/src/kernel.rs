@@ -218,7 +218,8 @@ impl Kernel {
     }
 
     /// The kernel's attributes (`reqd_work_group_size`,
-    /// `work_group_size_hint`, `vec_type_hint`) as `CL_KERNEL_ATTRIBUTES`
+    /// `work_group_size_hint`, `vec_type_hint`,
+    /// `intel_reqd_sub_group_size`) as `CL_KERNEL_ATTRIBUTES`
     /// lists them: each as written in OpenCL C, separated by spaces.
     pub fn attributes(&self) -> String {
         let Some(info) = self.function().kernel.as_ref() else {
@@ -234,7 +235,21 @@ impl Kernel {
         if let Some(ty) = &info.vec_type_hint {
             out.push(format!("vec_type_hint({ty})"));
         }
+        if let Some(n) = info.reqd_sub_group_size {
+            out.push(format!("intel_reqd_sub_group_size({n})"));
+        }
         out.join(" ")
+    }
+
+    /// `intel_reqd_sub_group_size`, if the kernel has one: the subgroup
+    /// size, and so the SIMD width, it runs at.
+    pub fn required_sub_group_size(&self) -> Option<u32> {
+        self.function().kernel.as_ref()?.reqd_sub_group_size
+    }
+
+    /// True if the kernel uses subgroup builtins.
+    pub fn uses_sub_groups(&self) -> bool {
+        self.function().uses_sub_groups()
     }
 
     /// `reqd_work_group_size`, if the kernel has one.

@@ -209,10 +209,14 @@ impl Context {
         self.width.unwrap_or_else(|| self.device().simd_width)
     }
 
-    /// The SIMD width `kernel` runs at: the setting, else the device's or
-    /// twice that for a kernel whose loops are latency-bound
-    /// ([`lockstep_passes::analysis::gang_width`]).
+    /// The SIMD width `kernel` runs at, which is also its subgroup size:
+    /// the one it requires (`intel_reqd_sub_group_size`), else the
+    /// setting, else the device's or twice that for a kernel whose loops
+    /// are latency-bound ([`lockstep_passes::analysis::gang_width`]).
     pub fn kernel_width(&self, kernel: &Kernel) -> u32 {
+        if let Some(width) = kernel.required_sub_group_size() {
+            return width;
+        }
         if let Some(width) = self.width {
             return width;
         }
@@ -450,6 +454,7 @@ impl Context {
         let opts = interp::Options {
             checked: self.checked,
             max_steps: None,
+            sub_group_size: Some(self.kernel_width(kernel)),
         };
         let transformed;
         let module = if self.interpret_after_passes {

@@ -9,7 +9,9 @@
     python3 tests/kernels/tools/gen_refs_sync.py --only NAME ...
 
 Each category has a module `refs_<category>.py` with one function per kernel,
-`def NAME(a, nd)`, where `a` maps every kernel argument name to its parsed .sim
+`def NAME(a, nd)` (or `def NAME(a, nd, W)` for a kernel whose results depend
+on the subgroup size W: its .ref then has a `WIDTH w` section per width),
+where `a` maps every kernel argument name to its parsed .sim
 value (a numpy array for buffers -- already initialised as the .sim says --, a
 Python number for scalars, the byte size for __local arguments) and `nd` holds
 the NDRange (`nd.gsize`, `nd.lsize`, `nd.groups`).  The function returns a dict
@@ -20,6 +22,7 @@ prints the buffers exactly as oclgrind-kernel does.
 """
 import argparse
 import importlib
+import inspect
 import os
 import re
 import sys
@@ -28,7 +31,10 @@ import numpy as np
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 KDIR = os.path.dirname(HERE)
-CATEGORIES = ["control", "barrier", "local", "atomics"]
+CATEGORIES = ["control", "barrier", "local", "atomics", "subgroups"]
+# Subgroup sizes: a reference function with a third parameter (the subgroup
+# size W) gets a `WIDTH w` section of the .ref for each.
+WIDTHS = (4, 8, 16, 32)
 
 TYPES = {
     "char": np.int8, "uchar": np.uint8, "short": np.int16, "ushort": np.uint16,
@@ -313,14 +319,18 @@ def dump_lines(name, arr, dtype, hexmode=False):
     return out
 
 
-def reference_dumps(sim, module):
+def takes_width(fn):
+    return len(inspect.signature(fn).parameters) == 3
+
+
+def reference_dumps(sim, module, width=None):
     fn = getattr(module, sim.kernel_func)
     a = {}
     for arg in sim.args:
         v = arg.value
         a[arg.name] = v.copy() if isinstance(v, np.ndarray) else v
     nd = NDRange(sim.gsize, sim.lsize)
-    res = fn(a, nd)
+    res = fn(a, nd) if width is None else fn(a, nd, width)
     lines = []
     for arg in sim.args:
         if not arg.dump:
@@ -425,17 +435,22 @@ def main():
             sim = parse_sim(sp)
             sim.kernel_func = name if hasattr(mod, name) else sim.kernel
             try:
-                dumps = reference_dumps(sim, mod)
+                if takes_width(getattr(mod, sim.kernel_func)):
+                    text = "".join("WIDTH %d\n" % w + ref_text(reference_dumps(sim, mod, w))
+                                   for w in WIDTHS)
+                    dumps = None
+                else:
+                    dumps = reference_dumps(sim, mod)
+                    text = ref_text(dumps)
             except Exception as e:
                 print("REFERR %s/%s: %s" % (cat, name, e))
                 nfail += 1
                 continue
-            text = ref_text(dumps)
             if not args.no_write:
                 with open(os.path.splitext(sp)[0] + ".ref", "w") as f:
                     f.write(text)
             status = "ref"
-            if args.pocl:
+            if args.pocl and dumps is not None:
                 try:
                     got = ref_text(run_opencl(sim))
                 except Exception as e:

@@ -319,6 +319,20 @@ impl Llvm {
             )
         }
     }
+    /// The vector whose lane `i` is lane `mask[i]` of `a` and `b` side by
+    /// side (`b`'s lanes numbered after `a`'s).
+    pub fn shuffle(&self, a: V, b: V, mask: &[u32]) -> V {
+        let lanes: Vec<V> = mask
+            .iter()
+            .map(|&i| self.const_int(self.i32(), i as u64))
+            .collect();
+        let m = self.const_vector(&lanes);
+        unsafe { LLVMBuildShuffleVector(self.builder, a, b, m, c"".as_ptr()) }
+    }
+    /// The number of lanes of vector `v`.
+    pub fn vec_len(&self, v: V) -> u32 {
+        unsafe { llvm_sys::core::LLVMGetVectorSize(self.type_of(v)) }
+    }
     /// A vector of `n` copies of scalar `v`.
     pub fn splat(&self, v: V, n: u32) -> V {
         let t = self.vec(self.type_of(v), n);

@@ -7,8 +7,8 @@ use llvm_sys::LLVMIntPredicate::*;
 use llvm_sys::LLVMOpcode;
 use llvm_sys::LLVMRealPredicate::*;
 use lockstep_ir::{
-    self as ir, AtomicRmwOp, BinaryOp, ConvertOp, FloatCC, GangOp, InstData, IntCC, Rounding,
-    TernaryOp, Type, UnaryOp, Value, WorkItemQuery,
+    self as ir, AtomicRmwOp, BinaryOp, Collective, Combine, ConvertOp, FloatCC, GangOp, InstData,
+    IntCC, Rounding, TernaryOp, Type, UnaryOp, Value, WorkItemQuery,
 };
 use lockstep_passes::analysis::Shape;
 
@@ -270,22 +270,207 @@ impl<'a> Emitter<'a> {
                 let k = self.vector(args[1]);
                 let lanes = self.l.const_int(self.l.i32(), w as u64 - 1);
                 let k = self.l.and(k, self.l.splat(lanes, w));
-                let mut out = self.l.poison(self.l.type_of(x));
-                for lane in 0..w {
-                    let from = self.l.extract(k, lane);
-                    let e = self.l.extract_dyn(x, from);
-                    out = self.l.insert(out, e, lane);
-                }
-                Repr::Vector(out)
+                let bits = self.func.value_type(args[0]).bits().max(8);
+                Repr::Vector(self.shuffle(x, k, bits))
             }
-            GangOp::ReduceAdd
-            | GangOp::ReduceSmin
-            | GangOp::ReduceSmax
-            | GangOp::ReduceUmin
-            | GangOp::ReduceUmax
-            | GangOp::ReduceFmin
-            | GangOp::ReduceFmax => Repr::Scalar(self.reduction(op, args[0], args[1])),
+            GangOp::Ballot => {
+                let m = self.vector(args[0]);
+                let bits = self.mask_bits(m);
+                Repr::Scalar(self.l.int_cast(bits, self.l.i32()))
+            }
+            _ => {
+                let Some((kind, combine)) = op.collective() else {
+                    return Err(CodegenError::Internal(format!(
+                        "unknown gang operation {op}"
+                    )));
+                };
+                let cluster = match args.get(2) {
+                    None => None,
+                    Some(&c) => Some(self.cluster_size(c)?),
+                };
+                self.collective(kind, combine, args[0], args[1], cluster)
+            }
         })
+    }
+
+    /// Each lane of `x` (elements of `bits` bits) takes lane `k` (in
+    /// range) of `x`. Within one vector register, lane-by-lane element
+    /// moves that LLVM turns into one variable permute (`vpermd`,
+    /// `vpermps`, `vpermq`); a gang wider than a register is split into
+    /// register-wide parts, each output part permuted from every input
+    /// part and the right one selected by the index's high bits (no trip
+    /// through memory, which LLVM takes for a permute wider than a
+    /// register).
+    fn shuffle(&mut self, x: V, k: V, bits: u32) -> V {
+        let w = self.w;
+        let register = crate::target().map_or(256, |t| t.vector_bits());
+        let part = (register / bits).clamp(1, w);
+        let permute = |e: &Self, x: V, k: V, n: u32| {
+            let mut out = e.l.poison(e.l.type_of(x));
+            for lane in 0..n {
+                let from = e.l.extract(k, lane);
+                let elem = e.l.extract_dyn(x, from);
+                out = e.l.insert(out, elem, lane);
+            }
+            out
+        };
+        if part >= w {
+            return permute(self, x, k, w);
+        }
+        let parts = w / part;
+        let i32t = self.l.i32();
+        let lanes_of = |p: u32| -> Vec<u32> { (p * part..(p + 1) * part).collect() };
+        let sources: Vec<V> = (0..parts)
+            .map(|p| self.l.shuffle(x, x, &lanes_of(p)))
+            .collect();
+        let low_mask = self.l.splat(self.l.const_int(i32t, part as u64 - 1), part);
+        let shift = self
+            .l
+            .splat(self.l.const_int(i32t, part.trailing_zeros() as u64), part);
+        let mut outs = Vec::with_capacity(parts as usize);
+        for q in 0..parts {
+            let kq = self.l.shuffle(k, k, &lanes_of(q));
+            let low = self.l.and(kq, low_mask);
+            let high = self.l.lshr(kq, shift);
+            let mut acc = permute(self, sources[0], low, part);
+            for (p, &src) in sources.iter().enumerate().skip(1) {
+                let from_p = permute(self, src, low, part);
+                let pv = self.l.splat(self.l.const_int(i32t, p as u64), part);
+                let here = self.l.icmp(llvm_sys::LLVMIntPredicate::LLVMIntEQ, high, pv);
+                acc = self.l.select(here, from_p, acc);
+            }
+            outs.push(acc);
+        }
+        // Concatenate the parts, pairwise.
+        while outs.len() > 1 {
+            let n = self.l.vec_len(outs[0]);
+            let both: Vec<u32> = (0..2 * n).collect();
+            outs = outs
+                .chunks(2)
+                .map(|pair| self.l.shuffle(pair[0], pair[1], &both))
+                .collect();
+        }
+        outs[0]
+    }
+
+    /// The constant cluster size of a clustered reduction.
+    fn cluster_size(&self, c: Value) -> Result<u32, CodegenError> {
+        match self.func.values[c].def {
+            ir::ValueDef::Result(i) => match self.func.insts[i] {
+                // A cluster of the gang's width or more is the whole gang.
+                InstData::Iconst { imm } if imm.is_power_of_two() => {
+                    Ok(imm.min(self.w as u64) as u32)
+                }
+                _ => Err(CodegenError::Internal(format!(
+                    "the cluster size {c} is not a power of two"
+                ))),
+            },
+            _ => Err(CodegenError::Internal(format!(
+                "the cluster size {c} is not a constant"
+            ))),
+        }
+    }
+
+    /// `combine` on two values (scalars or vectors) of the IR type `ty`,
+    /// lane by lane.
+    fn combine(&mut self, combine: Combine, ty: Type, a: V, b: V) -> V {
+        let op = match (combine, ty.is_float()) {
+            (Combine::Add, true) => BinaryOp::Fadd,
+            (Combine::Mul, true) => BinaryOp::Fmul,
+            (Combine::Add, false) => BinaryOp::Iadd,
+            (Combine::Mul, false) => BinaryOp::Imul,
+            (Combine::Smin, _) => BinaryOp::Smin,
+            (Combine::Smax, _) => BinaryOp::Smax,
+            (Combine::Umin, _) => BinaryOp::Umin,
+            (Combine::Umax, _) => BinaryOp::Umax,
+            (Combine::Fmin, _) => BinaryOp::Fmin,
+            (Combine::Fmax, _) => BinaryOp::Fmax,
+            (Combine::And, _) => BinaryOp::Band,
+            (Combine::Or, _) => BinaryOp::Bor,
+            (Combine::Xor, _) => BinaryOp::Bxor,
+        };
+        self.binary(op, a, b)
+    }
+
+    /// A reduction or scan of `v` over the lanes of `m` (see `GangOp` for
+    /// the order of operations): lanes outside `m` take the identity; an
+    /// unclustered reduction is one `llvm.vector.reduce.*` (float sums and
+    /// products ordered, from the identity), a clustered one a butterfly
+    /// of log2(c) shuffles, a scan log2(W) steps of shifting the vector up
+    /// by 1, 2, 4, … lanes (the identity shifted in) and combining.
+    fn collective(
+        &mut self,
+        kind: Collective,
+        combine: Combine,
+        v: Value,
+        m: Value,
+        cluster: Option<u32>,
+    ) -> Repr {
+        let ty = self.func.value_type(v);
+        let t = self.ty(ty);
+        let bits = combine.identity(ty);
+        let identity = if ty.is_float() {
+            self.l.const_real_bits(t, ty.bits(), bits)
+        } else {
+            self.l.const_int(t, bits)
+        };
+        let w = self.w;
+        let x = self.vector(v);
+        let mask = self.vector(m);
+        let ids = self.l.splat(identity, w);
+        let mut x = self.l.select(mask, x, ids);
+        match (kind, cluster) {
+            (Collective::Reduce, None) => {
+                let name = match (combine, ty.is_float()) {
+                    (Combine::Add, true) => "fadd",
+                    (Combine::Mul, true) => "fmul",
+                    (Combine::Add, false) => "add",
+                    (Combine::Mul, false) => "mul",
+                    (Combine::Smin, _) => "smin",
+                    (Combine::Smax, _) => "smax",
+                    (Combine::Umin, _) => "umin",
+                    (Combine::Umax, _) => "umax",
+                    (Combine::Fmin, _) => "fmin",
+                    (Combine::Fmax, _) => "fmax",
+                    (Combine::And, _) => "and",
+                    (Combine::Or, _) => "or",
+                    (Combine::Xor, _) => "xor",
+                };
+                let vt = self.l.type_of(x);
+                let intrinsic = format!("llvm.vector.reduce.{name}");
+                Repr::Scalar(if matches!(name, "fadd" | "fmul") {
+                    self.l.intrinsic(&intrinsic, &[vt], &[identity, x])
+                } else {
+                    self.l.intrinsic(&intrinsic, &[vt], &[x])
+                })
+            }
+            (Collective::Reduce, Some(c)) => {
+                let mut s = 1;
+                while s < c {
+                    let lanes: Vec<u32> = (0..w).map(|l| l ^ s).collect();
+                    let partner = self.l.shuffle(x, x, &lanes);
+                    x = self.combine(combine, ty, x, partner);
+                    s *= 2;
+                }
+                Repr::Vector(x)
+            }
+            (_, _) => {
+                let mut d = 1;
+                while d < w {
+                    // Lane l takes lane l - d, or the identity (lane W of
+                    // the second operand) below d.
+                    let lanes: Vec<u32> = (0..w).map(|l| if l >= d { l - d } else { w }).collect();
+                    let below = self.l.shuffle(x, ids, &lanes);
+                    x = self.combine(combine, ty, below, x);
+                    d *= 2;
+                }
+                if kind == Collective::ScanExcl {
+                    let lanes: Vec<u32> = (0..w).map(|l| if l >= 1 { l - 1 } else { w }).collect();
+                    x = self.l.shuffle(x, ids, &lanes);
+                }
+                Repr::Vector(x)
+            }
+        }
     }
 
     /// The number of lanes set in the mask `m`, as an `i32`.
@@ -349,51 +534,6 @@ impl<'a> Emitter<'a> {
         );
         let none = self.l.splat(self.l.const_int(i32t, u32::MAX as u64), w);
         Ok(self.l.select(valid, items, none))
-    }
-
-    /// `reduce_* v, m`: lanes outside `m` take the operation's identity, so
-    /// they leave the result as it is (and it is the identity when none is
-    /// set); a float sum adds in lane order from +0.
-    fn reduction(&mut self, op: GangOp, v: Value, m: Value) -> V {
-        let ty = self.func.value_type(v);
-        let t = self.ty(ty);
-        let bits = ty.bits();
-        let int_identity = |e: &Self, x: u64| e.l.const_int(t, x);
-        let float_identity = |e: &Self, x: u64| e.l.const_real_bits(t, bits, x);
-        let all_ones = if bits == 64 {
-            u64::MAX
-        } else {
-            (1u64 << bits) - 1
-        };
-        let sign = 1u64 << (bits - 1);
-        // The float's bits of -0, +inf and -inf.
-        let (neg_zero, pos_inf, neg_inf) = match bits {
-            16 => (0x8000, 0x7c00, 0xfc00),
-            32 => (0x8000_0000, 0x7f80_0000, 0xff80_0000),
-            _ => (sign, 0x7ff0_0000_0000_0000, 0xfff0_0000_0000_0000),
-        };
-        let (name, identity) = match op {
-            GangOp::ReduceAdd if ty.is_float() => ("fadd", float_identity(self, neg_zero)),
-            GangOp::ReduceAdd => ("add", int_identity(self, 0)),
-            GangOp::ReduceSmin => ("smin", int_identity(self, all_ones >> 1)),
-            GangOp::ReduceSmax => ("smax", int_identity(self, sign)),
-            GangOp::ReduceUmin => ("umin", int_identity(self, all_ones)),
-            GangOp::ReduceUmax => ("umax", int_identity(self, 0)),
-            GangOp::ReduceFmin => ("fmin", float_identity(self, pos_inf)),
-            GangOp::ReduceFmax => ("fmax", float_identity(self, neg_inf)),
-            _ => unreachable!("not a reduction"),
-        };
-        let x = self.vector(v);
-        let mask = self.vector(m);
-        let kept = self.l.select(mask, x, self.l.splat(identity, self.w));
-        let vt = self.l.type_of(kept);
-        let intrinsic = format!("llvm.vector.reduce.{name}");
-        if name == "fadd" {
-            let start = float_identity(self, 0);
-            self.l.intrinsic(&intrinsic, &[vt], &[start, kept])
-        } else {
-            self.l.intrinsic(&intrinsic, &[vt], &[kept])
-        }
     }
 
     /// Instructions on private arrays the `layout_private` pass interleaved:
@@ -1602,6 +1742,19 @@ impl<'a> Emitter<'a> {
                 self.l
                     .const_int(i64t, self.spec.local_size[d].max(1) as u64),
             ),
+            WorkItemQuery::SubGroupLocalId => {
+                let i32t = self.l.i32();
+                let lanes: Vec<V> = (0..self.w as u64)
+                    .map(|i| self.l.const_int(i32t, i))
+                    .collect();
+                self.bases.insert(result, self.l.const_int(i32t, 0));
+                Repr::Vector(self.l.const_vector(&lanes))
+            }
+            WorkItemQuery::SubGroupId => Repr::Scalar(self.l.int_cast(self.gang, self.l.i32())),
+            WorkItemQuery::SubGroupSize
+            | WorkItemQuery::NumSubGroups
+            | WorkItemQuery::MaxSubGroupSize
+            | WorkItemQuery::EnqueuedNumSubGroups => Repr::Scalar(self.sub_group_count(query)),
             WorkItemQuery::LocalId
             | WorkItemQuery::GlobalId
             | WorkItemQuery::LocalLinearId
@@ -1686,6 +1839,47 @@ impl<'a> Emitter<'a> {
                 }
             }
         }
+    }
+
+    /// `sub_group_size` (the gang's lanes that hold a work-item),
+    /// `num_sub_groups` (the group's gangs), and the largest subgroup and
+    /// number of subgroups of a group of the enqueued local size, as `i32`.
+    fn sub_group_count(&mut self, query: WorkItemQuery) -> V {
+        let i64t = self.l.i64();
+        let w = self.l.const_int(i64t, self.w as u64);
+        let umin = |e: &Self, a: V, b: V| e.l.intrinsic("llvm.umin", &[i64t], &[a, b]);
+        let items = match query {
+            WorkItemQuery::SubGroupSize | WorkItemQuery::NumSubGroups => {
+                let n: u64 = self
+                    .spec
+                    .local_size
+                    .iter()
+                    .map(|&x| x.max(1) as u64)
+                    .product();
+                self.l.const_int(i64t, n)
+            }
+            _ => {
+                let mut n = self.ctx_field_u64(offsets::ENQUEUED_LOCAL_SIZE, 0);
+                for d in 1..3 {
+                    let s = self.ctx_field_u64(offsets::ENQUEUED_LOCAL_SIZE, d);
+                    n = self.l.mul(n, s);
+                }
+                n
+            }
+        };
+        let r = match query {
+            WorkItemQuery::SubGroupSize => {
+                let start = self.l.mul(self.gang, w);
+                let left = self.l.sub(items, start);
+                umin(self, left, w)
+            }
+            WorkItemQuery::MaxSubGroupSize => umin(self, items, w),
+            _ => {
+                let w1 = self.l.const_int(i64t, self.w as u64 - 1);
+                self.l.udiv(self.l.add(items, w1), w)
+            }
+        };
+        self.l.int_cast(r, self.l.i32())
     }
 
     /// `printf`: each active lane, in lane order, calls the runtime.

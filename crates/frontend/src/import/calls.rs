@@ -7,8 +7,8 @@
 use llvm_sys::LLVMTypeKind;
 
 use lockstep_ir::{
-    self as ir, BinaryOp, BlockCall, ConvertOp, FenceFlags, FloatCC, InstData, IntCC, MemOrder,
-    MemScope, Rounding, TernaryOp, Type, UnaryOp, WorkItemQuery,
+    self as ir, BinaryOp, ConvertOp, FenceFlags, FloatCC, InstData, IntCC, MemOrder, MemScope,
+    Rounding, TernaryOp, Type, UnaryOp, WorkItemQuery,
 };
 
 use super::function::FnImp;
@@ -88,12 +88,17 @@ pub(super) fn call(fi: &mut FnImp, inst: Val) -> CompileResult<Vec<ir::Value>> {
             Ok(vec![])
         }
         _ if base.starts_with("__lockstep_convert_") => convert_hook(fi, inst, base, params, &args),
-        _ if base.starts_with("work_group_") => work_group(fi, base, params, &args),
-        _ => Err(undefined(fi, &name)),
+        _ if base.starts_with("work_group_") => {
+            super::collectives::work_group(fi, base, params, &args)
+        }
+        _ => match super::collectives::sub_group(fi, base, params, &args) {
+            Some(result) => result,
+            None => Err(undefined(fi, &name)),
+        },
     }
 }
 
-fn undefined(fi: &FnImp, name: &str) -> CompileError {
+pub(super) fn undefined(fi: &FnImp, name: &str) -> CompileError {
     let shown = demangle(name).map_or(name, |(base, _)| base);
     fi.imp.unsupported(
         format!("the builtin function '{shown}' (not implemented by Lockstep's builtin library)"),
@@ -519,6 +524,12 @@ fn work_item_query(base: &str) -> Option<WorkItemQuery> {
         "get_work_dim" => WorkItemQuery::WorkDim,
         "get_global_linear_id" => WorkItemQuery::GlobalLinearId,
         "get_local_linear_id" => WorkItemQuery::LocalLinearId,
+        "get_sub_group_size" => WorkItemQuery::SubGroupSize,
+        "get_max_sub_group_size" => WorkItemQuery::MaxSubGroupSize,
+        "get_num_sub_groups" => WorkItemQuery::NumSubGroups,
+        "get_enqueued_num_sub_groups" => WorkItemQuery::EnqueuedNumSubGroups,
+        "get_sub_group_id" => WorkItemQuery::SubGroupId,
+        "get_sub_group_local_id" => WorkItemQuery::SubGroupLocalId,
         _ => return None,
     })
 }
@@ -530,11 +541,7 @@ fn work_item(
     query: WorkItemQuery,
     dim: Option<Val>,
 ) -> CompileResult<Vec<ir::Value>> {
-    let ty = if query == WorkItemQuery::WorkDim {
-        Type::I32
-    } else {
-        Type::I64
-    };
+    let ty = query.result_type();
     if !query.takes_dim() {
         return Ok(vec![fi.val(InstData::WorkItem { query, dim: 0 }, ty)]);
     }
@@ -680,278 +687,6 @@ fn convert_hook(
         },
         to,
     )])
-}
-
-/// The OpenCL 2.0 work-group functions (`work_group_reduce_add`,
-/// `..._scan_inclusive_max`, `work_group_broadcast`, `work_group_all`…),
-/// written out in IR over a hidden `__local` array: every work-item stores
-/// its value, a barrier, work-item 0 folds the values (or their prefixes), a
-/// barrier, every work-item reads its result, and a last barrier so that the
-/// next call cannot overwrite what others still read.
-fn work_group(
-    fi: &mut FnImp,
-    base: &str,
-    params: &str,
-    args: &[Val],
-) -> CompileResult<Vec<ir::Value>> {
-    let what = &base["work_group_".len()..];
-    let Some(scratch) = fi.imp.work_group_scratch else {
-        return Err(undefined(fi, base));
-    };
-    let x = fi.scalar(args[0])?;
-    let sp = fi.val(
-        InstData::GlobalAddr { global: scratch },
-        Type::Ptr(ir::AddrSpace::Local),
-    );
-    let lid = fi.val(
-        InstData::WorkItem {
-            query: WorkItemQuery::LocalLinearId,
-            dim: 0,
-        },
-        Type::I64,
-    );
-    let result_slot = {
-        let off = fi.iconst(Type::I64, super::WORK_GROUP_SCRATCH_ITEMS * 8);
-        fi.val(
-            InstData::PtrAdd { args: [sp, off] },
-            Type::Ptr(ir::AddrSpace::Local),
-        )
-    };
-    let barrier = |fi: &mut FnImp| {
-        fi.emit(
-            InstData::Barrier {
-                flags: FenceFlags::LOCAL,
-                scope: MemScope::WorkGroup,
-            },
-            None,
-        );
-    };
-    let element = |fi: &mut FnImp, i: ir::Value| {
-        let eight = fi.iconst(Type::I64, 8);
-        let off = fi.binary(BinaryOp::Imul, i, eight);
-        fi.val(
-            InstData::PtrAdd { args: [sp, off] },
-            Type::Ptr(ir::AddrSpace::Local),
-        )
-    };
-    if what == "broadcast" {
-        // The source work-item's linear id from its 1-3 local ids.
-        let ids: Vec<ir::Value> = args[1..]
-            .iter()
-            .map(|&a| fi.scalar(a))
-            .collect::<Result<_, _>>()?;
-        let mut target = ids[ids.len() - 1];
-        for d in (0..ids.len() - 1).rev() {
-            let size = fi.val(
-                InstData::WorkItem {
-                    query: WorkItemQuery::LocalSize,
-                    dim: d as u8,
-                },
-                Type::I64,
-            );
-            let scaled = fi.binary(BinaryOp::Imul, target, size);
-            target = fi.binary(BinaryOp::Iadd, scaled, ids[d]);
-        }
-        let is_source = fi.icmp(IntCC::Eq, lid, target);
-        let (write, after) = (fi.new_block(), fi.new_block());
-        branch(fi, is_source, write, after);
-        fi.switch_to(write);
-        store_scratch(fi, x, result_slot);
-        fi.emit(InstData::Jump { dest: to(after) }, None);
-        fi.switch_to(after);
-        barrier(fi);
-        let ty = fi.ty(x);
-        let r = load_scratch(fi, result_slot, ty);
-        barrier(fi);
-        return Ok(vec![r]);
-    }
-    // all/any fold 0/1 flags with and/or; the others name their operation.
-    let (kind, op_name) = match what {
-        "all" => ("reduce", "and"),
-        "any" => ("reduce", "or"),
-        w => match w.rsplit_once('_') {
-            Some((kind, op)) => (kind, op),
-            None => return Err(undefined(fi, base)),
-        },
-    };
-    let ty = fi.ty(x);
-    let x = if op_name == "and" || op_name == "or" {
-        let zero = fi.iconst(ty, 0);
-        let nz = fi.icmp(IntCC::Ne, x, zero);
-        fi.convert(ConvertOp::Zext, Type::I32, nz)
-    } else {
-        x
-    };
-    let ty = fi.ty(x);
-    let signed = matches!(
-        params.as_bytes().first(),
-        Some(b'i' | b'l' | b'c' | b's' | b'a')
-    );
-    let op = match (op_name, ty.is_float(), signed) {
-        ("add", true, _) => BinaryOp::Fadd,
-        ("add", false, _) => BinaryOp::Iadd,
-        ("min", true, _) => BinaryOp::Fmin,
-        ("max", true, _) => BinaryOp::Fmax,
-        ("min", false, true) => BinaryOp::Smin,
-        ("min", false, false) => BinaryOp::Umin,
-        ("max", false, true) => BinaryOp::Smax,
-        ("max", false, false) => BinaryOp::Umax,
-        ("and", ..) => BinaryOp::Band,
-        ("or", ..) => BinaryOp::Bor,
-        _ => return Err(undefined(fi, base)),
-    };
-    let mine = element(fi, lid);
-    store_scratch(fi, x, mine);
-    barrier(fi);
-    // Work-item 0 folds: the whole group (reduce) or each prefix (scan).
-    let n = {
-        let mut n = fi.val(
-            InstData::WorkItem {
-                query: WorkItemQuery::LocalSize,
-                dim: 0,
-            },
-            Type::I64,
-        );
-        for d in 1..3u8 {
-            let s = fi.val(
-                InstData::WorkItem {
-                    query: WorkItemQuery::LocalSize,
-                    dim: d,
-                },
-                Type::I64,
-            );
-            n = fi.binary(BinaryOp::Imul, n, s);
-        }
-        n
-    };
-    let zero64 = fi.iconst(Type::I64, 0);
-    let one64 = fi.iconst(Type::I64, 1);
-    let is_first = fi.icmp(IntCC::Eq, lid, zero64);
-    let (start, head, body, end, after) = (
-        fi.new_block(),
-        fi.new_block(),
-        fi.new_block(),
-        fi.new_block(),
-        fi.new_block(),
-    );
-    branch(fi, is_first, start, after);
-    fi.switch_to(start);
-    let first = element(fi, zero64);
-    let acc0 = load_scratch(fi, first, ty);
-    fi.emit(
-        InstData::Jump {
-            dest: BlockCall {
-                block: head,
-                args: vec![one64, acc0],
-            },
-        },
-        None,
-    );
-    fi.switch_to(head);
-    let i = fi.func.append_block_param(head, Type::I64);
-    let acc = fi.func.append_block_param(head, ty);
-    let more = fi.icmp(IntCC::Ult, i, n);
-    branch(fi, more, body, end);
-    fi.switch_to(body);
-    let at = element(fi, i);
-    let v = load_scratch(fi, at, ty);
-    let next = fi.binary(op, acc, v);
-    if kind != "reduce" {
-        store_scratch(fi, next, at);
-    }
-    let i2 = fi.binary(BinaryOp::Iadd, i, one64);
-    fi.emit(
-        InstData::Jump {
-            dest: BlockCall {
-                block: head,
-                args: vec![i2, next],
-            },
-        },
-        None,
-    );
-    fi.switch_to(end);
-    store_scratch(fi, acc, result_slot);
-    fi.emit(InstData::Jump { dest: to(after) }, None);
-    fi.switch_to(after);
-    barrier(fi);
-    let r = match kind {
-        "reduce" => load_scratch(fi, result_slot, ty),
-        "scan_inclusive" => load_scratch(fi, mine, ty),
-        "scan_exclusive" => {
-            // lid - 1 wraps for work-item 0, whose result is the identity.
-            let prev_index = fi.binary(BinaryOp::Isub, lid, one64);
-            let is_zero = fi.icmp(IntCC::Eq, lid, zero64);
-            let safe = fi.select(is_zero, zero64, prev_index);
-            let prev = element(fi, safe);
-            let loaded = load_scratch(fi, prev, ty);
-            let identity = identity_of(fi, op, ty);
-            fi.select(is_zero, identity, loaded)
-        }
-        _ => return Err(undefined(fi, base)),
-    };
-    barrier(fi);
-    Ok(vec![r])
-}
-
-/// `brif cond, then, else` (no block arguments).
-fn branch(fi: &mut FnImp, cond: ir::Value, then: ir::Block, otherwise: ir::Block) {
-    fi.emit(
-        InstData::Brif {
-            cond,
-            then_dest: to(then),
-            else_dest: to(otherwise),
-        },
-        None,
-    );
-}
-
-/// A load from the work-group scratch array (8-byte slots).
-fn load_scratch(fi: &mut FnImp, ptr: ir::Value, ty: Type) -> ir::Value {
-    fi.val(
-        InstData::Load {
-            ptr,
-            align: 8,
-            volatile: false,
-        },
-        ty,
-    )
-}
-
-/// A store to the work-group scratch array (8-byte slots).
-fn store_scratch(fi: &mut FnImp, value: ir::Value, ptr: ir::Value) {
-    fi.emit(
-        InstData::Store {
-            args: [value, ptr],
-            align: 8,
-            volatile: false,
-        },
-        None,
-    );
-}
-
-fn to(block: ir::Block) -> BlockCall {
-    BlockCall {
-        block,
-        args: Vec::new(),
-    }
-}
-
-/// The identity of `op` on `ty` (the exclusive scan's first result).
-fn identity_of(fi: &mut FnImp, op: BinaryOp, ty: Type) -> ir::Value {
-    let bits = ty.bits();
-    let float = |fi: &mut FnImp, x: f64| {
-        let b = super::types::float_bits(x, ty);
-        fi.val(InstData::Fconst { bits: b }, ty)
-    };
-    match op {
-        BinaryOp::Fadd => float(fi, 0.0),
-        BinaryOp::Fmin => float(fi, f64::INFINITY),
-        BinaryOp::Fmax => float(fi, f64::NEG_INFINITY),
-        BinaryOp::Smin => fi.iconst(ty, (1u64 << (bits - 1)) - 1),
-        BinaryOp::Smax => fi.iconst(ty, 1u64 << (bits - 1)),
-        BinaryOp::Umin | BinaryOp::Band => fi.iconst(ty, u64::MAX),
-        _ => fi.iconst(ty, 0),
-    }
 }
 
 /// Splits an Itanium-mangled OpenCL builtin name `_Z<len><name><params>`

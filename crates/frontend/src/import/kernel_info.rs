@@ -1,5 +1,6 @@
 //! Kernel metadata: what `clGetKernelArgInfo` reports about each argument
-//! (from clang's `kernel_arg_*` metadata) and the work-group size attributes.
+//! (from clang's `kernel_arg_*` metadata), the work-group size attributes
+//! and a required subgroup size (`intel_reqd_sub_group_size`).
 
 use lockstep_ir::{self as ir, AccessQual, ArgInfo, ByVal, KernelInfo, Type, TypeQuals};
 
@@ -69,6 +70,22 @@ pub(super) fn kernel_info(
     };
     info.reqd_work_group_size = dims("reqd_work_group_size");
     info.work_group_size_hint = dims("work_group_size_hint");
+    info.reqd_sub_group_size = f
+        .function_metadata("intel_reqd_sub_group_size")
+        .and_then(|ops| ops.first().and_then(|o| o.const_int()))
+        .map(|n| n as u32);
+    if let Some(n) = info
+        .reqd_sub_group_size
+        .filter(|n| !matches!(n, 4 | 8 | 16 | 32))
+    {
+        return Err(imp.unsupported(
+            format!(
+                "intel_reqd_sub_group_size({n}) on kernel '{}' (Lockstep's subgroups are gangs of 4, 8, 16 or 32)",
+                func.name
+            ),
+            None,
+        ));
+    }
     info.vec_type_hint = f.function_metadata("vec_type_hint").and_then(|ops| {
         let ty = ops.first()?.ty();
         let signed = ops.get(1).and_then(|o| o.const_int()).unwrap_or(1) != 0;

@@ -3,6 +3,7 @@
 //! and function bodies (see `function.rs`), scalarizing vectors and aggregates.
 
 mod calls;
+mod collectives;
 mod function;
 mod kernel_info;
 mod types;
@@ -28,13 +29,15 @@ pub(crate) struct Importer {
     pub globals: HashMap<Val, ir::GlobalId>,
     /// The user's source file name, for error locations.
     pub file_name: String,
-    /// The hidden `__local` array work-group functions exchange values through.
+    /// The hidden `__local` array work-group functions exchange per-subgroup
+    /// partial results through.
     pub work_group_scratch: Option<ir::GlobalId>,
 }
 
-/// Elements of the work-group functions' scratch array: one per work-item
-/// of the largest work-group, 8 bytes each, then one result slot.
-pub(crate) const WORK_GROUP_SCRATCH_ITEMS: u64 = 4096;
+/// Elements of the work-group functions' scratch array: one partial per
+/// subgroup of the largest work-group (4096 work-items) in the narrowest
+/// gangs (4), 8 bytes each, then one result slot, then as many prefixes.
+pub(crate) const WORK_GROUP_SCRATCH_ITEMS: u64 = 1024;
 
 /// Imports every kernel of `llvm_module` (whose non-kernel functions have
 /// been inlined into the kernels).
@@ -61,7 +64,7 @@ pub(crate) fn import_module(
     });
     if uses_work_group_functions {
         let name = unique_name(&imp.module, "__lockstep_work_group_scratch");
-        let size = (WORK_GROUP_SCRATCH_ITEMS + 1) * 8;
+        let size = (2 * WORK_GROUP_SCRATCH_ITEMS + 1) * 8;
         let g = ir::GlobalData {
             name,
             space: ir::AddrSpace::Local,

@@ -23,10 +23,10 @@
 //! 0 where it does not act. Suspend points stop the gang; when every gang
 //! of the group has stopped at the same one, all resume.
 
-use lockstep_ir::{BinaryOp, GangOp, Type};
+use lockstep_ir::{GangOp, Type};
 
 use super::{take_edge, Exec, Item, Lane, Stop};
-use crate::arith::{float_binary_bits, mask, sext};
+use crate::collective::collective;
 use crate::decode::{DecodedFunc, Op, Reg};
 use crate::error::InterpError;
 use crate::memory::{offset_of, region_of, Space};
@@ -164,7 +164,14 @@ impl Exec<'_, '_, '_> {
                 Op::Call { .. } => {
                     return Err(self.invalid("gang-level IR has no calls".into()));
                 }
-                Op::Gang { op, ty, dst, a, b } => self.gang_op(gang, op, ty, dst, (a, b)),
+                Op::Gang {
+                    op,
+                    ty,
+                    dst,
+                    a,
+                    b,
+                    cluster,
+                } => self.gang_op(gang, op, ty, dst, (a, b), cluster),
                 Op::IfMask { mask, once } => {
                     let Some(inner) = code.get(pc) else {
                         return Err(self.invalid("a mask without an operation".into()));
@@ -266,31 +273,28 @@ impl Exec<'_, '_, '_> {
         Ok(())
     }
 
-    fn gang_op(&self, gang: &mut Gang, op: GangOp, ty: Type, dst: Reg, (a, b): (Reg, Reg)) {
+    fn gang_op(
+        &self,
+        gang: &mut Gang,
+        op: GangOp,
+        ty: Type,
+        dst: Reg,
+        (a, b): (Reg, Reg),
+        cluster: u32,
+    ) {
         let width = gang.lanes.len();
         let (a, b, dst) = (a as usize, b as usize, dst as usize);
         let lane_a = |l: usize| gang.lanes[l].regs[a];
-        let set = |l: usize| gang.lanes[l].regs[b] & 1 != 0;
         let uniform = |gang: &mut Gang, v: u64| {
             for item in &mut gang.lanes {
                 item.regs[dst] = v;
             }
         };
-        let bits = ty.bits();
-        let reduce = |identity: u64, combine: &dyn Fn(u64, u64) -> u64| {
-            (0..width)
-                .filter(|&l| set(l))
-                .map(lane_a)
-                .reduce(|x, y| combine(x, y))
-                .unwrap_or(identity)
+        let per_lane = |gang: &mut Gang, vs: Vec<u64>| {
+            for (item, v) in gang.lanes.iter_mut().zip(vs) {
+                item.regs[dst] = v;
+            }
         };
-        let float_inf = |negative: bool| match ty {
-            Type::F16 => 0x7c00u64 | (negative as u64) << 15,
-            Type::F32 => 0x7f80_0000u64 | (negative as u64) << 31,
-            _ => f64::INFINITY.to_bits() | (negative as u64) << 63,
-        };
-        let smin_of = |x: u64, y: u64| if sext(x, bits) <= sext(y, bits) { x } else { y };
-        let smax_of = |x: u64, y: u64| if sext(x, bits) >= sext(y, bits) { x } else { y };
         match op {
             GangOp::Any => {
                 let v = (0..width).any(|l| lane_a(l) & 1 != 0);
@@ -308,16 +312,16 @@ impl Exec<'_, '_, '_> {
                 let v = (0..width).filter(|&l| lane_a(l) & 1 != 0).count();
                 uniform(gang, v as u64);
             }
-            GangOp::LaneId => {
-                for (l, item) in gang.lanes.iter_mut().enumerate() {
-                    item.regs[dst] = l as u64;
-                }
+            GangOp::Ballot => {
+                let v = (0..width)
+                    .filter(|&l| lane_a(l) & 1 != 0)
+                    .fold(0u64, |acc, l| acc | 1 << l);
+                uniform(gang, v);
             }
+            GangOp::LaneId => per_lane(gang, (0..width as u64).collect()),
             GangOp::ActiveLanes => {
                 let active = gang.active;
-                for (l, item) in gang.lanes.iter_mut().enumerate() {
-                    item.regs[dst] = (l < active) as u64;
-                }
+                per_lane(gang, (0..width).map(|l| (l < active) as u64).collect());
             }
             GangOp::Broadcast => {
                 let k = gang.lanes[0].regs[b] as usize % width;
@@ -328,45 +332,16 @@ impl Exec<'_, '_, '_> {
                 let from: Vec<u64> = (0..width)
                     .map(|l| lane_a(gang.lanes[l].regs[b] as usize % width))
                     .collect();
-                for (item, v) in gang.lanes.iter_mut().zip(from) {
-                    item.regs[dst] = v;
-                }
+                per_lane(gang, from);
             }
-            GangOp::ReduceAdd => {
-                let v = if ty.is_float() {
-                    reduce(0, &|x, y| float_binary_bits(BinaryOp::Fadd, ty, x, y))
-                } else {
-                    reduce(0, &|x, y| x.wrapping_add(y) & mask(bits))
+            _ => {
+                let Some((kind, combine)) = op.collective() else {
+                    unreachable!("every other gang operation is a reduction or scan")
                 };
-                uniform(gang, v);
-            }
-            GangOp::ReduceSmin => {
-                let v = reduce(mask(bits) >> 1, &smin_of);
-                uniform(gang, v);
-            }
-            GangOp::ReduceSmax => {
-                let v = reduce(1 << (bits - 1), &smax_of);
-                uniform(gang, v);
-            }
-            GangOp::ReduceUmin => {
-                let v = reduce(mask(bits), &|x, y| x.min(y));
-                uniform(gang, v);
-            }
-            GangOp::ReduceUmax => {
-                let v = reduce(0, &|x, y| x.max(y));
-                uniform(gang, v);
-            }
-            GangOp::ReduceFmin => {
-                let v = reduce(float_inf(false), &|x, y| {
-                    float_binary_bits(BinaryOp::Fmin, ty, x, y)
-                });
-                uniform(gang, v);
-            }
-            GangOp::ReduceFmax => {
-                let v = reduce(float_inf(true), &|x, y| {
-                    float_binary_bits(BinaryOp::Fmax, ty, x, y)
-                });
-                uniform(gang, v);
+                let values: Vec<u64> = (0..width).map(lane_a).collect();
+                let set: Vec<bool> = (0..width).map(|l| gang.lanes[l].regs[b] & 1 != 0).collect();
+                let out = collective(kind, combine, ty, &values, &set, cluster as usize);
+                per_lane(gang, out);
             }
         }
     }

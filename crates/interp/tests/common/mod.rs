@@ -26,6 +26,7 @@ pub fn run(
     let opts = Options {
         checked,
         max_steps: Some(1 << 32),
+        sub_group_size: None,
     };
     run_kernel(m, k, args, range, &opts)
 }

@@ -116,6 +116,14 @@ pub fn required_gang_coverage() -> BTreeSet<String> {
             .iter()
             .map(|op| format!("gang:{op}")),
     );
+    keys.extend(
+        lockstep_ir::GangOp::ALL
+            .iter()
+            .filter(|op| op.sub_group_arity().is_some())
+            .map(|op| format!("sub_group:{op}")),
+    );
+    keys.insert("gang:clustered".into());
+    keys.insert("sub_group:clustered".into());
     keys
 }
 
@@ -170,6 +178,7 @@ pub fn required_coverage() -> BTreeSet<String> {
         "kernel",
         "byval",
         "reqd_work_group_size",
+        "reqd_sub_group_size",
         "work_group_size_hint",
         "vec_type_hint",
         "stack_slot",
@@ -257,6 +266,7 @@ pub fn coverage(module: &Module) -> BTreeSet<String> {
             }
             for (present, name) in [
                 (info.reqd_work_group_size.is_some(), "reqd_work_group_size"),
+                (info.reqd_sub_group_size.is_some(), "reqd_sub_group_size"),
                 (info.work_group_size_hint.is_some(), "work_group_size_hint"),
                 (info.vec_type_hint.is_some(), "vec_type_hint"),
             ] {
@@ -426,7 +436,22 @@ fn inst_coverage(
         }
         InstData::WorkItem { query, .. } => key(format!("query:{query}")),
         InstData::NextItem => key("next_item".into()),
-        InstData::Gang { op, .. } => key(format!("gang:{op}")),
+        InstData::Gang { op, args } => {
+            key(format!("gang:{op}"));
+            if op
+                .collective()
+                .is_some_and(|(k, _)| k == lockstep_ir::Collective::Reduce)
+                && args.len() == 3
+            {
+                key("gang:clustered".into());
+            }
+        }
+        InstData::SubGroup { op, args } => {
+            key(format!("sub_group:{op}"));
+            if op.collective().is_some() && args.len() == 2 {
+                key("sub_group:clustered".into());
+            }
+        }
         InstData::Predicated { inst, .. } => {
             key(format!("predicated:{}", inst.mnemonic()));
         }

@@ -16,7 +16,7 @@
 //! back to its next value, against the cycles the loop body's instructions
 //! take at two per cycle. Loops whose chain is the longer are latency-bound.
 //! Only small loops (whose values fit in the registers twice over) qualify,
-//! and kernels with barriers keep the natural width.
+//! and kernels with barriers or subgroups keep the natural width.
 
 use lockstep_ir::{BinaryOp, Function, InstData, Type, UnaryOp, Value};
 
@@ -50,6 +50,11 @@ pub fn gang_width(func: &Function, host_width: u32) -> GangWidth {
     }
     if func.has_barrier() {
         return natural("the kernel has barriers");
+    }
+    // Its subgroups are its gangs: their size is the host's, as the
+    // platform reports it before any launch.
+    if func.uses_sub_groups() {
+        return natural("the kernel uses subgroups");
     }
     let cfg = ControlFlowGraph::compute(func);
     let loops = LoopForest::compute(&cfg);

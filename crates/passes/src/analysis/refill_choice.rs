@@ -1,9 +1,10 @@
 //! Whether a kernel runs with lane refill (the `refill` pass), and why.
 //!
 //! **Eligible**: a kernel without barriers (so without work-group
-//! collectives, which are built on them) and without local memory (its
+//! collectives, which are built on them), without local memory (its
 //! `__local` variables and arguments belong to one work-group, and refill
-//! lets a gang mix work-groups). Atomics, private memory and `printf` are
+//! lets a gang mix work-groups) and without subgroups (a subgroup is a
+//! gang of consecutive work-items, which refill breaks up). Atomics, private memory and `printf` are
 //! per work-item and stay correct.
 //!
 //! **Worth it** (the static cost model of [`RefillMode::Auto`]; the
@@ -159,6 +160,11 @@ fn eligible(func: &Function) -> Result<(), String> {
             InstData::Call { .. } => return Err("calls a function".into()),
             _ => {}
         }
+    }
+    // A subgroup is the gang: with refill, a gang's lanes hold work-items
+    // of unrelated places.
+    if func.uses_sub_groups() {
+        return Err("uses subgroups".into());
     }
     Ok(())
 }

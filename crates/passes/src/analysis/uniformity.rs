@@ -58,6 +58,12 @@
 //!   lanes see the same value. Private and generic addresses may name a
 //!   different object per work-item; volatile loads must be performed per
 //!   work-item;
+//! * a subgroup collective (a gang is a subgroup, and the lanes that run
+//!   it are the work-items that take part) is uniform for `any`, `all`,
+//!   `ballot` and the reductions; a `broadcast` is uniform when its value
+//!   or its lane is, a `shuffle` when its value is; scans and clustered
+//!   reductions are varying. `sub_group_local_id` is consecutive(1), the
+//!   other subgroup queries are uniform;
 //! * atomics, `printf` and calls are varying (calls are inlined before this
 //!   runs; we stay conservative). Anything else with a non-uniform operand is
 //!   varying, and so is any non-uniform `i1` or float value (consecutive
@@ -113,8 +119,8 @@ use std::fmt;
 use cranelift_entity::packed_option::PackedOption;
 use cranelift_entity::SecondaryMap;
 use lockstep_ir::{
-    AddrSpace, BinaryOp, Block, ConvertOp, Function, GangOp, InstData, Type, UnaryOp, Value,
-    ValueDef, WorkItemQuery,
+    AddrSpace, BinaryOp, Block, Collective, ConvertOp, Function, GangOp, InstData, Type, UnaryOp,
+    Value, ValueDef, WorkItemQuery,
 };
 
 use super::cfg::ControlFlowGraph;
@@ -234,7 +240,7 @@ pub fn local_id_shape(config: &UniformityConfig, dim: usize) -> Shape {
 pub fn work_item_shape(config: &UniformityConfig, query: WorkItemQuery, dim: u8) -> Shape {
     match query {
         WorkItemQuery::LocalId | WorkItemQuery::GlobalId => local_id_shape(config, dim as usize),
-        WorkItemQuery::LocalLinearId => {
+        WorkItemQuery::LocalLinearId | WorkItemQuery::SubGroupLocalId => {
             if config.width.max(1) == 1 {
                 Shape::Uniform
             } else {
@@ -254,8 +260,48 @@ pub fn work_item_shape(config: &UniformityConfig, query: WorkItemQuery, dim: u8)
         | WorkItemQuery::EnqueuedLocalSize
         | WorkItemQuery::NumGroups
         | WorkItemQuery::GlobalOffset
-        | WorkItemQuery::WorkDim => Shape::Uniform,
+        | WorkItemQuery::WorkDim
+        | WorkItemQuery::SubGroupSize
+        | WorkItemQuery::MaxSubGroupSize
+        | WorkItemQuery::NumSubGroups
+        | WorkItemQuery::EnqueuedNumSubGroups
+        | WorkItemQuery::SubGroupId => Shape::Uniform,
     }
+}
+
+/// The shape of a subgroup collective's result (the analysis is for a
+/// gang, which is a subgroup): the same in every lane that takes part,
+/// except for scans and clustered reductions, a broadcast from a lane
+/// that differs between lanes, and a shuffle of a value that differs.
+fn sub_group_shape(
+    op: GangOp,
+    args: &[Value],
+    get: impl Fn(Value) -> Option<Shape>,
+) -> Option<Shape> {
+    Some(match op {
+        GangOp::Broadcast => {
+            if get(args[0])?.is_uniform() || get(args[1])?.is_uniform() {
+                Shape::Uniform
+            } else {
+                Shape::Varying
+            }
+        }
+        GangOp::Shuffle => {
+            if get(args[0])?.is_uniform() {
+                Shape::Uniform
+            } else {
+                Shape::Varying
+            }
+        }
+        _ if op
+            .collective()
+            .is_some_and(|(k, _)| k != Collective::Reduce)
+            || args.len() > 1 =>
+        {
+            Shape::Varying
+        }
+        _ => Shape::Uniform,
+    })
 }
 
 /// Shapes of all values and divergence of all branches of one function.
@@ -525,11 +571,12 @@ impl Uniformity {
             InstData::Predicated { inst, .. } => {
                 return self.inst_shape(func, known, inst, ty, block);
             }
-            InstData::Gang { op, .. } => match op {
+            InstData::Gang { op, args } => match op {
                 GangOp::LaneId => Shape::consecutive(1),
-                GangOp::Shuffle | GangOp::ActiveLanes => Shape::Varying,
+                _ if op.gives_per_lane(args.len()) => Shape::Varying,
                 _ => Shape::Uniform,
             },
+            InstData::SubGroup { op, args } => sub_group_shape(*op, args, get)?,
             InstData::Iconst { .. } | InstData::Fconst { .. } | InstData::GlobalAddr { .. } => {
                 Shape::Uniform
             }

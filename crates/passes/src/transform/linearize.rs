@@ -162,37 +162,152 @@ fn uniform_gang(func: &Function, uni: &Uniformity) -> Function {
     for (v, _) in func.values.iter() {
         out.varying[v] = varying_in_source(func, uni, v);
     }
+    // An operation on a per-lane operand gives a per-lane result, even
+    // where the analysis finds that the lanes agree (`gid - lid`), and a
+    // block parameter receiving a per-lane argument is per-lane.
+    loop {
+        let mut changed = false;
+        for (_, inst) in func.insts_in_layout() {
+            let data = &func.insts[inst];
+            let mut per_lane = Vec::new();
+            if let Some(r) = func.results[inst] {
+                let collective = matches!(data, InstData::SubGroup { .. });
+                if !collective && data.args().into_iter().any(|a| out.varying[a]) {
+                    per_lane.push(r);
+                }
+            }
+            for dest in data.branch_dests() {
+                let params = &func.blocks[dest.block].params;
+                for (&a, &p) in dest.args.iter().zip(params) {
+                    if out.varying[a] {
+                        per_lane.push(p);
+                    }
+                }
+            }
+            for v in per_lane {
+                changed |= !out.varying[v];
+                out.varying[v] = true;
+            }
+        }
+        if !changed {
+            break;
+        }
+    }
     for &block in &func.layout {
         let mut active = None;
         let insts = out.blocks[block].insts.clone();
-        for (position, inst) in insts.into_iter().enumerate() {
+        for inst in insts {
             let data = &out.insts[inst];
             let per_lane = data.args().into_iter().any(|a| out.varying[a])
                 || out.results[inst].is_some_and(|r| out.varying[r]);
-            if !needs_mask(data, per_lane) {
+            let sub_group = matches!(data, InstData::SubGroup { .. });
+            if !needs_mask(data, per_lane) && !sub_group {
                 continue;
             }
-            let mask = *active.get_or_insert_with(|| {
-                let i = out.create_inst(
-                    InstData::Gang {
+            // New instructions go right before `inst`.
+            let emit = |out: &mut Function, data: InstData, ty: Type| {
+                let varying = data.args().into_iter().any(|a| out.varying[a])
+                    || matches!(
+                        data,
+                        InstData::Gang {
+                            op: GangOp::ActiveLanes,
+                            ..
+                        }
+                    );
+                let i = out.create_inst(data, Some(ty));
+                let at = out.blocks[block]
+                    .insts
+                    .iter()
+                    .position(|&x| x == inst)
+                    .expect("inst is in its block");
+                out.insert_inst(block, at, i);
+                out.srclocs[i] = out.srclocs[inst];
+                let v = out.results[i].expect("has a result");
+                out.varying[v] = varying;
+                v
+            };
+            let mask = match active {
+                Some(m) => m,
+                None => {
+                    let data = InstData::Gang {
                         op: GangOp::ActiveLanes,
                         args: vec![],
-                    },
-                    Some(Type::I1),
-                );
-                out.insert_inst(block, position, i);
-                let m = out.results[i].expect("active_lanes has a result");
-                out.varying[m] = true;
-                m
-            });
+                    };
+                    *active.insert(emit(&mut out, data, Type::I1))
+                }
+            };
             let data = std::mem::replace(&mut out.insts[inst], InstData::Unreachable);
-            out.insts[inst] = InstData::Predicated {
-                mask,
-                inst: Box::new(data),
+            out.insts[inst] = match data {
+                InstData::SubGroup { op, args } => {
+                    let per_lane = out.results[inst].is_some_and(|r| out.varying[r]);
+                    let mut add = |data: InstData, ty: Type| emit(&mut out, data, ty);
+                    lower_sub_group(op, &args, per_lane, mask, &mut add)
+                }
+                data => InstData::Predicated {
+                    mask,
+                    inst: Box::new(data),
+                },
             };
         }
     }
     out
+}
+
+/// The gang operation the subgroup collective `sub_group op args` becomes
+/// for the lanes of `mask` (the work-items that take part): a mask operand
+/// of `mask` and the operation's own predicate; a `broadcast` or `shuffle`
+/// as the shape of its result says (`per_lane`: a `broadcast` from a lane
+/// that differs between lanes is a `shuffle`, a `shuffle` of a value the
+/// same in every lane a `broadcast`). `add` adds an instruction before it
+/// and gives its result.
+fn lower_sub_group(
+    op: GangOp,
+    args: &[Value],
+    per_lane: bool,
+    mask: Value,
+    add: &mut dyn FnMut(InstData, Type) -> Value,
+) -> InstData {
+    let gang = |op: GangOp, args: Vec<Value>| InstData::Gang { op, args };
+    match op {
+        GangOp::Any | GangOp::Ballot => {
+            let m = add(
+                InstData::Binary {
+                    op: BinaryOp::Band,
+                    args: [args[0], mask],
+                },
+                Type::I1,
+            );
+            gang(op, vec![m])
+        }
+        GangOp::All => {
+            let outside = add(
+                InstData::Unary {
+                    op: UnaryOp::Bnot,
+                    arg: mask,
+                },
+                Type::I1,
+            );
+            let m = add(
+                InstData::Binary {
+                    op: BinaryOp::Bor,
+                    args: [args[0], outside],
+                },
+                Type::I1,
+            );
+            gang(op, vec![m])
+        }
+        GangOp::Broadcast | GangOp::Shuffle if per_lane => gang(GangOp::Shuffle, args.to_vec()),
+        GangOp::Shuffle => {
+            let lane = add(InstData::Iconst { imm: 0 }, Type::I32);
+            gang(GangOp::Broadcast, vec![args[0], lane])
+        }
+        GangOp::Broadcast => gang(op, args.to_vec()),
+        _ => {
+            let mut gang_args = vec![args[0], mask];
+            gang_args.extend_from_slice(&args[1..]);
+            gang(op, gang_args)
+        }
+    }
 }
 
 /// The most instructions a value may take to compute again.
@@ -1468,6 +1583,26 @@ impl<'a> Linearizer<'a> {
         let src = self.src;
         let mut data = src.insts[inst].clone();
         data.map_args(|a| self.operand(a, b, block));
+        if let InstData::SubGroup { op, args } = data {
+            let r = src.results[inst].expect("a subgroup collective has a result");
+            let per_lane = self.is_varying_src(r);
+            let mut add = |data: InstData, ty: Type| {
+                let v = self.value(block, data, ty);
+                if let ValueDef::Result(i) = self.out.values[v].def {
+                    self.out.srclocs[i] = src.srclocs[inst];
+                }
+                v
+            };
+            data = lower_sub_group(op, &args, per_lane, mask, &mut add);
+            // Its shape is the analysis's, whatever the mask's.
+            let new = self.out.create_inst(data, Some(src.value_type(r)));
+            self.out.append_inst(block, new);
+            self.out.srclocs[new] = src.srclocs[inst];
+            let nr = self.out.results[new].expect("has a result");
+            self.out.varying[nr] = per_lane;
+            self.define(r, block, nr, mask);
+            return;
+        }
         let mut any_varying = false;
         data.visit_args(|a| any_varying |= self.out.varying[a]);
         let result = src.results[inst];
