@@ -117,7 +117,8 @@ pub fn compile(
 
 /// [`compile`] at `tier`: [`Tier::Quick`] code is compiled with less
 /// optimization and kept in this process's JIT only (under a key of its
-/// own), never on disk.
+/// own), never on disk; the disk cache gets a marker that it was compiled
+/// ([`seen_at_quick_tier`]).
 pub fn compile_at(
     module: &Module,
     kernel: FuncId,
@@ -150,6 +151,52 @@ pub fn cached(
     )
 }
 
+/// True if a process compiled the specialization at the quick tier before
+/// (it left a marker in the disk cache, see [`compile_at`]): the kernel
+/// recurs across processes, so its full tier is worth compiling now, for
+/// the disk cache. False without a disk cache.
+pub fn seen_at_quick_tier(
+    module: &Module,
+    kernel: FuncId,
+    spec: &Spec,
+    program_key: &str,
+) -> Result<bool, CodegenError> {
+    let key = cache_key(module, kernel, spec, program_key)?;
+    Ok(ObjectCache::open().is_some_and(|c| c.get(&quick_marker(&key)).is_some()))
+}
+
+/// The disk-cache key of the marker a quick-tier compile leaves: not code
+/// (the cache holds only the full tier's), only the fact.
+fn quick_marker(key: &str) -> String {
+    ObjectCache::key(&[b"compiled at the quick tier", key.as_bytes()])
+}
+
+/// What identifies a specialization's code: the program, the compiler's
+/// version and build, the CPU, the kernel and its specialization.
+fn cache_key(
+    module: &Module,
+    kernel: FuncId,
+    spec: &Spec,
+    program_key: &str,
+) -> Result<String, CodegenError> {
+    let host = crate::target()?;
+    Ok(ObjectCache::key(&[
+        program_key.as_bytes(),
+        crate::backend::cache::compiler_version().as_bytes(),
+        build_identity().as_bytes(),
+        host.fingerprint().as_bytes(),
+        module.functions[kernel].name.as_bytes(),
+        format!(
+            "{:?}/{}/{}/refill-{}",
+            spec.local_size,
+            spec.width,
+            spec.linearization.name(),
+            spec.refill.name()
+        )
+        .as_bytes(),
+    ]))
+}
+
 /// The specialization at `tier`: from the JIT, else (the full tier) from
 /// disk, else generated if `generate`.
 fn load(
@@ -165,21 +212,7 @@ fn load(
     let internal = |e: String| CodegenError::Internal(e);
     let host = crate::target()?;
     let jit = jit(runtime).map_err(internal)?;
-    let key = ObjectCache::key(&[
-        program_key.as_bytes(),
-        crate::backend::cache::compiler_version().as_bytes(),
-        build_identity().as_bytes(),
-        host.fingerprint().as_bytes(),
-        name.as_bytes(),
-        format!(
-            "{:?}/{}/{}/refill-{}",
-            spec.local_size,
-            spec.width,
-            spec.linearization.name(),
-            spec.refill.name()
-        )
-        .as_bytes(),
-    ]);
+    let key = cache_key(module, kernel, spec, program_key)?;
     let found = |l: &Loaded| {
         // SAFETY: the address is of a work-group function the emitter wrote
         // with this signature (abi.rs), linked into the JIT for good.
@@ -245,9 +278,15 @@ fn load(
                 report: report.to_string(),
                 object,
             };
-            // Only the full tier goes to disk.
-            if let (Some(c), Tier::Full) = (&disk, tier) {
-                let _ = c.put(&key, &entry.encode());
+            // Only the full tier goes to disk; a quick one leaves a marker.
+            match (&disk, tier) {
+                (Some(c), Tier::Full) => {
+                    let _ = c.put(&key, &entry.encode());
+                }
+                (Some(c), Tier::Quick) => {
+                    let _ = c.put(&quick_marker(&key), b"quick");
+                }
+                (None, _) => {}
             }
             (entry, false)
         }

@@ -17,7 +17,8 @@ use thiserror::Error;
 
 pub use backend::target::Tier;
 pub use compile::{
-    build_identity, cached, compile, compile_at, stats, CompileStats, CompiledKernel,
+    build_identity, cached, compile, compile_at, seen_at_quick_tier, stats, CompileStats,
+    CompiledKernel,
 };
 pub use emit::{Linearization, LocalLayout, Spec, WORK_GROUP_FN};
 pub use lockstep_ir::abi;

@@ -184,6 +184,16 @@ impl Toolchain for LlvmToolchain {
         Some(unsafe { CompiledKernel::new(function, k.local, Box::new(k.report)) })
     }
 
+    fn recurring_kernel(
+        &self,
+        module: &Module,
+        kernel: FuncId,
+        spec: &Spec,
+        program_key: &str,
+    ) -> bool {
+        lockstep_codegen::seen_at_quick_tier(module, kernel, spec, program_key).unwrap_or(false)
+    }
+
     fn target(&self) -> Result<Target, String> {
         let target = lockstep_codegen::target().map_err(|e| e.to_string())?;
         Ok(Target {

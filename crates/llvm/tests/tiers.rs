@@ -1,6 +1,7 @@
 //! Tiered compilation: the quick tier computes what the interpreter does
 //! on corpus kernels; under auto a kernel's first launch runs the quick
-//! tier and the full tier replaces it; the disk cache holds only the full
+//! tier and, once the kernel is used again (in the process, or in a later
+//! one), the full tier replaces it; the disk cache holds only the full
 //! tier. (Its own test binary: it reads process-wide compile counters, in
 //! child processes with their own cache directories.)
 //!
@@ -75,18 +76,21 @@ kernel void poly(global float *x, global float *y, int n) {
     y[i] = acc;
 }";
 
-/// Set in the child processes: what to do (`auto` or `quick`).
+/// Set in the child processes: the tiering and how many launches
+/// (`auto:3`).
 const CHILD: &str = "LOCKSTEP_TEST_TIERS_CHILD";
 
-/// Runs `poly` over 256 items twice (once after the upgrades) and checks
-/// the results against the host's; prints the tiers and the counters.
+/// Runs `poly` over 256 items as many times as [`CHILD`] says, checking the
+/// results against the host's; after each launch, once upgrades are done,
+/// notes the kernel's tier; prints the tiers and the compile counters.
 #[test]
 fn child_runs_the_kernel() {
-    let Ok(mode) = std::env::var(CHILD) else {
+    let Ok(what) = std::env::var(CHILD) else {
         return;
     };
+    let (tiering, launches) = what.split_once(':').unwrap();
     let mut ctx = lockstep_llvm::context();
-    ctx.set_tiering(mode.parse().unwrap());
+    ctx.set_tiering(tiering.parse().unwrap());
     let program = Program::build(&ctx, SOURCE, "").unwrap();
     let x: Vec<f32> = (0..256).map(|i| i as f32 / 256.0).collect();
     let expected: Vec<f32> = x
@@ -95,7 +99,7 @@ fn child_runs_the_kernel() {
         .map(|&v| (0..20).fold(0.0f32, |acc, k| acc.mul_add(v, k as f32)))
         .collect();
     let mut tiers = Vec::new();
-    for _ in 0..2 {
+    for _ in 0..launches.parse().unwrap() {
         let (xb, yb) = (Buffer::from_slice(&x), Buffer::<f32>::zeroed(256));
         let mut k = program.kernel("poly").unwrap();
         k.set_arg(0, &xb).unwrap();
@@ -105,8 +109,8 @@ fn child_runs_the_kernel() {
             .unwrap();
         // Bit-exact: the same strict float semantics at every tier.
         assert_eq!(yb.read(), expected);
-        tiers.push(format!("{:?}", ctx.compiled_tier(&k, [64, 1, 1]).unwrap()));
         lockstep_runtime::wait_for_upgrades();
+        tiers.push(format!("{:?}", ctx.compiled_tier(&k, [64, 1, 1]).unwrap()));
     }
     let s = lockstep_codegen::stats();
     println!(
@@ -119,10 +123,10 @@ fn child_runs_the_kernel() {
 }
 
 /// Runs [`child_runs_the_kernel`] in a fresh process with the cache in `dir`.
-fn child(mode: &str, dir: &std::path::Path) -> String {
+fn child(what: &str, dir: &std::path::Path) -> String {
     let out = std::process::Command::new(std::env::current_exe().unwrap())
         .args(["--exact", "child_runs_the_kernel", "--nocapture"])
-        .env(CHILD, mode)
+        .env(CHILD, what)
         .env("XDG_CACHE_HOME", dir)
         .env_remove("LOCKSTEP_CACHE")
         .env_remove("LOCKSTEP_TIER")
@@ -142,22 +146,42 @@ fn child(mode: &str, dir: &std::path::Path) -> String {
 }
 
 #[test]
-fn the_first_launch_runs_the_quick_tier_and_only_the_full_tier_is_cached() {
+fn a_kernel_used_again_gets_the_full_tier_and_only_that_is_cached() {
     let dir = tempfile::tempdir().unwrap();
-    // Only the quick tier: compiled once, nothing on disk.
+    // One short launch: the quick tier only (the full one would be CPU
+    // time nobody gets back).
     assert_eq!(
-        child("quick", dir.path()),
+        child("auto:1", dir.path()),
+        "tiers Quick, generated 1, quick 1, disk hits 0"
+    );
+    let dir = tempfile::tempdir().unwrap();
+    // Launched again: the full tier is compiled and swapped in.
+    assert_eq!(
+        child("auto:3", dir.path()),
+        "tiers Quick Full Full, generated 2, quick 1, disk hits 0"
+    );
+    // ... and was written to disk: the next process loads it.
+    assert_eq!(
+        child("auto:1", dir.path()),
+        "tiers Full, generated 0, quick 0, disk hits 1"
+    );
+}
+
+#[test]
+fn the_quick_tier_is_not_cached_but_a_recurring_kernel_gets_the_full_one() {
+    let dir = tempfile::tempdir().unwrap();
+    assert_eq!(
+        child("quick:2", dir.path()),
         "tiers Quick Quick, generated 1, quick 1, disk hits 0"
     );
-    // Auto, the cache without the kernel: the quick tier first, then the
-    // full one, swapped in (and written to disk).
+    // Nothing of that code on disk (no hit), but the marker that the kernel
+    // was compiled before: it recurs, so the full tier at once.
     assert_eq!(
-        child("auto", dir.path()),
-        "tiers Quick Full, generated 2, quick 1, disk hits 0"
+        child("auto:1", dir.path()),
+        "tiers Full, generated 1, quick 0, disk hits 0"
     );
-    // Auto with the full tier on disk: no quick tier at all.
     assert_eq!(
-        child("auto", dir.path()),
-        "tiers Full Full, generated 0, quick 0, disk hits 1"
+        child("auto:1", dir.path()),
+        "tiers Full, generated 0, quick 0, disk hits 1"
     );
 }

@@ -92,16 +92,32 @@ pub(crate) fn compiled(
         ),
         Tiering::Quick | Tiering::Full => None,
     };
+    let started = std::time::Instant::now();
     let k = match cached {
         Some(k) => k,
+        // A kernel earlier processes compiled at the quick tier recurs:
+        // its full tier now, for the disk cache.
+        None if tiering == Tiering::Auto
+            && program.toolchain.recurring_kernel(
+                &program.module,
+                func,
+                &spec,
+                program.code_key(),
+            ) =>
+        {
+            compile(program, func, spec, Tier::Full)?
+        }
         None => compile(program, func, spec, tiering.first())?,
     };
     let k = Arc::new(k);
-    cache.insert((func, spec), k.clone());
-    drop(cache);
     if tiering == Tiering::Auto && k.tier() == Tier::Quick {
-        let (program, quick) = (program.clone(), k.clone());
-        crate::tiers::schedule(move || {
+        // The upgrade, for when the kernel proves worth it. Weak links:
+        // the program holds the kernel, which holds its upgrade.
+        let (program, quick) = (Arc::downgrade(program), Arc::downgrade(&k));
+        let job = move || {
+            let (Some(program), Some(quick)) = (program.upgrade(), quick.upgrade()) else {
+                return;
+            };
             // On failure the quick tier stays (it runs correctly).
             let Ok(full) = compile(&program, func, spec, Tier::Full) else {
                 return;
@@ -114,8 +130,13 @@ pub(crate) fn compiled(
                     .unwrap_or_else(|e| e.into_inner())
                     .insert((func, spec), Arc::new(full));
             }
+        };
+        k.set_upgrade(crate::toolchain::PendingUpgrade {
+            job: Box::new(job),
+            quick_compile: started.elapsed(),
         });
     }
+    cache.insert((func, spec), k.clone());
     Ok(k)
 }
 
@@ -285,6 +306,10 @@ pub(crate) fn launch(
         }
     };
     let trial = variants.len() == 2;
+    let launch_started = std::time::Instant::now();
+    for k in variants.iter().flat_map(|specs| specs.values()) {
+        k.launching();
+    }
     let tiers_of = || -> Vec<Tier> {
         variants
             .iter()
@@ -497,6 +522,9 @@ pub(crate) fn launch(
     if trial && comparable {
         let [off, on] = timings.map(|t| t.into_inner().unwrap_or_else(|e| e.into_inner()));
         program.refill_trials.record(trial_key, &off, &on);
+    }
+    for k in variants.iter().flat_map(|specs| specs.values()) {
+        k.launched(launch_started.elapsed());
     }
     drop(guards);
     drop(byval);

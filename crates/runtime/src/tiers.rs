@@ -1,9 +1,16 @@
 //! Tiered compilation: a kernel specialization's first launch runs code
-//! compiled quickly ([`Tier::Quick`]: LLVM at a low optimization level)
-//! while the fully optimized code ([`Tier::Full`]) is compiled on a
-//! background thread and swapped in ([`crate::CompiledKernel::upgrade`]):
-//! launches after that, and the work-groups a running launch has not
-//! started yet, run it. Both tiers compile the same IR with the same
+//! compiled quickly ([`Tier::Quick`]: LLVM at a low optimization level);
+//! once the kernel proves worth more (it is launched again, or a launch
+//! ran longer than the quick compile took) the fully optimized code
+//! ([`Tier::Full`]) is compiled on a background thread and swapped in
+//! ([`crate::CompiledKernel::upgrade`]): launches after that, and the
+//! work-groups a running launch has not started yet, run it. A kernel
+//! launched once, briefly, costs only the quick compile (the full one
+//! would add CPU time nobody gets back). The disk cache keeps no quick
+//! code, but remembers that a specialization was compiled at the quick
+//! tier: when a later process launches it again, it recurs, and the full
+//! tier is compiled at once (and cached), so a program run again and again
+//! finds all its kernels on disk from its third run on. Both tiers compile the same IR with the same
 //! semantics, so results never depend on the tier; only speed does. The
 //! toolchain's caches keep only the full tier, and a specialization they
 //! have is used at once, without a quick tier.

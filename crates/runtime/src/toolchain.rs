@@ -12,7 +12,9 @@
 
 use std::fmt;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::sync::Mutex;
+use std::time::Duration;
 
 use lockstep_ir::abi::{LocalLayout, RuntimeFunctions, WorkGroupFn};
 use lockstep_ir::{FuncId, Module};
@@ -87,6 +89,21 @@ pub trait Toolchain: Send + Sync + fmt::Debug {
     ) -> Option<CompiledKernel> {
         let _ = (module, kernel, spec, program_key, runtime);
         None
+    }
+
+    /// True if an earlier process compiled the specialization at
+    /// [`Tier::Quick`] (the toolchain's disk cache remembers that, without
+    /// its code): the kernel recurs across processes, so the runtime
+    /// compiles the full tier at once, for the cache.
+    fn recurring_kernel(
+        &self,
+        module: &Module,
+        kernel: FuncId,
+        spec: &Spec,
+        program_key: &str,
+    ) -> bool {
+        let _ = (module, kernel, spec, program_key);
+        false
     }
 
     /// The CPU kernels are compiled for, or why none can be.
@@ -187,6 +204,18 @@ pub struct CompiledKernel {
     pub report: Box<dyn fmt::Display + Send + Sync>,
     /// Whether `function` is the full tier's.
     full: AtomicBool,
+    /// A quick tier's upgrade, until it is handed to the upgrade thread
+    /// (when the kernel proves worth it: see [`crate::tiers`]).
+    upgrade: Mutex<Option<PendingUpgrade>>,
+    /// Launches that ran this code.
+    launches: AtomicU64,
+}
+
+/// An upgrade not started yet: what compiles the full tier and swaps it
+/// in, and how long the quick tier took to compile.
+pub(crate) struct PendingUpgrade {
+    pub job: Box<dyn FnOnce() + Send>,
+    pub quick_compile: Duration,
 }
 
 impl CompiledKernel {
@@ -207,6 +236,8 @@ impl CompiledKernel {
             local,
             report,
             full: AtomicBool::new(true),
+            upgrade: Mutex::new(None),
+            launches: AtomicU64::new(0),
         }
     }
 
@@ -222,6 +253,40 @@ impl CompiledKernel {
             Tier::Full
         } else {
             Tier::Quick
+        }
+    }
+
+    /// Keeps `upgrade` until the kernel proves worth it ([`CompiledKernel::launching`],
+    /// [`CompiledKernel::launched`]).
+    pub(crate) fn set_upgrade(&self, upgrade: PendingUpgrade) {
+        *self.upgrade.lock().unwrap_or_else(|e| e.into_inner()) = Some(upgrade);
+    }
+
+    /// Counts a launch that starts: from the second one on, a pending
+    /// upgrade is scheduled (the kernel is used again).
+    pub(crate) fn launching(&self) {
+        if self.launches.fetch_add(1, Ordering::Relaxed) >= 1 {
+            self.schedule_upgrade(|_| true);
+        }
+    }
+
+    /// A launch ran for `elapsed`: longer than the quick tier took to
+    /// compile, the pending upgrade is scheduled (the kernel's time goes
+    /// to running it).
+    pub(crate) fn launched(&self, elapsed: Duration) {
+        self.schedule_upgrade(|u| elapsed > u.quick_compile);
+    }
+
+    fn schedule_upgrade(&self, worth_it: impl FnOnce(&PendingUpgrade) -> bool) {
+        let pending = {
+            let mut upgrade = self.upgrade.lock().unwrap_or_else(|e| e.into_inner());
+            match upgrade.as_ref() {
+                Some(u) if worth_it(u) => upgrade.take(),
+                _ => None,
+            }
+        };
+        if let Some(u) = pending {
+            crate::tiers::schedule(u.job);
         }
     }
 
