@@ -7,32 +7,16 @@
 //! Each function takes one value per lane (`values`, W of them) and which
 //! lanes take part (`set`); a lane that does not counts as the identity.
 
-use lockstep_ir::{BinaryOp, Collective, Combine, Type};
+use lockstep_ir::{Collective, Combine, Type};
 
 use crate::arith::{float_binary_bits, int_binary};
 
 /// `op(a, b)` on values of `ty`.
 pub fn combine(op: Combine, ty: Type, a: u64, b: u64) -> u64 {
+    let bop = op.binary_op(ty.is_float());
     if ty.is_float() {
-        let bop = match op {
-            Combine::Add => BinaryOp::Fadd,
-            Combine::Mul => BinaryOp::Fmul,
-            Combine::Fmin => BinaryOp::Fmin,
-            _ => BinaryOp::Fmax,
-        };
         return float_binary_bits(bop, ty, a, b);
     }
-    let bop = match op {
-        Combine::Add => BinaryOp::Iadd,
-        Combine::Mul => BinaryOp::Imul,
-        Combine::Smin => BinaryOp::Smin,
-        Combine::Smax => BinaryOp::Smax,
-        Combine::Umin => BinaryOp::Umin,
-        Combine::Umax => BinaryOp::Umax,
-        Combine::And => BinaryOp::Band,
-        Combine::Or => BinaryOp::Bor,
-        _ => BinaryOp::Bxor,
-    };
     int_binary(bop, ty.bits(), a, b)
 }
 

@@ -4,7 +4,7 @@
 
 use std::ops::RangeInclusive;
 
-use crate::instructions::{Combine, GangOp, WorkItemQuery};
+use crate::instructions::{BinaryOp, Combine, GangOp, WorkItemQuery};
 use crate::types::Type;
 
 /// What a reduction or scan gang operation computes from its lanes.
@@ -145,6 +145,26 @@ impl GangOp {
 }
 
 impl Combine {
+    /// The two-operand operation that combines two values, for floats
+    /// (`float`) or integers.
+    pub fn binary_op(self, float: bool) -> BinaryOp {
+        match (self, float) {
+            (Combine::Add, true) => BinaryOp::Fadd,
+            (Combine::Mul, true) => BinaryOp::Fmul,
+            (Combine::Add, false) => BinaryOp::Iadd,
+            (Combine::Mul, false) => BinaryOp::Imul,
+            (Combine::Smin, _) => BinaryOp::Smin,
+            (Combine::Smax, _) => BinaryOp::Smax,
+            (Combine::Umin, _) => BinaryOp::Umin,
+            (Combine::Umax, _) => BinaryOp::Umax,
+            (Combine::Fmin, _) => BinaryOp::Fmin,
+            (Combine::Fmax, _) => BinaryOp::Fmax,
+            (Combine::And, _) => BinaryOp::Band,
+            (Combine::Or, _) => BinaryOp::Bor,
+            (Combine::Xor, _) => BinaryOp::Bxor,
+        }
+    }
+
     /// True if the operation applies to values of `ty`.
     pub fn applies_to(self, ty: Type) -> bool {
         match self {

@@ -374,21 +374,7 @@ impl<'a> Emitter<'a> {
     /// `combine` on two values (scalars or vectors) of the IR type `ty`,
     /// lane by lane.
     fn combine(&mut self, combine: Combine, ty: Type, a: V, b: V) -> V {
-        let op = match (combine, ty.is_float()) {
-            (Combine::Add, true) => BinaryOp::Fadd,
-            (Combine::Mul, true) => BinaryOp::Fmul,
-            (Combine::Add, false) => BinaryOp::Iadd,
-            (Combine::Mul, false) => BinaryOp::Imul,
-            (Combine::Smin, _) => BinaryOp::Smin,
-            (Combine::Smax, _) => BinaryOp::Smax,
-            (Combine::Umin, _) => BinaryOp::Umin,
-            (Combine::Umax, _) => BinaryOp::Umax,
-            (Combine::Fmin, _) => BinaryOp::Fmin,
-            (Combine::Fmax, _) => BinaryOp::Fmax,
-            (Combine::And, _) => BinaryOp::Band,
-            (Combine::Or, _) => BinaryOp::Bor,
-            (Combine::Xor, _) => BinaryOp::Bxor,
-        };
+        let op = combine.binary_op(ty.is_float());
         self.binary(op, a, b)
     }
 

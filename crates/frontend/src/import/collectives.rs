@@ -237,22 +237,7 @@ fn collective(
 
 /// `op` of two scalars.
 fn combine(fi: &mut FnImp, op: Combine, a: ir::Value, b: ir::Value) -> ir::Value {
-    let float = fi.ty(a).is_float();
-    let bop = match (op, float) {
-        (Combine::Add, true) => BinaryOp::Fadd,
-        (Combine::Mul, true) => BinaryOp::Fmul,
-        (Combine::Add, false) => BinaryOp::Iadd,
-        (Combine::Mul, false) => BinaryOp::Imul,
-        (Combine::Smin, _) => BinaryOp::Smin,
-        (Combine::Smax, _) => BinaryOp::Smax,
-        (Combine::Umin, _) => BinaryOp::Umin,
-        (Combine::Umax, _) => BinaryOp::Umax,
-        (Combine::Fmin, _) => BinaryOp::Fmin,
-        (Combine::Fmax, _) => BinaryOp::Fmax,
-        (Combine::And, _) => BinaryOp::Band,
-        (Combine::Or, _) => BinaryOp::Bor,
-        (Combine::Xor, _) => BinaryOp::Bxor,
-    };
+    let bop = op.binary_op(fi.ty(a).is_float());
     fi.binary(bop, a, b)
 }
 
