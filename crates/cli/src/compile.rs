@@ -241,6 +241,8 @@ pub fn run(args: CompileArgs) -> Result<()> {
         let spec = Spec {
             linearization: args.linearize,
             refill: refill_mode,
+            // As a launch whose buffers are below 2 GiB (nearly all) has it.
+            small_buffers: true,
             ..Spec::new(local_size, width)
         };
         let config = UniformityConfig { local_size, width };

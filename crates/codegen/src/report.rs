@@ -17,9 +17,23 @@ pub enum Access {
     /// One (masked) vector access (consecutive address, stride = size).
     Vector,
     /// A gather or scatter; the address's shape says why.
-    Gather(Shape),
+    Gather {
+        shape: Shape,
+        /// Addressed as 32-bit offsets from an object's start.
+        offsets_32: bool,
+        /// Tested at run time for consecutive lanes (then one vector
+        /// access).
+        consecutive_test: bool,
+    },
     /// Lane by lane (atomics).
     PerLane,
+    /// An atomic at one address for the gang: one access with the lanes'
+    /// operands combined.
+    Combined,
+    /// An atomic add at per-lane addresses in local memory: a gather and a
+    /// scatter, lanes with the same address combined (AVX-512 conflict
+    /// detection).
+    Conflicts,
 }
 
 /// A barrier and what each gang keeps across it.
@@ -200,11 +214,31 @@ impl fmt::Display for Report {
             let how = match access {
                 Access::Scalar => "scalar (uniform address)".to_string(),
                 Access::Vector => "vector (consecutive)".to_string(),
-                Access::Gather(s) => format!(
-                    "{} (address {s}; one vector access when consecutive at run time)",
-                    if kind == "load" { "gather" } else { "scatter" }
+                Access::Gather {
+                    shape,
+                    offsets_32,
+                    consecutive_test,
+                } => format!(
+                    "{} (address {shape}{}{})",
+                    if kind == "load" { "gather" } else { "scatter" },
+                    if *offsets_32 {
+                        "; 32-bit offsets from the object's start"
+                    } else {
+                        ""
+                    },
+                    if *consecutive_test {
+                        "; one vector access when consecutive at run time"
+                    } else {
+                        ""
+                    }
                 ),
                 Access::PerLane => "per lane (atomic)".to_string(),
+                Access::Combined => {
+                    "one access for the gang (lanes' operands combined)".to_string()
+                }
+                Access::Conflicts => {
+                    "gather and scatter (lanes with the same address combined)".to_string()
+                }
             };
             let _ = writeln!(line, "    {inst} {kind}: {how}");
         }

@@ -11,7 +11,8 @@
 //!   output of a check that prints something. `LOCKSTEP_BLESS=1` rewrites
 //!   this block from the actual output.
 //! * `; check: <text>` lines, for long outputs (generated LLVM IR): each
-//!   text must occur in the output, in this order (FileCheck's CHECK).
+//!   text must occur in the output, in this order (FileCheck's CHECK);
+//!   `; not: <text>` lines: the text must occur nowhere in it.
 //! * `; run: @kernel global G local L (args) => argK = values` lines, for
 //!   `test run`: the kernel runs on the interpreter as written and after
 //!   the pass pipeline, and its buffers must hold these values ([`run`]).
@@ -42,6 +43,8 @@ pub struct TestFile {
     pub expected_output: Option<String>,
     /// `; check:` texts, in order.
     pub checks: Vec<String>,
+    /// `; not:` texts, which must occur nowhere in the output.
+    pub absent: Vec<String>,
 }
 
 impl TestFile {
@@ -76,14 +79,14 @@ impl TestFile {
             }
             out
         });
-        let checks = source
-            .lines()
-            .filter_map(|l| {
-                l.trim()
-                    .strip_prefix("; check:")
-                    .map(|c| c.trim().to_string())
-            })
-            .collect();
+        let directive = |prefix: &str| -> Vec<String> {
+            source
+                .lines()
+                .filter_map(|l| l.trim().strip_prefix(prefix).map(|c| c.trim().to_string()))
+                .collect()
+        };
+        let checks = directive("; check:");
+        let absent = directive("; not:");
         Ok(TestFile {
             path: path.to_path_buf(),
             source,
@@ -91,6 +94,7 @@ impl TestFile {
             expected_errors,
             expected_output,
             checks,
+            absent,
         })
     }
 
@@ -162,9 +166,12 @@ pub fn run_file(file: &TestFile, checks: &[(&str, Check)], bless: bool) -> Resul
     if !outputs.is_empty() {
         outcome.output = Some(outputs.concat());
     }
-    if !file.checks.is_empty() {
+    if !file.checks.is_empty() || !file.absent.is_empty() {
         let output = outcome.output.as_deref().unwrap_or_default();
         check_in_order(&file.checks, output)?;
+        if let Some(a) = file.absent.iter().find(|a| output.contains(a.as_str())) {
+            bail!("`; not: {a}` found in the output:\n{output}");
+        }
         return Ok(None);
     }
     compare_output(file, outcome.output.as_deref(), bless)

@@ -94,8 +94,8 @@ fn main() {
 }
 
 /// `test codegen`: the SIMD LLVM IR of each kernel (width 8; local size from
-/// `reqd_work_group_size`, else 64; lane refill off), before LLVM's
-/// optimizer.
+/// `reqd_work_group_size`, else 64; lane refill off; buffers below 2 GiB, as
+/// nearly every launch has them), before LLVM's optimizer.
 fn codegen_check(module: &lockstep_ir::Module) -> Result<String, String> {
     codegen_listing(module, lockstep_passes::pipeline::RefillMode::Off)
 }
@@ -118,6 +118,7 @@ fn codegen_listing(
             .unwrap_or([64, 1, 1]);
         let spec = lockstep_codegen::Spec {
             refill,
+            small_buffers: true,
             ..lockstep_codegen::Spec::new(local_size, 8)
         };
         let text =

@@ -47,16 +47,22 @@ pub struct Spec {
     pub linearization: Linearization,
     /// Whether the kernel may run with lane refill.
     pub refill: RefillMode,
+    /// Every buffer the kernel's pointer arguments point to is smaller than
+    /// 2 GiB, so per-lane addresses into one can be 32-bit offsets from its
+    /// start ([`crate::analysis::Gathers`]).
+    pub small_buffers: bool,
 }
 
 impl Spec {
-    /// A specialization with the default linearization and refill mode.
+    /// A specialization with the default linearization and refill mode,
+    /// for buffers of any size.
     pub fn new(local_size: [u32; 3], width: u32) -> Spec {
         Spec {
             local_size,
             width,
             linearization: Linearization::default(),
             refill: RefillMode::default(),
+            small_buffers: false,
         }
     }
 

@@ -312,6 +312,8 @@ impl Context {
             width: self.kernel_width(kernel),
             linearization: self.linearization,
             refill: self.refill,
+            // As launched with buffers below 2 GiB.
+            small_buffers: true,
         };
         Ok(
             simd::compiled(&kernel.program, kernel.func, spec, self.tiering)?
@@ -328,6 +330,8 @@ impl Context {
             width: self.kernel_width(kernel),
             linearization: self.linearization,
             refill: self.refill,
+            // As launched with buffers below 2 GiB.
+            small_buffers: true,
         };
         let cache = kernel
             .program

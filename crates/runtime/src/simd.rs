@@ -14,6 +14,7 @@ use std::sync::{Arc, Mutex, OnceLock};
 use lockstep_interp::convert::{self, Format};
 use lockstep_ir::abi::{runtime_symbols, type_of_code, GroupContext};
 use lockstep_ir::{ConvertOp, FuncId, Rounding, Type};
+use lockstep_passes::analysis::gathers::SMALL_OBJECT;
 use rayon::prelude::*;
 
 use crate::kernel::ArgValue;
@@ -260,6 +261,10 @@ pub(crate) fn launch(
     // The group sizes that occur: full, and the smaller last one per dimension.
     let size_of = |d: usize, g: u64| (global[d] - g * local[d]).min(local[d]);
     let tiering = ctx.tiering().for_launch(global.iter().product());
+    let small_buffers = bound.iter().all(|arg| match arg {
+        ArgValue::Buffer(storage) => (storage.len() as u64) < SMALL_OBJECT,
+        _ => true,
+    });
     // The specializations, by group size, compiled with refill as `refill` says.
     let compile_all = |refill: RefillMode| {
         let mut specs: HashMap<[u32; 3], Arc<CompiledKernel>> = HashMap::new();
@@ -277,6 +282,7 @@ pub(crate) fn launch(
                             width,
                             linearization: settings.linearization,
                             refill,
+                            small_buffers,
                         };
                         e.insert(compiled(program, kernel.func, spec, tiering)?);
                     }

@@ -171,3 +171,26 @@ def atomic_dec_local(a, nd):
         drained = -sum(v - 50 for v in ch if v > 50)
         left.extend([budget, drained])
     return {"left": left}
+
+
+def atomic_slots(a, nd):
+    BINS, SLOTS = 8, 64
+    n = nd.lsize[0]
+    groups = _chunks([int(x) for x in a["in"]], n)
+    marks = [0] * (len(groups) * BINS * SLOTS)
+    tickets = [0] * (len(groups) * 4 * n)
+    totals = []
+    for g, ch in enumerate(groups):
+        count = [0] * BINS
+        nxt = 0
+        for v in ch:
+            b = 1 if v % 3 == 0 else (5 if v & 1 else v % BINS)
+            if count[b] < SLOTS:
+                marks[(g * BINS + b) * SLOTS + count[b]] += 1
+            count[b] += 1
+            w = (v & 3) + 1
+            for t in range(nxt, nxt + w):
+                tickets[g * 4 * n + t] += 1
+            nxt += w
+        totals.extend(count + [nxt])
+    return {"marks": marks, "tickets": tickets, "totals": totals}

@@ -17,6 +17,7 @@
 //!   The state also holds private arrays; everything else lives in
 //!   registers for one call.
 
+mod atomics;
 mod llvm;
 mod math;
 mod ops;
@@ -26,7 +27,7 @@ use std::collections::HashMap;
 use cranelift_entity::SecondaryMap;
 use llvm_sys::prelude::LLVMBasicBlockRef;
 use lockstep_ir::{self as ir, Block, FuncId, InstData, Value};
-use lockstep_passes::analysis::{refill_choice, Shape, Uniformity, UniformityConfig};
+use lockstep_passes::analysis::{refill_choice, Gathers, Shape, Uniformity, UniformityConfig};
 use lockstep_passes::pipeline::Pass;
 
 use crate::report::Report;
@@ -53,6 +54,8 @@ pub(crate) struct Emitter<'a> {
     pub l: Llvm,
     pub func: &'a ir::Function,
     pub uni: Uniformity,
+    /// How per-lane addresses are accessed.
+    pub gathers: Gathers,
     pub w: u32,
     pub spec: Spec,
     pub report: Report,
@@ -175,8 +178,10 @@ pub fn emit_kernel(
     l.set_internal(f);
     l.add_fn_attr(f, "alwaysinline");
     let alloca_block = l.append_block(f, "allocas");
+    let gathers = Gathers::compute(func, |g| module.globals[g].size, spec.small_buffers);
     let mut e = Emitter {
         func,
+        gathers,
         w,
         spec: *spec,
         report,

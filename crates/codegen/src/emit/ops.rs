@@ -7,8 +7,8 @@ use llvm_sys::LLVMIntPredicate::*;
 use llvm_sys::LLVMOpcode;
 use llvm_sys::LLVMRealPredicate::*;
 use lockstep_ir::{
-    self as ir, AtomicRmwOp, BinaryOp, Collective, Combine, ConvertOp, FloatCC, GangOp, InstData,
-    IntCC, Rounding, TernaryOp, Type, UnaryOp, Value, WorkItemQuery,
+    self as ir, BinaryOp, Collective, Combine, ConvertOp, FloatCC, GangOp, InstData, IntCC,
+    Rounding, TernaryOp, Type, UnaryOp, Value, WorkItemQuery,
 };
 use lockstep_passes::analysis::Shape;
 
@@ -441,22 +441,37 @@ impl<'a> Emitter<'a> {
                 Repr::Vector(x)
             }
             (_, _) => {
-                let mut d = 1;
-                while d < w {
-                    // Lane l takes lane l - d, or the identity (lane W of
-                    // the second operand) below d.
-                    let lanes: Vec<u32> = (0..w).map(|l| if l >= d { l - d } else { w }).collect();
-                    let below = self.l.shuffle(x, ids, &lanes);
-                    x = self.combine(combine, ty, below, x);
-                    d *= 2;
-                }
-                if kind == Collective::ScanExcl {
-                    let lanes: Vec<u32> = (0..w).map(|l| if l >= 1 { l - 1 } else { w }).collect();
-                    x = self.l.shuffle(x, ids, &lanes);
-                }
-                Repr::Vector(x)
+                Repr::Vector(self.scan_lanes(combine, ty, x, ids, kind == Collective::ScanExcl))
             }
         }
+    }
+
+    /// The scan of the lanes of `x` (`ty` elements) by `combine`, inclusive
+    /// or `exclusive`: log2(W) steps of shifting the vector up by 1, 2, 4,
+    /// … lanes (the identity `ids` shifted in) and combining.
+    pub(super) fn scan_lanes(
+        &mut self,
+        combine: Combine,
+        ty: Type,
+        mut x: V,
+        ids: V,
+        exclusive: bool,
+    ) -> V {
+        let w = self.w;
+        let mut d = 1;
+        while d < w {
+            // Lane l takes lane l - d, or the identity (lane W of the
+            // second operand) below d.
+            let lanes: Vec<u32> = (0..w).map(|l| if l >= d { l - d } else { w }).collect();
+            let below = self.l.shuffle(x, ids, &lanes);
+            x = self.combine(combine, ty, below, x);
+            d *= 2;
+        }
+        if exclusive {
+            let lanes: Vec<u32> = (0..w).map(|l| if l >= 1 { l - 1 } else { w }).collect();
+            x = self.l.shuffle(x, ids, &lanes);
+        }
+        x
     }
 
     /// The number of lanes set in the mask `m`, as an `i32`.
@@ -570,17 +585,16 @@ impl<'a> Emitter<'a> {
                         &[address, align_v, self.mask, pass],
                     )
                 } else {
-                    let pt = self.l.type_of(address);
-                    self.l.intrinsic(
-                        "llvm.masked.gather",
-                        &[vt, pt],
-                        &[address, align_v, self.mask, pass],
-                    )
+                    self.gather(address, mt, *align, self.mask)
                 };
                 let access = if vector {
                     Access::Vector
                 } else {
-                    Access::Gather(Shape::Varying)
+                    Access::Gather {
+                        shape: Shape::Varying,
+                        offsets_32: false,
+                        consecutive_test: false,
+                    }
                 };
                 self.report.note_access(inst, "load", access);
                 let v = self.mem_as(v, ty);
@@ -614,7 +628,11 @@ impl<'a> Emitter<'a> {
                 let access = if vector {
                     Access::Vector
                 } else {
-                    Access::Gather(Shape::Varying)
+                    Access::Gather {
+                        shape: Shape::Varying,
+                        offsets_32: false,
+                        consecutive_test: false,
+                    }
                 };
                 self.report.note_access(inst, "store", access);
                 true
@@ -1408,28 +1426,32 @@ impl<'a> Emitter<'a> {
             );
             (Repr::Vector(self.mem_as(v, ty)), Access::Vector)
         } else {
-            let ps = self.vector(ptr);
+            let ps = self.lane_addresses(ptr);
             let vt = self.vty(mt);
             let pass = self.l.poison(vt);
             let align_v = self.l.const_int(self.l.i32(), align as u64);
-            let pt = self.l.type_of(ps);
             let mask = self.mask;
-            let v = self.unless_consecutive(
-                ps,
-                size as u64,
-                volatile,
-                |e, p0| {
-                    e.l.intrinsic(
-                        "llvm.masked.load",
-                        &[vt, e.l.ptr()],
-                        &[p0, align_v, mask, pass],
-                    )
-                },
-                |e| {
-                    e.l.intrinsic("llvm.masked.gather", &[vt, pt], &[ps, align_v, mask, pass])
-                },
-            );
-            (Repr::Vector(self.mem_as(v, ty)), Access::Gather(shape))
+            let v = if !self.gathers.worth_consecutive_test(ptr) {
+                self.gather(ps, mt, align, mask)
+            } else {
+                self.unless_consecutive(
+                    ps,
+                    size as u64,
+                    volatile,
+                    |e, p0| {
+                        e.l.intrinsic(
+                            "llvm.masked.load",
+                            &[vt, e.l.ptr()],
+                            &[p0, align_v, mask, pass],
+                        )
+                    },
+                    |e| e.gather(ps, mt, align, mask),
+                )
+            };
+            (
+                Repr::Vector(self.mem_as(v, ty)),
+                self.gather_access(ptr, shape, volatile),
+            )
         };
         self.report.note_access(inst, "load", access);
         r
@@ -1483,30 +1505,107 @@ impl<'a> Emitter<'a> {
             );
             Access::Vector
         } else {
-            let ps = self.vector(ptr);
+            let ps = self.lane_addresses(ptr);
             let v = self.vector(value);
             let v = self.to_mem(v, ty);
             let align_v = self.l.const_int(self.l.i32(), align as u64);
             let (vt, pt) = (self.l.type_of(v), self.l.type_of(ps));
             let mask = self.mask;
-            self.unless_consecutive(
-                ps,
-                size as u64,
-                volatile,
-                |e, p0| {
-                    e.l.intrinsic(
-                        "llvm.masked.store",
-                        &[vt, e.l.ptr()],
-                        &[v, p0, align_v, mask],
-                    )
-                },
-                |e| {
-                    e.l.intrinsic("llvm.masked.scatter", &[vt, pt], &[v, ps, align_v, mask])
-                },
-            );
-            Access::Gather(shape)
+            let scatter = |e: &mut Self| {
+                e.l.intrinsic("llvm.masked.scatter", &[vt, pt], &[v, ps, align_v, mask])
+            };
+            if self.gathers.worth_consecutive_test(ptr) {
+                self.unless_consecutive(
+                    ps,
+                    size as u64,
+                    volatile,
+                    |e, p0| {
+                        e.l.intrinsic(
+                            "llvm.masked.store",
+                            &[vt, e.l.ptr()],
+                            &[v, p0, align_v, mask],
+                        )
+                    },
+                    scatter,
+                );
+            } else {
+                scatter(self);
+            }
+            self.gather_access(ptr, shape, volatile)
         };
         self.report.note_access(inst, "store", access);
+    }
+
+    /// How a gather or scatter through `ptr` is done, for the report.
+    fn gather_access(&self, ptr: Value, shape: Shape, volatile: bool) -> Access {
+        Access::Gather {
+            shape,
+            offsets_32: self.gathers.object_offset(self.func, ptr).is_some(),
+            consecutive_test: !volatile && self.gathers.worth_consecutive_test(ptr),
+        }
+    }
+
+    /// Each lane's address for an access through `ptr` (not consecutive):
+    /// the object's start plus a 32-bit offset where [`Gathers`] allows
+    /// (so x86 gathers with 32-bit indices), else the lanes' pointers.
+    pub(super) fn lane_addresses(&mut self, ptr: Value) -> V {
+        let Some((base, off)) = self.gathers.object_offset(self.func, ptr) else {
+            return self.vector(ptr);
+        };
+        let base = self.scalar(base);
+        let off = self.vector(off);
+        let narrow = self.l.cast(LLVMOpcode::LLVMTrunc, off, self.vty(Type::I32));
+        let off = self
+            .l
+            .cast(LLVMOpcode::LLVMSExt, narrow, self.vty(Type::I64));
+        self.l.gep_i8(base, off)
+    }
+
+    /// Loads a `t` (a memory type) from each lane's address in `ps` whose
+    /// `mask` bit is set. Bytes and aligned 16-bit values come from a
+    /// gather of the aligned 32-bit words holding them, shifted into place:
+    /// x86 gathers only 32- and 64-bit elements, and LLVM would load a
+    /// narrow gather lane by lane behind a branch each. Such a word never
+    /// crosses a page, so it reads nothing the lane's own access would not.
+    pub(super) fn gather(&mut self, ps: V, t: Type, align: u32, mask: V) -> V {
+        let pt = self.l.type_of(ps);
+        let narrow = t.bits() < 32 && (t.bits() == 8 || align >= 2);
+        if !narrow {
+            let vt = self.vty(t);
+            let pass = self.l.poison(vt);
+            let align_v = self.l.const_int(self.l.i32(), align as u64);
+            return self
+                .l
+                .intrinsic("llvm.masked.gather", &[vt, pt], &[ps, align_v, mask, pass]);
+        }
+        let i64v = self.l.vec(self.l.i64(), self.w);
+        let ints = self.l.cast(LLVMOpcode::LLVMPtrToInt, ps, i64v);
+        let low = self.l.splat(self.l.const_int(self.l.i64(), 3), self.w);
+        let word_ints = self.l.and(ints, self.l.not(low));
+        let words = self.l.cast(LLVMOpcode::LLVMIntToPtr, word_ints, pt);
+        let wt = self.vty(Type::I32);
+        let pass = self.l.poison(wt);
+        let align_v = self.l.const_int(self.l.i32(), 4);
+        let w = self.l.intrinsic(
+            "llvm.masked.gather",
+            &[wt, pt],
+            &[words, align_v, mask, pass],
+        );
+        let byte = self
+            .l
+            .cast(LLVMOpcode::LLVMTrunc, self.l.and(ints, low), wt);
+        let bits = self.l.shl(
+            byte,
+            self.l.splat(self.l.const_int(self.l.i32(), 3), self.w),
+        );
+        let shifted = self.l.lshr(w, bits);
+        let narrow = self.l.vec(self.l.int(t.bits()), self.w);
+        let v = self.l.cast(LLVMOpcode::LLVMTrunc, shifted, narrow);
+        if t.is_float() {
+            self.l.bitcast(v, self.vty(t))
+        } else {
+            v
+        }
     }
 
     /// A gather or scatter whose addresses the analysis could not prove
@@ -1628,7 +1727,7 @@ impl<'a> Emitter<'a> {
 
     /// Runs `f` on each active lane's operands in lane order (a branch per
     /// lane); returns the lanes' results as a vector if `f` gives values.
-    fn per_active_lane(
+    pub(super) fn per_active_lane(
         &mut self,
         args: &[Value],
         f: impl Fn(&mut Self, &[V]) -> Option<V>,
@@ -1655,55 +1754,6 @@ impl<'a> Emitter<'a> {
             self.l.position_at_end(next);
         }
         slot.map(|(ptr, vt)| self.l.load(vt, ptr, 1))
-    }
-
-    fn atomic(&mut self, inst: ir::Inst, data: &InstData) -> Option<Repr> {
-        use llvm_sys::LLVMAtomicOrdering::LLVMAtomicOrderingSequentiallyConsistent as SEQ;
-        let func = self.func;
-        let data = data.clone();
-        let result_ty = func.results[inst].map(|r| func.value_type(r));
-        let args = data.args();
-        self.report
-            .note_access(inst, data.mnemonic(), Access::PerLane);
-        let r = self.per_active_lane(&args, |e, xs| {
-            let b = e.l.builder;
-            unsafe {
-                match &data {
-                    InstData::AtomicRmw { op, .. } => Some(llvm_sys::core::LLVMBuildAtomicRMW(
-                        b,
-                        rmw_op(*op),
-                        xs[0],
-                        xs[1],
-                        SEQ,
-                        0,
-                    )),
-                    InstData::AtomicCas { .. } => {
-                        let pair = llvm_sys::core::LLVMBuildAtomicCmpXchg(
-                            b, xs[0], xs[1], xs[2], SEQ, SEQ, 0,
-                        );
-                        Some(llvm_sys::core::LLVMBuildExtractValue(
-                            b,
-                            pair,
-                            0,
-                            c"".as_ptr(),
-                        ))
-                    }
-                    InstData::AtomicLoad { .. } => {
-                        let t = e.ty(result_ty.expect("atomic loads have a result"));
-                        let v = e.l.load(t, xs[0], t_bytes(result_ty.unwrap()));
-                        llvm_sys::core::LLVMSetOrdering(v, SEQ);
-                        Some(v)
-                    }
-                    _ => {
-                        let stored = func.value_type(args[0]);
-                        let s = e.l.store(xs[0], xs[1], t_bytes(stored));
-                        llvm_sys::core::LLVMSetOrdering(s, SEQ);
-                        None
-                    }
-                }
-            }
-        });
-        r.map(Repr::Vector)
     }
 
     fn work_item(&mut self, query: WorkItemQuery, dim: u8, result: Value) -> Repr {
@@ -1944,7 +1994,7 @@ impl<'a> Emitter<'a> {
     }
 }
 
-fn t_bytes(t: Type) -> u32 {
+pub(super) fn t_bytes(t: Type) -> u32 {
     t.bytes().max(1)
 }
 
@@ -1954,25 +2004,6 @@ pub fn convert_code(op: ConvertOp) -> u32 {
 
 pub fn rounding_code(r: Rounding) -> u32 {
     Rounding::ALL.iter().position(|&o| o == r).unwrap_or(0) as u32
-}
-
-fn rmw_op(op: AtomicRmwOp) -> llvm_sys::LLVMAtomicRMWBinOp {
-    use llvm_sys::LLVMAtomicRMWBinOp::*;
-    match op {
-        AtomicRmwOp::Xchg => LLVMAtomicRMWBinOpXchg,
-        AtomicRmwOp::Add => LLVMAtomicRMWBinOpAdd,
-        AtomicRmwOp::Sub => LLVMAtomicRMWBinOpSub,
-        AtomicRmwOp::And => LLVMAtomicRMWBinOpAnd,
-        AtomicRmwOp::Or => LLVMAtomicRMWBinOpOr,
-        AtomicRmwOp::Xor => LLVMAtomicRMWBinOpXor,
-        AtomicRmwOp::Smin => LLVMAtomicRMWBinOpMin,
-        AtomicRmwOp::Smax => LLVMAtomicRMWBinOpMax,
-        AtomicRmwOp::Umin => LLVMAtomicRMWBinOpUMin,
-        AtomicRmwOp::Umax => LLVMAtomicRMWBinOpUMax,
-        AtomicRmwOp::Fadd => LLVMAtomicRMWBinOpFAdd,
-        AtomicRmwOp::Fmin => LLVMAtomicRMWBinOpFMin,
-        AtomicRmwOp::Fmax => LLVMAtomicRMWBinOpFMax,
-    }
 }
 
 fn int_pred(c: IntCC) -> llvm_sys::LLVMIntPredicate {

@@ -10,6 +10,7 @@
 pub mod cfg;
 pub mod domtree;
 pub mod gang_width;
+pub mod gathers;
 pub(crate) mod graph;
 pub mod liveness;
 pub mod loops;
@@ -21,6 +22,7 @@ pub mod uniformity;
 pub use cfg::ControlFlowGraph;
 pub use domtree::{DominanceFrontiers, DominatorTree};
 pub use gang_width::{gang_width, GangWidth};
+pub use gathers::Gathers;
 pub use liveness::{Liveness, ValueSet};
 pub use loops::{loop_contiguous_order, Loop, LoopData, LoopForest};
 pub use postdom::PostDominatorTree;
