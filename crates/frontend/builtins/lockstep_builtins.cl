@@ -89,3 +89,4 @@
 #include "async.cl"
 #include "misc.cl"
 #include "subgroups.cl"
+#include "images.cl"

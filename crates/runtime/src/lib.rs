@@ -31,6 +31,7 @@ mod buffer;
 mod device;
 mod error;
 pub mod executor;
+pub mod image;
 pub mod fuzz;
 mod kernel;
 mod ndrange;
@@ -48,6 +49,9 @@ use lockstep_ir as ir;
 
 pub use buffer::{lock_all, Access, AllocError, Buffer, Pod, Storage, StorageGuard, BUFFER_ALIGN};
 pub use device::{Device, SimdFeatures};
+pub use image::{
+    AddressingMode, FilterMode, Image, ImageDesc, ImageError, ImageFormat, ImageType, Sampler,
+};
 pub use error::{BinaryError, BuildError, EngineError, LaunchError};
 pub use kernel::{
     pick_local_size, ArgKind, ArgMeta, ArgValue, Bytes, Kernel, LocalMem, ScalarKind,
@@ -443,6 +447,9 @@ impl Context {
                 ArgValue::Local(n) => interp::KernelArg::Local(*n),
                 ArgValue::Scalar(_, bytes) => interp::KernelArg::Scalar(bytes.clone()),
                 ArgValue::Bytes(bytes) => interp::KernelArg::ByVal(bytes.clone()),
+                ArgValue::Image(..) | ArgValue::Sampler(_) => {
+                    unreachable!("Kernel::set_arg binds these as Buffer / Scalar")
+                }
             })
             .collect();
         let nd = interp::NdRange {
