@@ -83,7 +83,8 @@ fn gaussian_blur_matches_reference() {
         let mut k = program.kernel("gaussian_blur").unwrap();
         k.set_arg(0, &input).unwrap();
         k.set_arg(1, &output).unwrap();
-        ctx.launch(&k, &NDRange::new_2d(w as u64, h as u64)).unwrap();
+        ctx.launch(&k, &NDRange::new_2d(w as u64, h as u64))
+            .unwrap();
         let got = output.read();
         for (i, (&g, &e)) in got.iter().zip(&expected).enumerate() {
             // The kernel sums in another order: at most one step apart.
@@ -123,16 +124,23 @@ fn bilinear_resize_matches_reference() {
     }
     for (name, ctx) in contexts() {
         let program = Program::build(&ctx, &corpus("bilinear_resize.cl"), "").unwrap();
-        let input =
-            Image::new(ImageFormat::new(order::R, channel::FLOAT), ImageDesc::new_2d(w, h)).unwrap();
+        let input = Image::new(
+            ImageFormat::new(order::R, channel::FLOAT),
+            ImageDesc::new_2d(w, h),
+        )
+        .unwrap();
         input.write(bytemuck_f32(&src));
         let out = Buffer::<f32>::zeroed(ow * oh);
         let mut k = program.kernel("bilinear_resize").unwrap();
         k.set_arg(0, &input).unwrap();
         k.set_arg(1, &out).unwrap();
-        ctx.launch(&k, &NDRange::new_2d(ow as u64, oh as u64)).unwrap();
+        ctx.launch(&k, &NDRange::new_2d(ow as u64, oh as u64))
+            .unwrap();
         for (i, (g, e)) in out.read().iter().zip(&expected).enumerate() {
-            assert!((g - e).abs() <= 1e-4 * e.abs().max(1.0), "{name}: output {i}: {g} != {e}");
+            assert!(
+                (g - e).abs() <= 1e-4 * e.abs().max(1.0),
+                "{name}: output {i}: {g} != {e}"
+            );
         }
     }
 }
@@ -214,8 +222,16 @@ fn reference_sample(
         }
     };
     let xs = axis(0);
-    let ys = if dims >= 2 { axis(1) } else { vec![(Some(0), 1.0)] };
-    let zs = if dims >= 3 { axis(2) } else { vec![(Some(0), 1.0)] };
+    let ys = if dims >= 2 {
+        axis(1)
+    } else {
+        vec![(Some(0), 1.0)]
+    };
+    let zs = if dims >= 3 {
+        axis(2)
+    } else {
+        vec![(Some(0), 1.0)]
+    };
     let mut out = [0.0f32; 4];
     for &(z, wz) in &zs {
         for &(y, wy) in &ys {
@@ -306,7 +322,10 @@ fn every_sampler_matches_reference() {
             for normalized in [false, true] {
                 for mode in MODES {
                     if !normalized
-                        && matches!(mode, AddressingMode::Repeat | AddressingMode::MirroredRepeat)
+                        && matches!(
+                            mode,
+                            AddressingMode::Repeat | AddressingMode::MirroredRepeat
+                        )
                     {
                         continue;
                     }
@@ -317,9 +336,7 @@ fn every_sampler_matches_reference() {
                             filter,
                         };
                         let c: Vec<f32> = (0..n)
-                            .flat_map(|i| {
-                                (0..3).map(move |d| (i, d)).collect::<Vec<_>>()
-                            })
+                            .flat_map(|i| (0..3).map(move |d| (i, d)).collect::<Vec<_>>())
                             .map(|(i, d)| coords(ext[d], normalized, 1, (i * 3 + d) as u32 + 1)[0])
                             .collect();
                         let cbuf = Buffer::from_slice(&c);
@@ -336,7 +353,11 @@ fn every_sampler_matches_reference() {
                             // CLK_ADDRESS_NONE outside the image is undefined.
                             if mode == AddressingMode::None
                                 && (0..dims).any(|d| {
-                                    let u = if normalized { co[d] * ext[d] as f32 } else { co[d] };
+                                    let u = if normalized {
+                                        co[d] * ext[d] as f32
+                                    } else {
+                                        co[d]
+                                    };
                                     u < 0.5 || u > ext[d] as f32 - 0.5
                                 })
                             {
@@ -380,7 +401,9 @@ fn decode(format: ImageFormat, bytes: &[u8]) -> [f64; 4] {
                 channel::UNORM_INT8 => b[0] as f64 / 255.0,
                 channel::UNORM_INT16 => u16::from_le_bytes([b[0], b[1]]) as f64 / 65535.0,
                 channel::SNORM_INT8 => (b[0] as i8 as f64 / 127.0).max(-1.0),
-                channel::SNORM_INT16 => (i16::from_le_bytes([b[0], b[1]]) as f64 / 32767.0).max(-1.0),
+                channel::SNORM_INT16 => {
+                    (i16::from_le_bytes([b[0], b[1]]) as f64 / 32767.0).max(-1.0)
+                }
                 channel::SIGNED_INT8 => b[0] as i8 as f64,
                 channel::SIGNED_INT16 => i16::from_le_bytes([b[0], b[1]]) as f64,
                 channel::SIGNED_INT32 => i32::from_le_bytes(b.try_into().unwrap()) as f64,
@@ -465,7 +488,10 @@ fn every_format_reads_and_round_trips() {
     let (w, h) = (5usize, 3usize);
     for (name, ctx) in contexts() {
         let program = Program::build(&ctx, FORMAT_SRC, "").unwrap();
-        for (fi, format) in lockstep_runtime::image::supported_formats().into_iter().enumerate() {
+        for (fi, format) in lockstep_runtime::image::supported_formats()
+            .into_iter()
+            .enumerate()
+        {
             let es = format.element_size().unwrap();
             let mut bytes = noise(w * h * es, 100 + fi as u32);
             if format.data_type == channel::HALF_FLOAT {
@@ -518,7 +544,9 @@ fn every_format_reads_and_round_trips() {
             ctx.launch(&k, &range).unwrap();
             let mut want = bytes.clone();
             if format.data_type == channel::SNORM_INT8 {
-                want.iter_mut().filter(|b| **b == 0x80).for_each(|b| *b = 0x81);
+                want.iter_mut()
+                    .filter(|b| **b == 0x80)
+                    .for_each(|b| *b = 0x81);
             }
             if format.data_type == channel::SNORM_INT16 {
                 for c in want.chunks_mut(2) {
@@ -535,7 +563,14 @@ fn every_format_reads_and_round_trips() {
             ctx.launch(&k, &NDRange::new_1d(1)).unwrap();
             assert_eq!(
                 info.read(),
-                vec![w as i32, h as i32, format.order as i32, format.data_type as i32, w as i32, h as i32],
+                vec![
+                    w as i32,
+                    h as i32,
+                    format.order as i32,
+                    format.data_type as i32,
+                    w as i32,
+                    h as i32
+                ],
                 "{name}: {format:?} queries"
             );
         }
@@ -587,14 +622,24 @@ fn arrays_3d_and_1d_images() {
         };
         let img = Image::new(fmt, desc).unwrap();
         let vals: Vec<u16> = (0..(w * layers) as u16).map(|i| i * 3 + 1).collect();
-        img.write(&vals.iter().flat_map(|v| v.to_le_bytes()).collect::<Vec<_>>());
+        img.write(
+            &vals
+                .iter()
+                .flat_map(|v| v.to_le_bytes())
+                .collect::<Vec<_>>(),
+        );
         let out = Buffer::<[u32; 4]>::zeroed(w * layers);
         let mut k = program.kernel("layers1").unwrap();
         k.set_arg(0, &img).unwrap();
         k.set_arg(1, &out).unwrap();
-        ctx.launch(&k, &NDRange::new_2d(w as u64, layers as u64)).unwrap();
+        ctx.launch(&k, &NDRange::new_2d(w as u64, layers as u64))
+            .unwrap();
         let got: Vec<u32> = out.read().iter().map(|t| t[0]).collect();
-        assert_eq!(got, vals.iter().map(|&v| v as u32).collect::<Vec<_>>(), "{name}: 1D array");
+        assert_eq!(
+            got,
+            vals.iter().map(|&v| v as u32).collect::<Vec<_>>(),
+            "{name}: 1D array"
+        );
         // 2D array.
         let desc = ImageDesc {
             ty: ImageType::Image2DArray,
@@ -603,18 +648,31 @@ fn arrays_3d_and_1d_images() {
             depth: 1,
             array_size: layers,
         };
-        let (img, copy) = (Image::new(fmt, desc).unwrap(), Image::new(fmt, desc).unwrap());
+        let (img, copy) = (
+            Image::new(fmt, desc).unwrap(),
+            Image::new(fmt, desc).unwrap(),
+        );
         let vals: Vec<u16> = (0..(w * h * layers) as u16).map(|i| i * 7).collect();
-        img.write(&vals.iter().flat_map(|v| v.to_le_bytes()).collect::<Vec<_>>());
+        img.write(
+            &vals
+                .iter()
+                .flat_map(|v| v.to_le_bytes())
+                .collect::<Vec<_>>(),
+        );
         let sizes = Buffer::<i32>::zeroed(4);
         let mut k = program.kernel("layers2").unwrap();
         k.set_arg(0, &img).unwrap();
         k.set_arg(1, &copy).unwrap();
         k.set_arg(2, &sizes).unwrap();
-        ctx.launch(&k, &NDRange::new_3d(w as u64, h as u64, layers as u64)).unwrap();
+        ctx.launch(&k, &NDRange::new_3d(w as u64, h as u64, layers as u64))
+            .unwrap();
         let want: Vec<u8> = vals.iter().flat_map(|v| (v + 1).to_le_bytes()).collect();
         assert_eq!(copy.read(), want, "{name}: 2D array");
-        assert_eq!(sizes.read()[..2], [layers as i32, h as i32], "{name}: 2D array sizes");
+        assert_eq!(
+            sizes.read()[..2],
+            [layers as i32, h as i32],
+            "{name}: 2D array sizes"
+        );
         // 3D.
         let desc = ImageDesc {
             ty: ImageType::Image3D,
@@ -623,17 +681,30 @@ fn arrays_3d_and_1d_images() {
             depth: d,
             array_size: 1,
         };
-        let (img, copy) = (Image::new(fmt, desc).unwrap(), Image::new(fmt, desc).unwrap());
+        let (img, copy) = (
+            Image::new(fmt, desc).unwrap(),
+            Image::new(fmt, desc).unwrap(),
+        );
         let vals: Vec<u16> = (0..(w * h * d) as u16).map(|i| i * 5 + 2).collect();
-        img.write(&vals.iter().flat_map(|v| v.to_le_bytes()).collect::<Vec<_>>());
+        img.write(
+            &vals
+                .iter()
+                .flat_map(|v| v.to_le_bytes())
+                .collect::<Vec<_>>(),
+        );
         let mut k = program.kernel("volume").unwrap();
         k.set_arg(0, &img).unwrap();
         k.set_arg(1, &copy).unwrap();
         k.set_arg(2, &sizes).unwrap();
-        ctx.launch(&k, &NDRange::new_3d(w as u64, h as u64, d as u64)).unwrap();
+        ctx.launch(&k, &NDRange::new_3d(w as u64, h as u64, d as u64))
+            .unwrap();
         let want: Vec<u8> = vals.iter().flat_map(|v| (v * 2).to_le_bytes()).collect();
         assert_eq!(copy.read(), want, "{name}: 3D");
-        assert_eq!(sizes.read(), vec![w as i32, h as i32, d as i32, d as i32], "{name}: 3D sizes");
+        assert_eq!(
+            sizes.read(),
+            vec![w as i32, h as i32, d as i32, d as i32],
+            "{name}: 3D sizes"
+        );
         // 1D buffer image into a 1D image.
         let one = |ty| ImageDesc {
             ty,
@@ -645,12 +716,19 @@ fn arrays_3d_and_1d_images() {
         let img = Image::new(fmt, one(ImageType::Image1DBuffer)).unwrap();
         let out = Image::new(fmt, one(ImageType::Image1D)).unwrap();
         let vals: Vec<u16> = (0..w as u16).map(|i| 100 + i).collect();
-        img.write(&vals.iter().flat_map(|v| v.to_le_bytes()).collect::<Vec<_>>());
+        img.write(
+            &vals
+                .iter()
+                .flat_map(|v| v.to_le_bytes())
+                .collect::<Vec<_>>(),
+        );
         let mut k = program.kernel("buffer1d").unwrap();
         k.set_arg(0, &img).unwrap();
         k.set_arg(1, &out).unwrap();
         ctx.launch(&k, &NDRange::new_1d(w as u64)).unwrap();
-        let want: Vec<u8> = (0..w as u16).flat_map(|i| (100 + 2 * i).to_le_bytes()).collect();
+        let want: Vec<u8> = (0..w as u16)
+            .flat_map(|i| (100 + 2 * i).to_le_bytes())
+            .collect();
         assert_eq!(out.read(), want, "{name}: 1D buffer");
     }
 }
@@ -674,8 +752,22 @@ fn an_image_argument_takes_only_an_image_of_its_type() {
     )
     .unwrap();
     assert!(k.set_arg(0, &wrong).is_err());
-    let mut s = Program::build(&ctx, SAMPLE_SRC, "").unwrap().kernel("sample2").unwrap();
-    assert!(s.set_arg(1, 20u32).is_err(), "a sampler argument takes a Sampler");
-    assert!(Image::new(ImageFormat::new(order::RGB, channel::UNORM_INT8), ImageDesc::new_2d(2, 2)).is_err());
-    assert!(Image::new(ImageFormat::new(order::RGBA, channel::FLOAT), ImageDesc::new_2d(0, 2)).is_err());
+    let mut s = Program::build(&ctx, SAMPLE_SRC, "")
+        .unwrap()
+        .kernel("sample2")
+        .unwrap();
+    assert!(
+        s.set_arg(1, 20u32).is_err(),
+        "a sampler argument takes a Sampler"
+    );
+    assert!(Image::new(
+        ImageFormat::new(order::RGB, channel::UNORM_INT8),
+        ImageDesc::new_2d(2, 2)
+    )
+    .is_err());
+    assert!(Image::new(
+        ImageFormat::new(order::RGBA, channel::FLOAT),
+        ImageDesc::new_2d(0, 2)
+    )
+    .is_err());
 }

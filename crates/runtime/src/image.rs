@@ -168,9 +168,7 @@ impl ImageFormat {
                 self.data_type,
                 UNORM_INT8 | SNORM_INT8 | SIGNED_INT8 | UNSIGNED_INT8
             ),
-            order::R | order::A | order::RG | order::RA | order::RGBA | 0x10BA | 0x10BB => {
-                !packed
-            }
+            order::R | order::A | order::RG | order::RA | order::RGBA | 0x10BA | 0x10BB => !packed,
             0x10BD..=0x10C2 => !packed, // DEPTH, sRGB*, ...
             _ => false,
         }
@@ -301,10 +299,11 @@ pub mod limits {
     pub const MAX_WRITE_IMAGE_ARGS: u32 = 64;
     pub const MAX_READ_WRITE_IMAGE_ARGS: u32 = 64;
     pub const MAX_SAMPLERS: u32 = 16;
-    /// In texels (`CL_DEVICE_IMAGE_PITCH_ALIGNMENT`).
-    pub const IMAGE_PITCH_ALIGNMENT: u32 = 1;
-    /// In texels (`CL_DEVICE_IMAGE_BASE_ADDRESS_ALIGNMENT`).
-    pub const IMAGE_BASE_ADDRESS_ALIGNMENT: u32 = 1;
+    /// `CL_DEVICE_IMAGE_PITCH_ALIGNMENT` and
+    /// `CL_DEVICE_IMAGE_BASE_ADDRESS_ALIGNMENT`: 0, as OpenCL 3.0 asks of a
+    /// device without 2D images from buffers (`cl_khr_image2d_from_buffer`).
+    pub const IMAGE_PITCH_ALIGNMENT: u32 = 0;
+    pub const IMAGE_BASE_ADDRESS_ALIGNMENT: u32 = 0;
 }
 
 /// The extents of an image: width, then height (or the layers of a 1D
@@ -481,7 +480,10 @@ impl Image {
     pub fn contains(&self, origin: [usize; 3], region: [usize; 3]) -> bool {
         let ext = self.desc.extent();
         (0..3).all(|i| {
-            region[i] > 0 && origin[i].checked_add(region[i]).is_some_and(|e| e <= ext[i])
+            region[i] > 0
+                && origin[i]
+                    .checked_add(region[i])
+                    .is_some_and(|e| e <= ext[i])
         })
     }
 
@@ -580,7 +582,10 @@ impl Image {
     /// If `data` is not exactly the image's size.
     pub fn write(&self, data: &[u8]) {
         let ext = self.desc.extent();
-        assert_eq!(data.len(), ext.iter().product::<usize>() * self.element_size);
+        assert_eq!(
+            data.len(),
+            ext.iter().product::<usize>() * self.element_size
+        );
         // SAFETY: `data` holds the whole image, tightly packed.
         unsafe { self.write_region([0; 3], ext, data.as_ptr(), 0, 0) };
     }
@@ -702,7 +707,9 @@ fn check_size(desc: &ImageDesc) -> Result<(), ImageError> {
         ImageType::Image1DArray => {
             ok(desc.width, IMAGE2D_MAX_WIDTH) && ok(desc.array_size, IMAGE_MAX_ARRAY_SIZE)
         }
-        ImageType::Image2D => ok(desc.width, IMAGE2D_MAX_WIDTH) && ok(desc.height, IMAGE2D_MAX_HEIGHT),
+        ImageType::Image2D => {
+            ok(desc.width, IMAGE2D_MAX_WIDTH) && ok(desc.height, IMAGE2D_MAX_HEIGHT)
+        }
         ImageType::Image2DArray => {
             ok(desc.width, IMAGE2D_MAX_WIDTH)
                 && ok(desc.height, IMAGE2D_MAX_HEIGHT)

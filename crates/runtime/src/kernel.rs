@@ -54,6 +54,8 @@ pub struct ArgMeta {
     pub is_const: bool,
     pub is_restrict: bool,
     pub is_volatile: bool,
+    /// An image's access qualifier (`None` for other arguments).
+    pub access: ir::AccessQual,
 }
 
 /// A value bound to a kernel argument.
@@ -186,6 +188,7 @@ impl Kernel {
                 is_const: a.qualifiers.is_const,
                 is_restrict: a.qualifiers.is_restrict,
                 is_volatile: a.qualifiers.is_volatile,
+                access: a.access,
             })
             .collect();
         let values = vec![None; args.len()];

@@ -31,8 +31,8 @@ mod buffer;
 mod device;
 mod error;
 pub mod executor;
-pub mod image;
 pub mod fuzz;
+pub mod image;
 mod kernel;
 mod ndrange;
 mod refill_trial;
@@ -49,10 +49,10 @@ use lockstep_ir as ir;
 
 pub use buffer::{lock_all, Access, AllocError, Buffer, Pod, Storage, StorageGuard, BUFFER_ALIGN};
 pub use device::{Device, SimdFeatures};
+pub use error::{BinaryError, BuildError, EngineError, LaunchError};
 pub use image::{
     AddressingMode, FilterMode, Image, ImageDesc, ImageError, ImageFormat, ImageType, Sampler,
 };
-pub use error::{BinaryError, BuildError, EngineError, LaunchError};
 pub use kernel::{
     pick_local_size, ArgKind, ArgMeta, ArgValue, Bytes, Kernel, LocalMem, ScalarKind,
 };
