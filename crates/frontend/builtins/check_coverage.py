@@ -66,7 +66,8 @@ CORE_RE = re.compile(r"^sub_group_(non_uniform_|clustered_)?(reduce|scan_inclusi
 
 # Out of scope: (family, regex on the builtin's name).
 EXCLUDED = [
-    ("images", r"^(read_image|write_image|get_image_)"),
+    ("half, depth, mipmapped and MSAA images",
+     r"^(read_imageh|write_imageh|get_image_num_mip_levels|get_image_num_samples)"),
     ("pipes", r"^(read_pipe|write_pipe|reserve_read_pipe|reserve_write_pipe|commit_read_pipe|"
               r"commit_write_pipe|work_group_reserve_|work_group_commit_|sub_group_reserve_|"
               r"sub_group_commit_|is_valid_reserve_id|get_pipe_)"),

@@ -31,6 +31,11 @@
 //   * barrier, work_group_barrier (both overloads), mem_fence,
 //     read_mem_fence, write_mem_fence, atomic_work_item_fence
 //   * printf
+//   * the image and sampler views images.cl uses: `__lockstep_image(img)`
+//     (an image handle is a __global pointer to its descriptor and texels)
+//     and `__lockstep_sampler(s)` (a sampler is its CLK_* bits), both the
+//     argument itself; and clang's `__translate_sampler_initializer(int)`
+//     for sampler literals, the int itself
 //   * the conversion hooks, all overloadable, one overload per source
 //     scalar type, returning the destination type:
 //       <dst> __lockstep_convert_{s,u,f}_{rte,rtz,rtp,rtn}(<src>)
@@ -52,7 +57,8 @@
 // clang's __opencl_atomic_* builtins (LLVM atomicrmw / cmpxchg / atomic
 // load and store).
 //
-// Out of scope (not defined here): image functions, pipes, device-side
+// Out of scope (not defined here): half and depth image functions
+// (read_imageh, write_imageh, depth, mipmap and MSAA images), pipes, device-side
 // enqueue and event functions, work_group_* collective functions,
 // cl_khr_kernel_clock, sub_group_rotate, and vendor extensions (amd_*,
 // arm_*, intel_* but cl_intel_subgroups' shuffles and block reads and
@@ -89,3 +95,4 @@
 #include "async.cl"
 #include "misc.cl"
 #include "subgroups.cl"
+#include "images.cl"

@@ -41,6 +41,7 @@ pub const EXTENSIONS: &[&str] = &[
     "cl_khr_subgroup_shuffle_relative",
     "cl_khr_subgroup_clustered_reduce",
     "cl_intel_subgroups",
+    "cl_khr_3d_image_writes",
 ];
 
 /// The extensions of [`EXTENSIONS`] whose builtins clang declares only for
@@ -70,11 +71,15 @@ pub const FEATURES: &[&str] = &[
     "__opencl_c_atomic_scope_all_devices",
     "__opencl_c_work_group_collective_functions",
     "__opencl_c_subgroups",
+    "__opencl_c_images",
+    "__opencl_c_read_write_images",
+    "__opencl_c_3d_image_writes",
 ];
 
 /// Whether the device supports images (`__IMAGE_SUPPORT__`,
-/// `CL_DEVICE_IMAGE_SUPPORT`).
-pub const IMAGE_SUPPORT: bool = false;
+/// `CL_DEVICE_IMAGE_SUPPORT`): images and samplers, the builtin library's
+/// `images.cl` over the runtime's image storage.
+pub const IMAGE_SUPPORT: bool = true;
 
 /// Every extension or feature macro clang 19 or its default header may
 /// define for `spir64` (any `-cl-std`); those not offered are undefined by

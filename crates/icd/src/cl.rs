@@ -67,6 +67,30 @@ pub struct cl_buffer_region {
     pub size: usize,
 }
 
+/// `cl_image_format`.
+#[repr(C)]
+#[derive(Copy, Clone, Debug)]
+pub struct cl_image_format {
+    pub image_channel_order: cl_uint,
+    pub image_channel_data_type: cl_uint,
+}
+
+/// `cl_image_desc`.
+#[repr(C)]
+#[derive(Copy, Clone, Debug)]
+pub struct cl_image_desc {
+    pub image_type: cl_uint,
+    pub image_width: usize,
+    pub image_height: usize,
+    pub image_depth: usize,
+    pub image_array_size: usize,
+    pub image_row_pitch: usize,
+    pub image_slice_pitch: usize,
+    pub num_mip_levels: cl_uint,
+    pub num_samples: cl_uint,
+    pub mem_object: *mut c_void,
+}
+
 /// `cl_name_version` (OpenCL 3.0 `*_WITH_VERSION` queries).
 #[repr(C)]
 #[derive(Copy, Clone)]

@@ -3,7 +3,7 @@
 //! through 3.0, with the sharing extensions' slots between them). Every
 //! object's first field points to it; the ICD loader calls through it.
 //!
-//! Entry points Lockstep does not implement (images, samplers, pipes, SVM,
+//! Entry points Lockstep does not implement (pipes, SVM,
 //! graphics and media sharing) point to stubs that return an error, so no
 //! slot is NULL. The C test checks the table against the installed header
 //! (slot count and the position of the last OpenCL 3.0 entry).
@@ -11,7 +11,7 @@
 use std::ffi::c_void;
 use std::sync::OnceLock;
 
-use crate::{context, kernel, memory, platform, program, queue, stubs};
+use crate::{context, image, kernel, memory, platform, program, queue, stubs};
 
 /// The number of slots in `cl_icd_dispatch` (OpenCL 3.0 headers).
 pub const DISPATCH_SLOTS: usize = 149;
@@ -47,17 +47,17 @@ fn build() -> Dispatch {
         queue::clGetCommandQueueInfo as *const c_void, // clGetCommandQueueInfo
         queue::clSetCommandQueueProperty as *const c_void, // clSetCommandQueueProperty
         memory::clCreateBuffer as *const c_void,     // clCreateBuffer
-        stubs::clCreateImage2D as *const c_void,     // clCreateImage2D
-        stubs::clCreateImage3D as *const c_void,     // clCreateImage3D
+        image::clCreateImage2D as *const c_void,     // clCreateImage2D
+        image::clCreateImage3D as *const c_void,     // clCreateImage3D
         memory::clRetainMemObject as *const c_void,  // clRetainMemObject
         memory::clReleaseMemObject as *const c_void, // clReleaseMemObject
-        stubs::clGetSupportedImageFormats as *const c_void, // clGetSupportedImageFormats
+        image::clGetSupportedImageFormats as *const c_void, // clGetSupportedImageFormats
         memory::clGetMemObjectInfo as *const c_void, // clGetMemObjectInfo
-        stubs::unsupported as *const c_void,         // clGetImageInfo
-        stubs::clCreateSampler as *const c_void,     // clCreateSampler
-        stubs::unsupported as *const c_void,         // clRetainSampler
-        stubs::unsupported as *const c_void,         // clReleaseSampler
-        stubs::unsupported as *const c_void,         // clGetSamplerInfo
+        image::clGetImageInfo as *const c_void,      // clGetImageInfo
+        image::clCreateSampler as *const c_void,     // clCreateSampler
+        image::clRetainSampler as *const c_void,     // clRetainSampler
+        image::clReleaseSampler as *const c_void,    // clReleaseSampler
+        image::clGetSamplerInfo as *const c_void,    // clGetSamplerInfo
         program::clCreateProgramWithSource as *const c_void, // clCreateProgramWithSource
         program::clCreateProgramWithBinary as *const c_void, // clCreateProgramWithBinary
         program::clRetainProgram as *const c_void,   // clRetainProgram
@@ -83,13 +83,13 @@ fn build() -> Dispatch {
         memory::clEnqueueReadBuffer as *const c_void, // clEnqueueReadBuffer
         memory::clEnqueueWriteBuffer as *const c_void, // clEnqueueWriteBuffer
         memory::clEnqueueCopyBuffer as *const c_void, // clEnqueueCopyBuffer
-        stubs::unsupported as *const c_void,         // clEnqueueReadImage
-        stubs::unsupported as *const c_void,         // clEnqueueWriteImage
-        stubs::unsupported as *const c_void,         // clEnqueueCopyImage
-        stubs::unsupported as *const c_void,         // clEnqueueCopyImageToBuffer
-        stubs::unsupported as *const c_void,         // clEnqueueCopyBufferToImage
+        image::clEnqueueReadImage as *const c_void,  // clEnqueueReadImage
+        image::clEnqueueWriteImage as *const c_void, // clEnqueueWriteImage
+        image::clEnqueueCopyImage as *const c_void,  // clEnqueueCopyImage
+        image::clEnqueueCopyImageToBuffer as *const c_void, // clEnqueueCopyImageToBuffer
+        image::clEnqueueCopyBufferToImage as *const c_void, // clEnqueueCopyBufferToImage
         memory::clEnqueueMapBuffer as *const c_void, // clEnqueueMapBuffer
-        stubs::clEnqueueMapImage as *const c_void,   // clEnqueueMapImage
+        image::clEnqueueMapImage as *const c_void,   // clEnqueueMapImage
         memory::clEnqueueUnmapMemObject as *const c_void, // clEnqueueUnmapMemObject
         kernel::clEnqueueNDRangeKernel as *const c_void, // clEnqueueNDRangeKernel
         kernel::clEnqueueTask as *const c_void,      // clEnqueueTask
@@ -128,14 +128,14 @@ fn build() -> Dispatch {
         platform::clCreateSubDevices as *const c_void,             // clCreateSubDevices
         platform::clRetainDevice as *const c_void,                 // clRetainDevice
         platform::clReleaseDevice as *const c_void,                // clReleaseDevice
-        stubs::clCreateImage as *const c_void,                     // clCreateImage
+        image::clCreateImage as *const c_void,                     // clCreateImage
         program::clCreateProgramWithBuiltInKernels as *const c_void, // clCreateProgramWithBuiltInKernels
         program::clCompileProgram as *const c_void,                  // clCompileProgram
         program::clLinkProgram as *const c_void,                     // clLinkProgram
         platform::clUnloadPlatformCompiler as *const c_void,         // clUnloadPlatformCompiler
         kernel::clGetKernelArgInfo as *const c_void,                 // clGetKernelArgInfo
         memory::clEnqueueFillBuffer as *const c_void,                // clEnqueueFillBuffer
-        stubs::unsupported as *const c_void,                         // clEnqueueFillImage
+        image::clEnqueueFillImage as *const c_void,                  // clEnqueueFillImage
         memory::clEnqueueMigrateMemObjects as *const c_void,         // clEnqueueMigrateMemObjects
         queue::clEnqueueMarkerWithWaitList as *const c_void,         // clEnqueueMarkerWithWaitList
         queue::clEnqueueBarrierWithWaitList as *const c_void,        // clEnqueueBarrierWithWaitList
@@ -165,7 +165,7 @@ fn build() -> Dispatch {
         stubs::unsupported as *const c_void,                        // clEnqueueSVMMemFill
         stubs::unsupported as *const c_void,                        // clEnqueueSVMMap
         stubs::unsupported as *const c_void,                        // clEnqueueSVMUnmap
-        stubs::clCreateSamplerWithProperties as *const c_void,      // clCreateSamplerWithProperties
+        image::clCreateSamplerWithProperties as *const c_void,      // clCreateSamplerWithProperties
         kernel::clSetKernelArgSVMPointer as *const c_void,          // clSetKernelArgSVMPointer
         kernel::clSetKernelExecInfo as *const c_void,               // clSetKernelExecInfo
         kernel::clGetKernelSubGroupInfo as *const c_void,           // clGetKernelSubGroupInfoKHR
@@ -179,7 +179,7 @@ fn build() -> Dispatch {
         program::clSetProgramReleaseCallback as *const c_void, // clSetProgramReleaseCallback
         program::clSetProgramSpecializationConstant as *const c_void, // clSetProgramSpecializationConstant
         memory::clCreateBufferWithProperties as *const c_void, // clCreateBufferWithProperties
-        stubs::clCreateImageWithProperties as *const c_void,   // clCreateImageWithProperties
+        image::clCreateImageWithProperties as *const c_void,   // clCreateImageWithProperties
         context::clSetContextDestructorCallback as *const c_void, // clSetContextDestructorCallback
     ])
 }

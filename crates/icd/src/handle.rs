@@ -35,6 +35,7 @@ pub enum Kind {
     Program = 0x4c53_5052_4f47_0006,
     Kernel = 0x4c53_4b45_524e_0007,
     Event = 0x4c53_4556_4e54_0008,
+    Sampler = 0x4c53_534d_504c_0009,
 }
 
 /// An object type: its kind and the error an invalid handle of it gives.

@@ -193,12 +193,37 @@ pub unsafe extern "C" fn clSetKernelArg(
                     ArgValue::Null
                 } else {
                     let m = memory::get(mem).map_err(|_| CL_INVALID_MEM_OBJECT)?;
-                    if !Arc::ptr_eq(&m.context, &k.program.context) {
+                    if !Arc::ptr_eq(&m.context, &k.program.context) || m.image.is_some() {
                         return Err(CL_INVALID_MEM_OBJECT);
                     }
                     mem_object = Some(Arc::downgrade(&m));
                     ArgValue::Buffer(m.storage.clone())
                 }
+            }
+            ArgKind::Image(ty) => {
+                if arg_size != std::mem::size_of::<cl_mem>() || arg_value.is_null() {
+                    return Err(CL_INVALID_ARG_VALUE);
+                }
+                let m = memory::get(*(arg_value as *const cl_mem))?;
+                if !Arc::ptr_eq(&m.context, &k.program.context) {
+                    return Err(CL_INVALID_MEM_OBJECT);
+                }
+                let image = m.image.as_ref().ok_or(CL_INVALID_ARG_VALUE)?;
+                if image.image.desc().ty != *ty {
+                    return Err(CL_INVALID_ARG_VALUE);
+                }
+                mem_object = Some(Arc::downgrade(&m));
+                ArgValue::from(&image.image)
+            }
+            ArgKind::Sampler => {
+                if arg_size != std::mem::size_of::<cl_sampler>() || arg_value.is_null() {
+                    return Err(CL_INVALID_ARG_VALUE);
+                }
+                let s = crate::image::get_sampler(*(arg_value as *const cl_sampler))?;
+                if !Arc::ptr_eq(&s.context, &k.program.context) {
+                    return Err(CL_INVALID_SAMPLER);
+                }
+                ArgValue::from(s.sampler)
             }
             ArgKind::LocalMemory => {
                 if !arg_value.is_null() {
@@ -277,9 +302,15 @@ pub unsafe extern "C" fn clGetKernelArgInfo(
                 ArgKind::GlobalBuffer => CL_KERNEL_ARG_ADDRESS_GLOBAL,
                 ArgKind::ConstantBuffer => CL_KERNEL_ARG_ADDRESS_CONSTANT,
                 ArgKind::LocalMemory => CL_KERNEL_ARG_ADDRESS_LOCAL,
+                ArgKind::Image(_) => CL_KERNEL_ARG_ADDRESS_GLOBAL,
                 _ => CL_KERNEL_ARG_ADDRESS_PRIVATE,
             }),
-            CL_KERNEL_ARG_ACCESS_QUALIFIER => Info::from(CL_KERNEL_ARG_ACCESS_NONE),
+            CL_KERNEL_ARG_ACCESS_QUALIFIER => Info::from(match meta.access {
+                lockstep_ir::AccessQual::ReadOnly => CL_KERNEL_ARG_ACCESS_READ_ONLY,
+                lockstep_ir::AccessQual::WriteOnly => CL_KERNEL_ARG_ACCESS_WRITE_ONLY,
+                lockstep_ir::AccessQual::ReadWrite => CL_KERNEL_ARG_ACCESS_READ_WRITE,
+                lockstep_ir::AccessQual::None => CL_KERNEL_ARG_ACCESS_NONE,
+            }),
             CL_KERNEL_ARG_TYPE_NAME => Info::string(&meta.type_name),
             CL_KERNEL_ARG_TYPE_QUALIFIER => {
                 let mut q = CL_KERNEL_ARG_TYPE_NONE as cl_bitfield;

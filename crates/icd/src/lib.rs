@@ -17,6 +17,7 @@ mod cl;
 mod context;
 mod dispatch;
 mod handle;
+mod image;
 mod info;
 mod kernel;
 mod memory;

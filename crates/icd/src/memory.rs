@@ -32,16 +32,18 @@ pub struct Mem {
     pub size: usize,
     pub storage: Arc<Storage>,
     /// The application's pointer (`CL_MEM_USE_HOST_PTR`), else NULL.
-    host_ptr: SendPtr,
+    pub(crate) host_ptr: SendPtr,
     /// The parent of a sub-buffer, and the sub-buffer's origin in it.
-    parent: Option<Retained<Mem>>,
-    origin: usize,
-    properties: Vec<cl_mem_properties>,
+    pub(crate) parent: Option<Retained<Mem>>,
+    pub(crate) origin: usize,
+    pub(crate) properties: Vec<cl_mem_properties>,
     /// Pointers handed out by map and not unmapped yet.
-    mapped: Mutex<Vec<usize>>,
-    destructors: Mutex<Vec<(MemDestructor, usize)>>,
+    pub(crate) mapped: Mutex<Vec<usize>>,
+    pub(crate) destructors: Mutex<Vec<(MemDestructor, usize)>>,
     /// The handle, for destructor callbacks.
-    handle: AtomicUsize,
+    pub(crate) handle: AtomicUsize,
+    /// An image's format, extents and layout (`storage` is the image's).
+    pub(crate) image: Option<crate::image::ImageMem>,
 }
 
 impl ClType for Mem {
@@ -65,11 +67,11 @@ impl Drop for Mem {
 }
 
 impl Mem {
-    fn host_can_read(&self) -> bool {
+    pub(crate) fn host_can_read(&self) -> bool {
         self.flags & (CL_MEM_HOST_WRITE_ONLY | CL_MEM_HOST_NO_ACCESS) == 0
     }
 
-    fn host_can_write(&self) -> bool {
+    pub(crate) fn host_can_write(&self) -> bool {
         self.flags & (CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_NO_ACCESS) == 0
     }
 }
@@ -78,7 +80,8 @@ pub fn get(mem: cl_mem) -> Result<Arc<Object<Mem>>, cl_int> {
     handle::get::<Mem>(mem)
 }
 
-const ACCESS_FLAGS: cl_mem_flags = CL_MEM_READ_WRITE | CL_MEM_WRITE_ONLY | CL_MEM_READ_ONLY;
+pub(crate) const ACCESS_FLAGS: cl_mem_flags =
+    CL_MEM_READ_WRITE | CL_MEM_WRITE_ONLY | CL_MEM_READ_ONLY;
 const HOST_PTR_FLAGS: cl_mem_flags =
     CL_MEM_USE_HOST_PTR | CL_MEM_ALLOC_HOST_PTR | CL_MEM_COPY_HOST_PTR;
 const HOST_ACCESS_FLAGS: cl_mem_flags =
@@ -89,7 +92,7 @@ fn exclusive(flags: cl_mem_flags, group: cl_mem_flags) -> bool {
     (flags & group).count_ones() <= 1
 }
 
-fn check_flags(flags: cl_mem_flags) -> Result<(), cl_int> {
+pub(crate) fn check_flags(flags: cl_mem_flags) -> Result<(), cl_int> {
     let known = ACCESS_FLAGS | HOST_PTR_FLAGS | HOST_ACCESS_FLAGS | CL_MEM_KERNEL_READ_AND_WRITE;
     if flags & !known != 0
         || !exclusive(flags, ACCESS_FLAGS)
@@ -153,10 +156,11 @@ unsafe fn create_buffer(
         mapped: Mutex::new(Vec::new()),
         destructors: Mutex::new(Vec::new()),
         handle: AtomicUsize::new(0),
+        image: None,
     }))
 }
 
-fn new_mem(mem: Mem) -> cl_mem {
+pub(crate) fn new_mem(mem: Mem) -> cl_mem {
     let object = handle::create(mem);
     let h = handle::handle(&object);
     object.handle.store(h as usize, Ordering::SeqCst);
@@ -206,7 +210,7 @@ pub unsafe extern "C" fn clCreateSubBuffer(
 ) -> cl_mem {
     creator(errcode_ret, || {
         let parent = get(buffer)?;
-        if parent.parent.is_some() {
+        if parent.parent.is_some() || parent.image.is_some() {
             return Err(CL_INVALID_MEM_OBJECT);
         }
         check_flags(flags)?;
@@ -268,6 +272,7 @@ pub unsafe extern "C" fn clCreateSubBuffer(
             mapped: Mutex::new(Vec::new()),
             destructors: Mutex::new(Vec::new()),
             handle: AtomicUsize::new(0),
+            image: None,
         }))
     })
 }
@@ -312,7 +317,11 @@ pub unsafe extern "C" fn clGetMemObjectInfo(
     status(|| {
         let m = get(mem)?;
         let info = match param_name {
-            CL_MEM_TYPE => Info::from(CL_MEM_OBJECT_BUFFER),
+            CL_MEM_TYPE => Info::from(
+                m.image
+                    .as_ref()
+                    .map_or(CL_MEM_OBJECT_BUFFER, |i| i.image.desc().ty.to_cl()),
+            ),
             CL_MEM_FLAGS => Info::from(m.flags),
             CL_MEM_SIZE => Info::from(m.size),
             CL_MEM_HOST_PTR => Info::ptr(m.host_ptr.0 as *const c_void),
@@ -324,6 +333,7 @@ pub unsafe extern "C" fn clGetMemObjectInfo(
             CL_MEM_ASSOCIATED_MEMOBJECT => Info::ptr(
                 m.parent
                     .as_ref()
+                    .or(m.image.as_ref().and_then(|i| i.buffer.as_ref()))
                     .map_or(std::ptr::null_mut(), |p| handle::handle(p))
                     as *const c_void,
             ),
@@ -341,8 +351,22 @@ pub unsafe extern "C" fn clGetMemObjectInfo(
 
 type QueueAndMem = (Arc<Object<queue::Queue>>, Arc<Object<Mem>>);
 
-/// The queue and a buffer of a command, checked to share a context.
+/// The queue and a buffer of a command, checked to share a context (an
+/// image is CL_INVALID_MEM_OBJECT).
 fn queue_and_mem(queue: cl_command_queue, mem: cl_mem) -> Result<QueueAndMem, cl_int> {
+    let (q, m) = queue_and_object(queue, mem)?;
+    if m.image.is_some() {
+        return Err(CL_INVALID_MEM_OBJECT);
+    }
+    Ok((q, m))
+}
+
+/// The queue and a memory object (buffer or image) of a command, checked to
+/// share a context.
+pub(crate) fn queue_and_object(
+    queue: cl_command_queue,
+    mem: cl_mem,
+) -> Result<QueueAndMem, cl_int> {
     let q = queue::get(queue)?;
     let m = get(mem)?;
     if !Arc::ptr_eq(&q.context, &m.context) {
@@ -351,7 +375,7 @@ fn queue_and_mem(queue: cl_command_queue, mem: cl_mem) -> Result<QueueAndMem, cl
     Ok((q, m))
 }
 
-fn in_bounds(offset: usize, size: usize, len: usize) -> bool {
+pub(crate) fn in_bounds(offset: usize, size: usize, len: usize) -> bool {
     offset.checked_add(size).is_some_and(|end| end <= len)
 }
 
@@ -457,7 +481,11 @@ fn copy_bytes(src: &Storage, src_off: usize, dst: &Storage, dst_off: usize, size
 /// Copies rows `(src offset, dst offset, bytes)` between storages, holding
 /// both locks (taken in the global lock order, so that a copy A→B and one
 /// B→A on other threads cannot deadlock).
-fn copy_rows(src: &Storage, dst: &Storage, rows: impl Iterator<Item = (usize, usize, usize)>) {
+pub(crate) fn copy_rows(
+    src: &Storage,
+    dst: &Storage,
+    rows: impl Iterator<Item = (usize, usize, usize)>,
+) {
     let _guards = lockstep_runtime::lock_all([(src, Access::Read), (dst, Access::Write)]);
     for (s, d, n) in rows {
         // SAFETY: offsets checked by the callers; `copy` allows overlap.
@@ -641,7 +669,7 @@ impl Rect {
     }
 }
 
-unsafe fn read_region(region: *const usize) -> Result<[usize; 3], cl_int> {
+pub(crate) unsafe fn read_region(region: *const usize) -> Result<[usize; 3], cl_int> {
     if region.is_null() {
         return Err(CL_INVALID_VALUE);
     }
@@ -935,7 +963,7 @@ pub unsafe extern "C" fn clEnqueueUnmapMemObject(
     event: *mut cl_event,
 ) -> cl_int {
     status(|| {
-        let (q, m) = queue_and_mem(queue, memobj)?;
+        let (q, m) = queue_and_object(queue, memobj)?;
         let wait = wait_list(&q.context, num, list)?;
         {
             let mut mapped = m.mapped.lock().unwrap_or_else(|e| e.into_inner());
@@ -953,7 +981,31 @@ pub unsafe extern "C" fn clEnqueueUnmapMemObject(
             blocking: false,
             uses: vec![m.clone()],
         };
-        enqueue(e, Box::new(|| Ok(())))
+        // A USE_HOST_PTR image was mapped as the application's memory:
+        // what it wrote there goes back into the image.
+        let write_back = m
+            .image
+            .as_ref()
+            .filter(|_| !m.host_ptr.0.is_null())
+            .map(|i| {
+                (
+                    i.image.clone(),
+                    m.host_ptr,
+                    i.host_row_pitch,
+                    i.host_slice_pitch,
+                )
+            });
+        enqueue(
+            e,
+            Box::new(move || {
+                if let Some((image, host, rp, sp)) = write_back {
+                    let host = host;
+                    // SAFETY: USE_HOST_PTR memory holds the whole image.
+                    unsafe { image.write_region([0; 3], image.desc().extent(), host.0, rp, sp) };
+                }
+                Ok(())
+            }),
+        )
     })
 }
 

@@ -11,6 +11,7 @@
 use std::ffi::{c_char, c_void, CStr};
 use std::sync::{Arc, OnceLock};
 
+use lockstep_runtime::image::limits as image_limits;
 use lockstep_runtime::{MAX_LOCAL_MEM_SIZE, MAX_WORK_GROUP_SIZE};
 
 use crate::cl::*;
@@ -352,20 +353,22 @@ fn device_info(param: cl_device_info) -> Result<Info, cl_int> {
         }
         CL_DEVICE_MAX_CLOCK_FREQUENCY => Info::from(cpu_mhz()),
         CL_DEVICE_ADDRESS_BITS => Info::from(64u32),
-        CL_DEVICE_MAX_READ_IMAGE_ARGS
-        | CL_DEVICE_MAX_WRITE_IMAGE_ARGS
-        | CL_DEVICE_MAX_READ_WRITE_IMAGE_ARGS
-        | CL_DEVICE_MAX_SAMPLERS
-        | CL_DEVICE_IMAGE_PITCH_ALIGNMENT
-        | CL_DEVICE_IMAGE_BASE_ADDRESS_ALIGNMENT => Info::from(0u32),
+        CL_DEVICE_MAX_READ_IMAGE_ARGS => Info::from(image_limits::MAX_READ_IMAGE_ARGS),
+        CL_DEVICE_MAX_WRITE_IMAGE_ARGS => Info::from(image_limits::MAX_WRITE_IMAGE_ARGS),
+        CL_DEVICE_MAX_READ_WRITE_IMAGE_ARGS => Info::from(image_limits::MAX_READ_WRITE_IMAGE_ARGS),
+        CL_DEVICE_MAX_SAMPLERS => Info::from(image_limits::MAX_SAMPLERS),
+        CL_DEVICE_IMAGE_PITCH_ALIGNMENT => Info::from(image_limits::IMAGE_PITCH_ALIGNMENT),
+        CL_DEVICE_IMAGE_BASE_ADDRESS_ALIGNMENT => {
+            Info::from(image_limits::IMAGE_BASE_ADDRESS_ALIGNMENT)
+        }
         CL_DEVICE_MAX_MEM_ALLOC_SIZE => Info::from(max_mem_alloc_size()),
-        CL_DEVICE_IMAGE2D_MAX_WIDTH
-        | CL_DEVICE_IMAGE2D_MAX_HEIGHT
-        | CL_DEVICE_IMAGE3D_MAX_WIDTH
-        | CL_DEVICE_IMAGE3D_MAX_HEIGHT
-        | CL_DEVICE_IMAGE3D_MAX_DEPTH
-        | CL_DEVICE_IMAGE_MAX_BUFFER_SIZE
-        | CL_DEVICE_IMAGE_MAX_ARRAY_SIZE => Info::from(0usize),
+        CL_DEVICE_IMAGE2D_MAX_WIDTH => Info::from(image_limits::IMAGE2D_MAX_WIDTH),
+        CL_DEVICE_IMAGE2D_MAX_HEIGHT => Info::from(image_limits::IMAGE2D_MAX_HEIGHT),
+        CL_DEVICE_IMAGE3D_MAX_WIDTH => Info::from(image_limits::IMAGE3D_MAX_WIDTH),
+        CL_DEVICE_IMAGE3D_MAX_HEIGHT => Info::from(image_limits::IMAGE3D_MAX_HEIGHT),
+        CL_DEVICE_IMAGE3D_MAX_DEPTH => Info::from(image_limits::IMAGE3D_MAX_DEPTH),
+        CL_DEVICE_IMAGE_MAX_BUFFER_SIZE => Info::from(image_limits::IMAGE_MAX_BUFFER_SIZE),
+        CL_DEVICE_IMAGE_MAX_ARRAY_SIZE => Info::from(image_limits::IMAGE_MAX_ARRAY_SIZE),
         CL_DEVICE_IMAGE_SUPPORT => Info::bool(lockstep_frontend::features::IMAGE_SUPPORT),
         CL_DEVICE_MAX_PARAMETER_SIZE => Info::from(1024usize),
         CL_DEVICE_MEM_BASE_ADDR_ALIGN => Info::from(lockstep_runtime::BUFFER_ALIGN as u32 * 8),

@@ -29,7 +29,10 @@ fn clinfo_lists_the_platform_and_device() {
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
     assert_eq!(get("Max compute units"), cores.to_string());
     assert_eq!(get("Max work group size"), "4096");
-    assert_eq!(get("Image support"), "No");
+    assert_eq!(get("Image support"), "Yes");
+    assert_eq!(get("Max 2D image size"), "16384x16384 pixels");
+    assert_eq!(get("Max 3D image size"), "2048x2048x2048 pixels");
+    assert_eq!(get("Max number of samplers per kernel"), "16");
     assert_eq!(get("IL version"), "SPIR-V_1.0 SPIR-V_1.1 SPIR-V_1.2");
     let width = lockstep_llvm::context().width();
     assert_eq!(
@@ -41,10 +44,17 @@ fn clinfo_lists_the_platform_and_device() {
         "cl_khr_fp64",
         "cl_khr_global_int32_base_atomics",
         "cl_khr_icd",
+        "cl_khr_3d_image_writes",
     ] {
         assert!(extensions.contains(ext), "{ext} missing: {extensions}");
     }
-    assert!(!extensions.contains("image"), "{extensions}");
+    for absent in [
+        "cl_khr_depth_images",
+        "cl_khr_mipmap_image",
+        "cl_khr_image2d_from_buffer",
+    ] {
+        assert!(!extensions.contains(absent), "{absent}: {extensions}");
+    }
     assert!(get("Device OpenCL C Version").starts_with("OpenCL C 1.2"));
     assert!(
         text.contains("__opencl_c_fp64"),

@@ -54,3 +54,31 @@ fn pyopencl_subgroups() {
         out.status
     );
 }
+
+/// Images and samplers through PyOpenCL (`pyopencl_images.py`): limits,
+/// formats, info queries, copies between host, images and buffers, fill,
+/// map, a blur, a bilinear resize, 3D and array images, checked against
+/// NumPy, and the API's error codes.
+#[test]
+fn pyopencl_images() {
+    common::require("python3", &["--version"], "Python 3");
+    for module in ["numpy", "pyopencl"] {
+        common::require(
+            "python3",
+            &["-c", &format!("import {module}")],
+            &format!("the Python module {module}"),
+        );
+    }
+    let vendors = common::vendors_dir();
+    let out = common::command("python3", vendors.path())
+        .arg(common::test_dir().join("pyopencl_images.py"))
+        .output()
+        .expect("running python3");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        out.status.success() && stdout.contains("ALL OK"),
+        "the PyOpenCL image checks failed ({}):\n{stdout}\n{stderr}",
+        out.status
+    );
+}

@@ -8,7 +8,11 @@
 
 use std::time::{Duration, Instant};
 
-use lockstep_runtime::{ArgKind, Buffer, Bytes, LocalMem, NDRange, Program, ScalarKind};
+use lockstep_runtime::image::{channel, order};
+use lockstep_runtime::{
+    AddressingMode, ArgKind, Buffer, Bytes, FilterMode, Image, ImageDesc, ImageFormat, LocalMem,
+    NDRange, Program, Sampler, ScalarKind,
+};
 
 fn main() {
     let mut args = std::env::args().skip(1);
@@ -19,6 +23,7 @@ fn main() {
     let program = Program::from_file(&ctx, std::path::Path::new(&file), "").expect("builds");
     println!("build {:8.2} ms", ms(t.elapsed()));
     let mut buffers = Vec::new();
+    let mut images = Vec::new();
     for name in program.kernel_names() {
         if only.as_ref().is_some_and(|k| *k != name) {
             continue;
@@ -40,6 +45,29 @@ fn main() {
                 ArgKind::Scalar(ScalarKind::Float(32)) => kernel.set_arg(i, 1.0f32).unwrap(),
                 ArgKind::Scalar(ScalarKind::Float(_)) => kernel.set_arg(i, 1.0f64).unwrap(),
                 ArgKind::ByValue { size } => kernel.set_arg(i, Bytes(vec![0; *size])).unwrap(),
+                ArgKind::Image(ty) => {
+                    let desc = ImageDesc {
+                        ty: *ty,
+                        width: 16,
+                        height: 16,
+                        depth: 16,
+                        array_size: 4,
+                    };
+                    let format = ImageFormat::new(order::RGBA, channel::FLOAT);
+                    let image = Image::new(format, desc).unwrap();
+                    kernel.set_arg(i, &image).unwrap();
+                    images.push(image);
+                }
+                ArgKind::Sampler => kernel
+                    .set_arg(
+                        i,
+                        Sampler {
+                            normalized: false,
+                            addressing: AddressingMode::ClampToEdge,
+                            filter: FilterMode::Nearest,
+                        },
+                    )
+                    .unwrap(),
             }
         }
         let range = NDRange::new_1d(64);

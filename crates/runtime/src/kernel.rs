@@ -21,6 +21,10 @@ pub enum ArgKind {
     Scalar(ScalarKind),
     /// A struct or vector passed by value: exactly `size` bytes.
     ByValue { size: usize },
+    /// An image (`image2d_t`, ...): an [`Image`](crate::Image) of that type.
+    Image(crate::ImageType),
+    /// A `sampler_t`: a [`Sampler`](crate::Sampler).
+    Sampler,
 }
 
 /// The kind of a scalar argument, as far as binding can tell (`int` and
@@ -50,6 +54,8 @@ pub struct ArgMeta {
     pub is_const: bool,
     pub is_restrict: bool,
     pub is_volatile: bool,
+    /// An image's access qualifier (`None` for other arguments).
+    pub access: ir::AccessQual,
 }
 
 /// A value bound to a kernel argument.
@@ -64,6 +70,11 @@ pub enum ArgValue {
     Scalar(ScalarKind, Vec<u8>),
     /// Raw bytes of a by-value struct or vector.
     Bytes(Vec<u8>),
+    /// An image: its type and storage (descriptor and texels). Bound, it is
+    /// held as the [`ArgValue::Buffer`] of that storage.
+    Image(crate::ImageType, Arc<Storage>),
+    /// A sampler's `CLK_*` bits. Bound, it is held as a 32-bit scalar.
+    Sampler(u32),
 }
 
 impl ArgValue {
@@ -74,6 +85,8 @@ impl ArgValue {
             ArgValue::Local(n) => format!("{n} bytes of local memory"),
             ArgValue::Scalar(k, _) => k.to_string(),
             ArgValue::Bytes(b) => format!("{} bytes by value", b.len()),
+            ArgValue::Image(ty, _) => format!("an image ({ty:?})"),
+            ArgValue::Sampler(_) => "a sampler".into(),
         }
     }
 }
@@ -81,6 +94,18 @@ impl ArgValue {
 impl<T: Pod> From<&Buffer<T>> for ArgValue {
     fn from(b: &Buffer<T>) -> ArgValue {
         ArgValue::Buffer(b.storage.clone())
+    }
+}
+
+impl From<&crate::Image> for ArgValue {
+    fn from(i: &crate::Image) -> ArgValue {
+        ArgValue::Image(i.desc().ty, i.storage().clone())
+    }
+}
+
+impl From<crate::Sampler> for ArgValue {
+    fn from(s: crate::Sampler) -> ArgValue {
+        ArgValue::Sampler(s.bits())
     }
 }
 
@@ -163,6 +188,7 @@ impl Kernel {
                 is_const: a.qualifiers.is_const,
                 is_restrict: a.qualifiers.is_restrict,
                 is_volatile: a.qualifiers.is_volatile,
+                access: a.access,
             })
             .collect();
         let values = vec![None; args.len()];
@@ -302,6 +328,10 @@ impl Kernel {
             (ArgKind::Scalar(want), _) => {
                 return Err(mismatch(format!("{want} ({})", meta.type_name)))
             }
+            (ArgKind::Image(want), ArgValue::Image(got, _)) if want == got => {}
+            (ArgKind::Image(want), _) => return Err(mismatch(format!("an image ({want:?})"))),
+            (ArgKind::Sampler, ArgValue::Sampler(_)) => {}
+            (ArgKind::Sampler, _) => return Err(mismatch("a sampler".into())),
             (ArgKind::ByValue { size }, ArgValue::Bytes(b)) if b.len() == *size => {}
             (ArgKind::ByValue { size }, _) => {
                 return Err(mismatch(format!(
@@ -312,6 +342,10 @@ impl Kernel {
         }
         let value = match (&meta.kind, value) {
             (ArgKind::Scalar(kind), ArgValue::Bytes(b)) => ArgValue::Scalar(*kind, b),
+            (_, ArgValue::Image(_, storage)) => ArgValue::Buffer(storage),
+            (_, ArgValue::Sampler(bits)) => {
+                ArgValue::Scalar(ScalarKind::Int(32), bits.to_le_bytes().to_vec())
+            }
             (_, v) => v,
         };
         self.values[index] = Some(value);
@@ -385,6 +419,12 @@ fn arg_kind(info: &ir::ArgInfo, ty: Type) -> ArgKind {
             size: byval.size as usize,
         };
     }
+    if let Some(image) = image_type(&info.type_name) {
+        return ArgKind::Image(image);
+    }
+    if info.type_name == "sampler_t" && ty == Type::I32 {
+        return ArgKind::Sampler;
+    }
     match ty {
         Type::Ptr(AddrSpace::Local) => ArgKind::LocalMemory,
         Type::Ptr(AddrSpace::Constant) => ArgKind::ConstantBuffer,
@@ -392,6 +432,20 @@ fn arg_kind(info: &ir::ArgInfo, ty: Type) -> ArgKind {
         t if t.is_float() => ArgKind::Scalar(ScalarKind::Float(t.bits())),
         t => ArgKind::Scalar(ScalarKind::Int(t.bits().max(8))),
     }
+}
+
+/// The image type an argument's OpenCL C type names, if it is one.
+fn image_type(type_name: &str) -> Option<crate::ImageType> {
+    use crate::ImageType::*;
+    Some(match type_name {
+        "image1d_t" => Image1D,
+        "image1d_buffer_t" => Image1DBuffer,
+        "image1d_array_t" => Image1DArray,
+        "image2d_t" => Image2D,
+        "image2d_array_t" => Image2DArray,
+        "image3d_t" => Image3D,
+        _ => return None,
+    })
 }
 
 /// Checks that the kernel's `__local` variables and arguments together fit

@@ -32,6 +32,7 @@ mod device;
 mod error;
 pub mod executor;
 pub mod fuzz;
+pub mod image;
 mod kernel;
 mod ndrange;
 mod refill_trial;
@@ -49,6 +50,9 @@ use lockstep_ir as ir;
 pub use buffer::{lock_all, Access, AllocError, Buffer, Pod, Storage, StorageGuard, BUFFER_ALIGN};
 pub use device::{Device, SimdFeatures};
 pub use error::{BinaryError, BuildError, EngineError, LaunchError};
+pub use image::{
+    AddressingMode, FilterMode, Image, ImageDesc, ImageError, ImageFormat, ImageType, Sampler,
+};
 pub use kernel::{
     pick_local_size, ArgKind, ArgMeta, ArgValue, Bytes, Kernel, LocalMem, ScalarKind,
 };
@@ -447,6 +451,9 @@ impl Context {
                 ArgValue::Local(n) => interp::KernelArg::Local(*n),
                 ArgValue::Scalar(_, bytes) => interp::KernelArg::Scalar(bytes.clone()),
                 ArgValue::Bytes(bytes) => interp::KernelArg::ByVal(bytes.clone()),
+                ArgValue::Image(..) | ArgValue::Sampler(_) => {
+                    unreachable!("Kernel::set_arg binds these as Buffer / Scalar")
+                }
             })
             .collect();
         let nd = interp::NdRange {

@@ -479,6 +479,13 @@ fn parse_args(
     let mut args = Vec::with_capacity(metas.len());
     for (index, meta) in metas.iter().enumerate() {
         let what = format!("argument {index} ('{}')", meta.name);
+        if matches!(meta.kind, ArgKind::Image(_) | ArgKind::Sampler) {
+            return r.error(format!(
+                "{what}: the .sim format has no form for {} arguments; run image kernels \
+                 through the runtime API or the OpenCL platform",
+                meta.type_name
+            ));
+        }
         let header = r.next(&format!("the header <...> of {what}"))?;
         let Some(body) = header.strip_prefix('<').and_then(|h| h.strip_suffix('>')) else {
             r.pos -= 1;

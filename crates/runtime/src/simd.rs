@@ -355,6 +355,7 @@ pub(crate) fn launch(
                 raw[..bytes.len().min(8)].copy_from_slice(&bytes[..bytes.len().min(8)]);
                 u64::from_le_bytes(raw)
             }
+            ArgValue::Image(..) | ArgValue::Sampler(_) => unreachable!("bound as Buffer / Scalar"),
             ArgValue::Bytes(bytes) => {
                 // An aligned copy the kernel reads (and may write) by pointer.
                 let copy = ByValue::new(bytes);

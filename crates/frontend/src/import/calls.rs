@@ -46,6 +46,10 @@ pub(super) fn call(fi: &mut FnImp, inst: Val) -> CompileResult<Vec<ir::Value>> {
     if name == "printf" {
         return printf(fi, &args);
     }
+    // A sampler literal (`__constant sampler_t s = CLK_...;`) is its bitfield.
+    if name == "__translate_sampler_initializer" {
+        return Ok(vec![fi.scalar(args[0])?]);
+    }
     let Some((base, params)) = demangle(&name) else {
         return Err(undefined(fi, &name));
     };
@@ -88,6 +92,11 @@ pub(super) fn call(fi: &mut FnImp, inst: Val) -> CompileResult<Vec<ir::Value>> {
             Ok(vec![])
         }
         _ if base.starts_with("__lockstep_convert_") => convert_hook(fi, inst, base, params, &args),
+        // The builtin library's view of an image (a `__global` pointer to
+        // its descriptor) and of a sampler (its bitfield): the handle itself.
+        "__lockstep_image" | "__lockstep_sampler" if args.len() == 1 => {
+            Ok(vec![fi.scalar(args[0])?])
+        }
         _ if base.starts_with("work_group_") => {
             super::collectives::work_group(fi, base, params, &args)
         }

@@ -26,9 +26,24 @@ pub fn scalar_type(ty: Ty) -> Option<Type> {
         LLVMFloatTypeKind => Some(Type::F32),
         LLVMDoubleTypeKind => Some(Type::F64),
         LLVMPointerTypeKind => addr_space(ty.pointer_addr_space()).map(Type::Ptr),
-        // Opaque handles such as `event_t` (`target("spirv.Event")`): a 64-bit value.
-        LLVMTargetExtTypeKind => Some(Type::I64),
+        LLVMTargetExtTypeKind => Some(opaque_type(ty)),
         _ => None,
+    }
+}
+
+/// The IR type of an opaque OpenCL handle (`target("spirv.*")`). An image
+/// (`image2d_t`, ...) is a `__global` pointer to the image's storage: its
+/// descriptor followed by its texels (`builtins/images.cl`, the runtime's
+/// `image` module). A sampler (`sampler_t`) is its 32-bit `CLK_*` bitfield.
+/// Other handles (`event_t`, `target("spirv.Event")`) are 64-bit values.
+pub fn opaque_type(ty: Ty) -> Type {
+    let text = ty.print();
+    if text.starts_with("target(\"spirv.Image\"") {
+        Type::Ptr(AddrSpace::Global)
+    } else if text.starts_with("target(\"spirv.Sampler\"") {
+        Type::I32
+    } else {
+        Type::I64
     }
 }
 
