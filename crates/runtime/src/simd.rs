@@ -261,8 +261,11 @@ pub(crate) fn launch(
     // The group sizes that occur: full, and the smaller last one per dimension.
     let size_of = |d: usize, g: u64| (global[d] - g * local[d]).min(local[d]);
     let tiering = ctx.tiering().for_launch(global.iter().product());
+    // Every buffer or image below 2 GiB: offsets into one fit in 32 bits.
     let small_buffers = bound.iter().all(|arg| match arg {
-        ArgValue::Buffer(storage) => (storage.len() as u64) < SMALL_OBJECT,
+        ArgValue::Buffer(storage) | ArgValue::Image(_, storage) => {
+            (storage.len() as u64) < SMALL_OBJECT
+        }
         _ => true,
     });
     // The specializations, by group size, compiled with refill as `refill` says.
