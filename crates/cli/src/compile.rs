@@ -234,6 +234,7 @@ pub fn run(args: CompileArgs) -> Result<()> {
             Some(width) => lockstep_passes::analysis::GangWidth {
                 width,
                 reason: format!("{width}, from --width"),
+                one_lane: None,
             },
             None => lockstep_passes::analysis::gang_width(func, host_width),
         };
@@ -268,8 +269,14 @@ pub fn run(args: CompileArgs) -> Result<()> {
                 dot
             }
             Emit::Report => format!(
-                "; gang width {}\n{}",
+                "; gang width {}\n{}{}",
                 chosen.reason,
+                match &chosen.one_lane {
+                    Some(why) => format!(
+                        "; one lane per gang also tried at the first launches, the faster kept: {why}\n"
+                    ),
+                    None => String::new(),
+                },
                 kernel_listing(module, id, &spec, Listing::Report)?
             ),
             Emit::Llvm => timed_listing(&args, module, id, &spec, Listing::Llvm)?,

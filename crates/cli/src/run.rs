@@ -59,7 +59,7 @@ pub fn run(args: RunArgs) -> Result<()> {
     let mut ctx = lockstep_llvm::context().with_engine(engine);
     ctx.set_checked(args.check);
     if let Some(w) = args.width {
-        if !matches!(w, 4 | 8 | 16 | 32) {
+        if !matches!(w, 1 | 4 | 8 | 16 | 32) {
             anyhow::bail!("--width must be 4, 8, 16 or 32");
         }
         ctx.set_width(w);

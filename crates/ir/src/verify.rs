@@ -284,7 +284,7 @@ impl<'a> Verifier<'a> {
         let func = self.func;
         let gang = func.gang;
         if let Some(w) = gang {
-            if !matches!(w, 4 | 8 | 16 | 32) {
+            if !matches!(w, 1 | 4 | 8 | 16 | 32) {
                 self.fail(String::new(), format!("gang width {w} (4, 8, 16 or 32)"));
             }
             if func.phase != Phase::Linearized {

@@ -1,5 +1,6 @@
 //! Differential tests: every corpus kernel (`tests/kernels/**.sim`) runs on
-//! the SIMD engine at widths 4, 8, 16 and 32, with both linearizations
+//! the SIMD engine at widths 4, 8, 16 and 32 and one lane per gang (width
+//! 1), with both linearizations
 //! (per-block masks and block-IP), with lane refill as the cost model
 //! chooses and forced on (every eligible kernel; masks at every width,
 //! block-IP at width 16), at the `.sim`'s local size and at a second one
@@ -86,7 +87,8 @@ fn check(path: &Path, name: &str) -> Result<(), Failed> {
     let mut sim = Simulation::load(&interp, path, options)
         .map_err(|e| format!("{name}: does not load: {e}"))?;
     let original = sim.range;
-    for width in [4u32, 8, 16, 32] {
+    // Width 1: one lane per gang, the scalar form the runtime may pick.
+    for width in [1u32, 4, 8, 16, 32] {
         let mut simd = lockstep_llvm::context().with_engine(Engine::Simd);
         simd.set_width(width);
         // The interpreter's subgroups are as wide as the SIMD engine's.
@@ -130,6 +132,10 @@ fn check(path: &Path, name: &str) -> Result<(), Failed> {
                 (Linearization::BlockIp, RefillMode::Auto),
                 (Linearization::Masks, RefillMode::On),
             ];
+            if width == 1 {
+                // Every branch is uniform: nothing to linearize or refill.
+                configs.truncate(1);
+            }
             if width == 16 {
                 configs.push((Linearization::BlockIp, RefillMode::On));
             }

@@ -35,11 +35,11 @@ pub mod fuzz;
 pub mod image;
 mod kernel;
 mod ndrange;
-mod refill_trial;
 pub mod sim;
 mod simd;
 mod tiers;
 pub mod toolchain;
+mod variant_trial;
 
 use std::collections::VecDeque;
 use std::sync::{Arc, Condvar, Mutex, OnceLock};
@@ -224,18 +224,34 @@ impl Context {
         if let Some(width) = self.width {
             return width;
         }
+        self.gang_width(kernel).width
+    }
+
+    /// The compiler's choice of width for `kernel` on this device, cached
+    /// per program.
+    fn gang_width(&self, kernel: &Kernel) -> lockstep_passes::analysis::GangWidth {
         let device_width = self.device().simd_width;
         let program = &kernel.program;
         let mut widths = program
             .gang_widths
             .lock()
             .unwrap_or_else(|e| e.into_inner());
-        *widths
+        widths
             .entry((kernel.func, device_width))
             .or_insert_with(|| {
                 let func = &program.module.functions[kernel.func];
-                lockstep_passes::analysis::gang_width(func, device_width).width
+                lockstep_passes::analysis::gang_width(func, device_width)
             })
+            .clone()
+    }
+
+    /// Whether launches of `kernel` also try it one lane per gang (see
+    /// [`lockstep_passes::analysis::gang_width`]): when its width is the
+    /// compiler's to choose and the compiler proposes it.
+    pub(crate) fn tries_one_lane(&self, kernel: &Kernel) -> bool {
+        self.width.is_none()
+            && kernel.required_sub_group_size().is_none()
+            && self.gang_width(kernel).one_lane.is_some()
     }
 
     /// Sets how the `linearize` pass turns divergent control flow into
@@ -712,9 +728,11 @@ pub(crate) struct ProgramInner {
     code_key: std::sync::OnceLock<String>,
     /// The gang width each kernel runs at when none is set, for a device
     /// width ([`lockstep_passes::analysis::gang_width`]).
-    gang_widths: std::sync::Mutex<std::collections::HashMap<(ir::FuncId, u32), u32>>,
+    gang_widths: std::sync::Mutex<
+        std::collections::HashMap<(ir::FuncId, u32), lockstep_passes::analysis::GangWidth>,
+    >,
     /// Lane refill under auto: what the first launches measured.
-    pub(crate) refill_trials: refill_trial::RefillTrials,
+    pub(crate) variant_trials: variant_trial::VariantTrials,
     /// Compiled SIMD specializations.
     pub simd_cache:
         std::sync::Mutex<std::collections::HashMap<(ir::FuncId, Spec), Arc<CompiledKernel>>>,
@@ -970,7 +988,7 @@ impl Program {
                 code_key: Default::default(),
                 gang_widths: Default::default(),
                 simd_cache: Default::default(),
-                refill_trials: Default::default(),
+                variant_trials: Default::default(),
                 globals_memory: Default::default(),
                 uniform_groups_required: flags.uniform_work_groups,
             }),

@@ -18,8 +18,8 @@ use lockstep_passes::analysis::gathers::SMALL_OBJECT;
 use rayon::prelude::*;
 
 use crate::kernel::ArgValue;
-use crate::refill_trial::{Run, TrialKey};
 use crate::tiers::Tiering;
+use crate::variant_trial::{Run, TrialKey, MIN_RUNS};
 use crate::{
     CompiledKernel, Context, Kernel, LaunchError, LaunchReport, NDRange, ProgramInner, RefillMode,
     Spec, Tier,
@@ -268,8 +268,9 @@ pub(crate) fn launch(
         }
         _ => true,
     });
-    // The specializations, by group size, compiled with refill as `refill` says.
-    let compile_all = |refill: RefillMode| {
+    // The specializations, by group size, compiled for `width` with refill
+    // as `refill` says.
+    let compile_all = |refill: RefillMode, width: u32| {
         let mut specs: HashMap<[u32; 3], Arc<CompiledKernel>> = HashMap::new();
         for x in [0, num_groups[0] - 1] {
             for y in [0, num_groups[1] - 1] {
@@ -294,35 +295,53 @@ pub(crate) fn launch(
         }
         Ok::<_, LaunchError>(specs)
     };
-    // Under auto, a kernel the cost model gave lane refill runs alternate
-    // runs of groups without and with it until one is found faster
-    // (crate::refill_trial); variant 0 is then the one without.
-    let chosen = compile_all(settings.refill)?;
+    // The forms of the kernel the compiler proposes: under auto refill, one
+    // without and one with lane refill if the cost model gave it refill;
+    // one lane per gang if the width is the compiler's to choose and it
+    // proposes that. Until one is found fastest (crate::variant_trial),
+    // launches run alternate runs of groups with each; variant 0 is the
+    // baseline.
+    let chosen = compile_all(settings.refill, width)?;
     let trial_key = TrialKey {
         func: kernel.func,
         local,
         width,
         linearization: settings.linearization,
     };
-    let proposed = settings.refill == RefillMode::Auto && chosen.values().any(|k| k.local.refill);
-    let variants: Vec<HashMap<[u32; 3], Arc<CompiledKernel>>> = if !proposed {
-        vec![chosen]
+    let refill_proposed =
+        settings.refill == RefillMode::Auto && chosen.values().any(|k| k.local.refill);
+    let mut candidates: Vec<(RefillMode, u32)> = Vec::new();
+    if refill_proposed {
+        candidates.extend([(RefillMode::Off, width), (settings.refill, width)]);
     } else {
-        match program.refill_trials.decision(&trial_key) {
-            Some(true) => vec![chosen],
-            Some(false) => vec![compile_all(RefillMode::Off)?],
-            None => vec![compile_all(RefillMode::Off)?, chosen],
-        }
+        candidates.push((settings.refill, width));
+    }
+    if width > 1 && ctx.tries_one_lane(kernel) {
+        candidates.push((RefillMode::Off, 1));
+    }
+    let picked: Vec<(RefillMode, u32)> = match program.variant_trials.decision(&trial_key) {
+        _ if candidates.len() == 1 => candidates,
+        Some(i) if i < candidates.len() => vec![candidates[i]],
+        _ => candidates,
     };
-    let trial = variants.len() == 2;
+    let mut variants: Vec<(u32, HashMap<[u32; 3], Arc<CompiledKernel>>)> = Vec::new();
+    for (refill, w) in picked {
+        let specs = if (refill, w) == (settings.refill, width) {
+            chosen.clone()
+        } else {
+            compile_all(refill, w)?
+        };
+        variants.push((w, specs));
+    }
+    let trial = variants.len() > 1;
     let launch_started = std::time::Instant::now();
-    for k in variants.iter().flat_map(|specs| specs.values()) {
+    for k in variants.iter().flat_map(|(_, specs)| specs.values()) {
         k.launching();
     }
     let tiers_of = || -> Vec<Tier> {
         variants
             .iter()
-            .flat_map(|specs| specs.values())
+            .flat_map(|(_, specs)| specs.values())
             .map(|k| k.tier())
             .collect()
     };
@@ -330,7 +349,7 @@ pub(crate) fn launch(
     // Arguments: local ones become offsets after the kernel's own locals.
     let static_local = variants
         .iter()
-        .flat_map(|specs| specs.values())
+        .flat_map(|(_, specs)| specs.values())
         .map(|k| k.local.size)
         .max()
         .unwrap_or(0);
@@ -378,10 +397,10 @@ pub(crate) fn launch(
     // Gang state of kernels with barriers: one area per gang, per worker.
     let scratch_bytes = variants
         .iter()
-        .flatten()
-        .map(|(sizes, k)| {
+        .flat_map(|(w, specs)| specs.iter().map(move |(sizes, k)| (*w, sizes, k)))
+        .map(|(w, sizes, k)| {
             let lanes: u64 = sizes.iter().map(|&s| s as u64).product();
-            lanes.div_ceil(width as u64) * k.local.gang_state
+            lanes.div_ceil(w as u64) * k.local.gang_state
         })
         .max()
         .unwrap_or(0) as usize
@@ -390,7 +409,7 @@ pub(crate) fn launch(
     // last group of (bit d): a lookup per group without hashing.
     let by_position: Vec<Vec<Arc<CompiledKernel>>> = variants
         .iter()
-        .map(|specs| {
+        .map(|(_, specs)| {
             (0..8u32)
                 .map(|bits| {
                     let sizes: [u32; 3] = std::array::from_fn(|d| {
@@ -494,13 +513,18 @@ pub(crate) fn launch(
     // trial, even runs go without refill and odd ones with, each timed.
     let run = (total_groups / (threads as u64 * 16)).clamp(1, 4096);
     let runs = total_groups.div_ceil(run);
-    let timings: [Mutex<Vec<Run>>; 2] = Default::default();
+    // In a trial, the first runs take the variants in turn (MIN_RUNS each),
+    // the rest the baseline: a candidate much slower than the baseline
+    // (scalar code for a kernel that vectorizes well) costs a bounded part
+    // of the launch.
+    let count = variants.len() as u64;
+    let timings: Vec<Mutex<Vec<Run>>> = (0..count).map(|_| Mutex::default()).collect();
     let run_task = |mem: &mut Vec<u8>, r: u64| {
         let (start, end) = (r * run, ((r + 1) * run).min(total_groups));
-        if !trial {
+        if !trial || r >= count * MIN_RUNS as u64 {
             return run_range(mem, 0, start, end);
         }
-        let variant = (r % 2) as usize;
+        let variant = (r % count) as usize;
         let t = std::time::Instant::now();
         run_range(mem, variant, start, end);
         let timed = Run {
@@ -530,10 +554,13 @@ pub(crate) fn launch(
     let comparable = tiers_of() == tiers_at_start
         && (ctx.tiering() == Tiering::Quick || tiers_at_start.iter().all(|&t| t == Tier::Full));
     if trial && comparable {
-        let [off, on] = timings.map(|t| t.into_inner().unwrap_or_else(|e| e.into_inner()));
-        program.refill_trials.record(trial_key, &off, &on);
+        let runs: Vec<Vec<Run>> = timings
+            .into_iter()
+            .map(|t| t.into_inner().unwrap_or_else(|e| e.into_inner()))
+            .collect();
+        program.variant_trials.record(trial_key, &runs);
     }
-    for k in variants.iter().flat_map(|specs| specs.values()) {
+    for k in variants.iter().flat_map(|(_, specs)| specs.values()) {
         k.launched(launch_started.elapsed());
     }
     drop(guards);

@@ -125,7 +125,7 @@ pub fn emit_kernel(
         kernel: func.name.clone(),
         construct: what,
     };
-    if !matches!(spec.width, 4 | 8 | 16 | 32) {
+    if !matches!(spec.width, 1 | 4 | 8 | 16 | 32) {
         return Err(unsupported(format!(
             "SIMD width {} (use 4, 8, 16 or 32)",
             spec.width

@@ -17,10 +17,22 @@
 //! take at two per cycle. Loops whose chain is the longer are latency-bound.
 //! Only small loops (whose values fit in the registers twice over) qualify,
 //! and kernels with barriers or subgroups keep the natural width.
+//!
+//! **One lane per gang.** Some kernels run faster as plain scalar code, one
+//! work-item after the other with real branches, as a CPU runs C: a state
+//! machine whose lanes take different paths every step (a text parser, a
+//! bytecode interpreter), or a loop over per-work-item data of very
+//! different lengths that mostly gathers (a sparse matrix-vector
+//! product). The gang pays for every path any lane takes and for each
+//! gathered element; one lane pays only for its own path, and its loads are
+//! plain ones. Which is faster depends on the data, so the estimate here
+//! only proposes a kernel whose divergence is inside a loop; the runtime
+//! times both on its first launches and keeps the faster
+//! (`lockstep_runtime`'s variant trials).
 
 use lockstep_ir::{BinaryOp, Function, InstData, Type, UnaryOp, Value};
 
-use super::{ControlFlowGraph, LoopForest};
+use super::{ControlFlowGraph, LoopForest, Uniformity, UniformityConfig};
 
 /// The most instructions a loop may have for its kernel to run twice as
 /// wide: its values must still fit in the vector registers.
@@ -36,14 +48,19 @@ pub struct GangWidth {
     pub width: u32,
     /// A sentence for the report.
     pub reason: String,
+    /// Why one lane per gang may be faster (see the module docs), if it
+    /// may: the runtime then times both.
+    pub one_lane: Option<String>,
 }
 
 /// The gang width for `func` on a host whose natural width is
 /// `host_width` (at most 32, the widest gang).
 pub fn gang_width(func: &Function, host_width: u32) -> GangWidth {
+    let one_lane = one_lane_candidate(func, host_width);
     let natural = |reason: &str| GangWidth {
         width: host_width,
         reason: format!("{host_width}, the host's ({reason})"),
+        one_lane: one_lane.clone(),
     };
     if host_width * 2 > 32 {
         return natural("the widest gang");
@@ -74,6 +91,7 @@ pub fn gang_width(func: &Function, host_width: u32) -> GangWidth {
         let throughput = insts.div_ceil(2) as u32;
         if chain > throughput {
             return GangWidth {
+                one_lane,
                 width: host_width * 2,
                 reason: format!(
                     "{}, twice the host's: the loop at {header} is latency-bound (a chain of {chain} cycles from one iteration's floating-point values to the next, against {throughput} cycles for its {insts} instructions)",
@@ -83,6 +101,41 @@ pub fn gang_width(func: &Function, host_width: u32) -> GangWidth {
         }
     }
     natural("no latency-bound loop")
+}
+
+/// Why `func` may run faster one lane per gang, if it may: it has a loop
+/// with a branch that is divergent at `width`, and no barriers, subgroups
+/// or gang operations (which need lanes together).
+pub fn one_lane_candidate(func: &Function, width: u32) -> Option<String> {
+    let together = func.insts_in_layout().any(|(_, i)| {
+        matches!(
+            func.insts[i],
+            InstData::Barrier { .. }
+                | InstData::Suspend { .. }
+                | InstData::Gang { .. }
+                | InstData::SubGroup { .. }
+        )
+    });
+    if together || func.uses_sub_groups() {
+        return None;
+    }
+    // The group size is not known here: 0 is "unknown".
+    let config = UniformityConfig {
+        local_size: [0, 0, 0],
+        width,
+    };
+    let uni = Uniformity::for_function(func, &config);
+    let loops = uni.loops();
+    let header = loops.loops().find_map(|lp| {
+        loops
+            .blocks(lp)
+            .iter()
+            .any(|&b| uni.is_reachable(b) && uni.is_divergent(b))
+            .then(|| loops.header(lp))
+    })?;
+    Some(format!(
+        "the loop at {header} has divergent branches: each gang runs every path its lanes take"
+    ))
 }
 
 /// The estimated latency, in cycles, of the longest dependence chain in
