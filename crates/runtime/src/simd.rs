@@ -19,7 +19,7 @@ use rayon::prelude::*;
 
 use crate::kernel::ArgValue;
 use crate::tiers::Tiering;
-use crate::variant_trial::{Run, TrialKey, MIN_RUNS};
+use crate::variant_trial::{hopeless, Run, TrialKey, MIN_RUNS};
 use crate::{
     CompiledKernel, Context, Kernel, LaunchError, LaunchReport, NDRange, ProgramInner, RefillMode,
     Spec, Tier,
@@ -524,7 +524,13 @@ pub(crate) fn launch(
         if !trial || r >= count * MIN_RUNS as u64 {
             return run_range(mem, 0, start, end);
         }
-        let variant = (r % count) as usize;
+        let mut variant = (r % count) as usize;
+        if variant > 0 {
+            let lock = |v: usize| timings[v].lock().unwrap_or_else(|e| e.into_inner());
+            if hopeless(&lock(variant), &lock(0)) {
+                variant = 0;
+            }
+        }
         let t = std::time::Instant::now();
         run_range(mem, variant, start, end);
         let timed = Run {

@@ -35,6 +35,11 @@ const MIN_NANOS: f64 = 2e6;
 /// A candidate is kept only if its median time per work-group is below this
 /// fraction of the baseline's.
 const MARGIN: f64 = 0.9;
+/// A candidate whose median time per work-group is above this multiple of
+/// the baseline's, after two runs each, runs no more: scalar code for a
+/// kernel that vectorizes well would otherwise slow the first launches
+/// down severalfold.
+const HOPELESS: f64 = 2.0;
 
 #[derive(Debug, Default)]
 struct Trial {
@@ -56,6 +61,24 @@ fn median(xs: &[f64]) -> f64 {
     let mut v = xs.to_vec();
     v.sort_by(f64::total_cmp);
     v[v.len() / 2]
+}
+
+fn per_group(runs: &[Run]) -> Vec<f64> {
+    runs.iter()
+        .map(|r| r.nanos / r.groups.max(1) as f64)
+        .collect()
+}
+
+/// True if a candidate with times per work-group `candidate` is clearly
+/// slower than the baseline with `baseline` (see [`HOPELESS`]).
+fn clearly_slower(candidate: &[f64], baseline: &[f64]) -> bool {
+    candidate.len() >= 2 && baseline.len() >= 2 && median(candidate) > HOPELESS * median(baseline)
+}
+
+/// True if a candidate's runs in a launch so far are clearly slower than
+/// the baseline's: the launch gives it no more.
+pub(crate) fn hopeless(candidate: &[Run], baseline: &[Run]) -> bool {
+    clearly_slower(&per_group(candidate), &per_group(baseline))
 }
 
 /// The decisions and trials of one program.
@@ -83,15 +106,15 @@ impl VariantTrials {
         t.per_group.resize(runs.len(), Vec::new());
         t.total.resize(runs.len(), 0.0);
         for (i, runs) in runs.iter().enumerate() {
-            t.per_group[i].extend(runs.iter().map(|r| r.nanos / r.groups.max(1) as f64));
+            t.per_group[i].extend(per_group(runs));
             t.total[i] += runs.iter().map(|r| r.nanos).sum::<f64>();
         }
-        let enough =
-            (0..runs.len()).all(|i| t.per_group[i].len() >= MIN_RUNS && t.total[i] >= MIN_NANOS);
-        if enough {
+        let enough = |i: usize| t.per_group[i].len() >= MIN_RUNS && t.total[i] >= MIN_NANOS;
+        let out = |i: usize| clearly_slower(&t.per_group[i], &t.per_group[0]);
+        if enough(0) && (1..runs.len()).all(|i| enough(i) || out(i)) {
             let medians: Vec<f64> = t.per_group.iter().map(|g| median(g)).collect();
             let best = (1..medians.len())
-                .filter(|&i| medians[i] < MARGIN * medians[0])
+                .filter(|&i| !out(i) && medians[i] < MARGIN * medians[0])
                 .min_by(|&a, &b| medians[a].total_cmp(&medians[b]));
             t.decision = Some(best.unwrap_or(0));
         }
@@ -160,6 +183,22 @@ mod tests {
             ],
         );
         assert_eq!(trials.decision(&key()), Some(1));
+    }
+
+    #[test]
+    fn a_clearly_slower_candidate_is_out_after_two_runs() {
+        let trials = VariantTrials::default();
+        let (base, slow) = (runs(10, MIN_NANOS), runs(2, 5.0 * MIN_NANOS));
+        assert!(hopeless(&slow, &base));
+        assert!(!hopeless(&slow[..1], &base));
+        trials.record(
+            key(),
+            &[base.clone(), slow.clone(), runs(10, 0.5 * MIN_NANOS)],
+        );
+        assert_eq!(trials.decision(&key()), Some(2));
+        let trials = VariantTrials::default();
+        trials.record(key(), &[base, slow]);
+        assert_eq!(trials.decision(&key()), Some(0));
     }
 
     #[test]
