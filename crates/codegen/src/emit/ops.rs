@@ -1431,23 +1431,20 @@ impl<'a> Emitter<'a> {
             let pass = self.l.poison(vt);
             let align_v = self.l.const_int(self.l.i32(), align as u64);
             let mask = self.mask;
-            let v = if !self.gathers.worth_consecutive_test(ptr) {
-                self.gather(ps, mt, align, mask)
-            } else {
-                self.unless_consecutive(
-                    ps,
-                    size as u64,
-                    volatile,
-                    |e, p0| {
-                        e.l.intrinsic(
-                            "llvm.masked.load",
-                            &[vt, e.l.ptr()],
-                            &[p0, align_v, mask, pass],
-                        )
-                    },
-                    |e| e.gather(ps, mt, align, mask),
-                )
-            };
+            let test = !volatile && self.gathers.worth_consecutive_test(ptr);
+            let v = self.unless_consecutive(
+                ps,
+                size as u64,
+                test,
+                |e, p0| {
+                    e.l.intrinsic(
+                        "llvm.masked.load",
+                        &[vt, e.l.ptr()],
+                        &[p0, align_v, mask, pass],
+                    )
+                },
+                |e| e.gather(ps, mt, align, mask),
+            );
             (
                 Repr::Vector(self.mem_as(v, ty)),
                 self.gather_access(ptr, shape, volatile),
@@ -1511,26 +1508,22 @@ impl<'a> Emitter<'a> {
             let align_v = self.l.const_int(self.l.i32(), align as u64);
             let (vt, pt) = (self.l.type_of(v), self.l.type_of(ps));
             let mask = self.mask;
-            let scatter = |e: &mut Self| {
-                e.l.intrinsic("llvm.masked.scatter", &[vt, pt], &[v, ps, align_v, mask])
-            };
-            if self.gathers.worth_consecutive_test(ptr) {
-                self.unless_consecutive(
-                    ps,
-                    size as u64,
-                    volatile,
-                    |e, p0| {
-                        e.l.intrinsic(
-                            "llvm.masked.store",
-                            &[vt, e.l.ptr()],
-                            &[v, p0, align_v, mask],
-                        )
-                    },
-                    scatter,
-                );
-            } else {
-                scatter(self);
-            }
+            let test = !volatile && self.gathers.worth_consecutive_test(ptr);
+            self.unless_consecutive(
+                ps,
+                size as u64,
+                test,
+                |e, p0| {
+                    e.l.intrinsic(
+                        "llvm.masked.store",
+                        &[vt, e.l.ptr()],
+                        &[v, p0, align_v, mask],
+                    )
+                },
+                |e| {
+                    e.l.intrinsic("llvm.masked.scatter", &[vt, pt], &[v, ps, align_v, mask])
+                },
+            );
             self.gather_access(ptr, shape, volatile)
         };
         self.report.note_access(inst, "store", access);
@@ -1610,19 +1603,21 @@ impl<'a> Emitter<'a> {
 
     /// A gather or scatter whose addresses the analysis could not prove
     /// consecutive often is at run time (indices clamped at a border,
-    /// computed with bit operations): when every active lane's address is
-    /// lane 0's plus its lane number times `size`, `vector` does the access
-    /// as one masked vector access at lane 0's address; otherwise `each`
-    /// does it lane by lane. Returns the access's value (for a load).
+    /// computed with bit operations): with `test` (the address is worth
+    /// it, `Gathers::worth_consecutive_test`, and the access not
+    /// volatile), when every active lane's address is lane 0's plus its
+    /// lane number times `size`, `vector` does the access as one masked
+    /// vector access at lane 0's address; otherwise `each` does it lane by
+    /// lane. Returns the access's value (for a load).
     fn unless_consecutive(
         &mut self,
         ps: V,
         size: u64,
-        volatile: bool,
+        test: bool,
         vector: impl FnOnce(&mut Self, V) -> V,
         each: impl FnOnce(&mut Self) -> V,
     ) -> V {
-        if volatile {
+        if !test {
             return each(self);
         }
         let i64t = self.l.i64();
