@@ -187,11 +187,12 @@ fn cache_key(
         host.fingerprint().as_bytes(),
         module.functions[kernel].name.as_bytes(),
         format!(
-            "{:?}/{}/{}/refill-{}",
+            "{:?}/{}/{}/refill-{}{}",
             spec.local_size,
             spec.width,
             spec.linearization.name(),
-            spec.refill.name()
+            spec.refill.name(),
+            if spec.checked { "/checked" } else { "" }
         )
         .as_bytes(),
     ]))

@@ -47,6 +47,10 @@ pub struct Spec {
     pub linearization: Linearization,
     /// Whether the kernel may run with lane refill.
     pub refill: RefillMode,
+    /// Checked mode: the code generator checks every memory access against
+    /// the object its pointer came from (see `lockstep_ir::abi::CheckInfo`).
+    /// The passes run as without it.
+    pub checked: bool,
 }
 
 impl Spec {
@@ -57,6 +61,7 @@ impl Spec {
             width,
             linearization: Linearization::default(),
             refill: RefillMode::default(),
+            checked: false,
         }
     }
 

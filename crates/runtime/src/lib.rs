@@ -28,6 +28,7 @@
 //! ```
 
 mod buffer;
+mod check;
 mod device;
 mod error;
 pub mod executor;
@@ -265,12 +266,22 @@ impl Context {
         self.tiering
     }
 
-    /// The passes' settings launches use.
+    /// The passes' settings launches use (checked code runs without lane
+    /// refill: its reports name each lane's work-item by the group's ids).
     pub fn settings(&self) -> Settings {
         Settings {
             linearization: self.linearization,
-            refill: self.refill,
+            refill: if self.checked {
+                RefillMode::Off
+            } else {
+                self.refill
+            },
         }
+    }
+
+    /// Whether launches run checked ([`Context::set_checked`]).
+    pub fn checked(&self) -> bool {
+        self.checked
     }
 
     /// Makes the interpreter run each kernel as the pass pipeline leaves it
@@ -311,7 +322,8 @@ impl Context {
             local_size,
             width: self.kernel_width(kernel),
             linearization: self.linearization,
-            refill: self.refill,
+            refill: self.settings().refill,
+            checked: self.checked,
         };
         Ok(
             simd::compiled(&kernel.program, kernel.func, spec, self.tiering)?
@@ -327,7 +339,8 @@ impl Context {
             local_size,
             width: self.kernel_width(kernel),
             linearization: self.linearization,
-            refill: self.refill,
+            refill: self.settings().refill,
+            checked: self.checked,
         };
         let cache = kernel
             .program
@@ -480,7 +493,18 @@ impl Context {
         })?;
         Ok(LaunchReport {
             printf_output: report.printf_output,
-            diagnostics: report.diagnostics.iter().map(|d| d.to_string()).collect(),
+            diagnostics: report
+                .diagnostics
+                .iter()
+                .map(|d| {
+                    check::interp_report(
+                        d,
+                        kernel.name(),
+                        &kernel.program.source_name,
+                        kernel.program.source_text.as_deref(),
+                    )
+                })
+                .collect(),
             fallback: None,
         })
     }
@@ -713,6 +737,9 @@ pub(crate) struct ProgramInner {
     pub log: String,
     /// The name of the source file, for locations in execution errors.
     pub source_name: String,
+    /// The source text, when built from OpenCL C (checked mode's reports
+    /// show the line).
+    pub source_text: Option<String>,
     /// OpenCL 1.x programs (and `-cl-uniform-work-group-size`) need local
     /// sizes that divide the global size.
     pub uniform_groups_required: bool,
@@ -878,10 +905,11 @@ impl Program {
     ) -> Result<Program, BuildError> {
         let flags = ctx.toolchain.build_flags(options)?;
         let built = ctx.toolchain.build(source, options)?;
-        Ok(Program::from_built(
+        Ok(Program::from_built_source(
             ctx,
             built,
             &source.name,
+            Some(source.text.clone()),
             options,
             flags,
         ))
@@ -949,12 +977,24 @@ impl Program {
         options: &str,
         flags: BuildFlags,
     ) -> Program {
+        Program::from_built_source(ctx, built, source_name, None, options, flags)
+    }
+
+    fn from_built_source(
+        ctx: &Context,
+        built: Built,
+        source_name: &str,
+        source_text: Option<String>,
+        options: &str,
+        flags: BuildFlags,
+    ) -> Program {
         Program {
             inner: Arc::new(ProgramInner {
                 module: built.module,
                 toolchain: ctx.toolchain.clone(),
                 log: built.log,
                 source_name: source_name.to_string(),
+                source_text,
                 options: options.to_string(),
                 code_key: Default::default(),
                 gang_widths: Default::default(),

@@ -17,6 +17,7 @@
 //!   The state also holds private arrays; everything else lives in
 //!   registers for one call.
 
+mod check;
 mod llvm;
 mod math;
 mod ops;
@@ -91,6 +92,11 @@ pub(crate) struct Emitter<'a> {
     items_taken: Option<V>,
     /// Set for kernels with barriers: where the gang's state lives.
     barrier: Option<BarrierMode>,
+    /// Checked mode (`Spec::checked`): what the access checks need.
+    checks: Option<check::Checks>,
+    /// Checked mode, a uniform load: whether its address is in bounds (else
+    /// it reads zeros instead), set by `check_access` for the next load.
+    redirect: Option<V>,
 }
 
 /// Kernels with barriers keep all of a gang's state in memory the work-group
@@ -198,6 +204,8 @@ pub fn emit_kernel(
         local_layout: layout_locals(module),
         alloca_block,
         items_taken: None,
+        checks: spec.checked.then(|| check::Checks::new(func, module)),
+        redirect: None,
         barrier: has_barriers.then(|| BarrierMode {
             state: l.param(f, 4),
             resume: l.param(f, 5),
