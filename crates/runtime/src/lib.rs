@@ -120,6 +120,10 @@ impl std::str::FromStr for Engine {
     }
 }
 
+/// What checked mode on the SIMD engine diagnoses, and what it does not
+/// (printed once by the tools that turn it on).
+pub const SIMD_CHECK_SCOPE: &str = "checked mode on the SIMD engine reports out-of-bounds accesses (and skips them), misaligned accesses, and writes to read-only or reads of write-only buffers; it does not detect data races or uninitialized values: for those, run on the interpreter (--engine interp --check, or LOCKSTEP_CHECK=full)";
+
 /// Where programs are built and kernels launched.
 #[derive(Clone, Debug)]
 pub struct Context {
@@ -194,8 +198,12 @@ impl Context {
         self.engine
     }
 
-    /// Checked mode: launches also report data races and uninitialized
-    /// local-memory reads (interpreter engine).
+    /// Checked mode: launches report bad memory accesses. On the SIMD
+    /// engine the compiled code checks every access against the object its
+    /// pointer came from (bounds — an access out of bounds is skipped —,
+    /// alignment, read-only and write-only buffers: [`SIMD_CHECK_SCOPE`]);
+    /// the interpreter also reports data races and uninitialized local
+    /// memory. Reports are in [`LaunchReport::diagnostics`].
     pub fn set_checked(&mut self, checked: bool) {
         self.checked = checked;
     }

@@ -18,11 +18,11 @@
 
 use std::collections::HashMap;
 
-use llvm_sys::LLVMIntPredicate::{LLVMIntNE, LLVMIntUGE, LLVMIntULE, LLVMIntULT};
+use llvm_sys::LLVMIntPredicate::{LLVMIntEQ, LLVMIntNE, LLVMIntUGE, LLVMIntULE, LLVMIntULT};
 use llvm_sys::LLVMOpcode;
 use lockstep_ir::abi::{arg_flags, offsets, runtime_symbols, CheckInfo, CheckObject};
-use lockstep_ir::{self as ir, InstData, Type, Value};
-use lockstep_passes::analysis::{Provenance, Root};
+use lockstep_ir::{self as ir, BinaryOp, ConvertOp, InstData, Type, Value, ValueDef};
+use lockstep_passes::analysis::{Provenance, Root, Shape};
 
 use super::llvm::V;
 use super::{Emitter, Repr};
@@ -32,6 +32,8 @@ pub(crate) struct Checks {
     prov: Provenance,
     /// Size of each program-scope and `__local` variable, by index.
     global_sizes: Vec<u64>,
+    /// The alignment each variable's start is known to have.
+    global_aligns: Vec<u64>,
     /// Per argument: its size and flags words, loaded at entry.
     args: HashMap<u32, (V, V)>,
     /// Per variable: its address, computed at entry.
@@ -49,6 +51,14 @@ impl Checks {
         Checks {
             prov: Provenance::compute(func),
             global_sizes: module.globals.values().map(|g| g.size).collect(),
+            global_aligns: module
+                .globals
+                .values()
+                .map(|g| match g.space {
+                    ir::AddrSpace::Local => (g.align as u64).max(64),
+                    _ => (g.align as u64).max(1),
+                })
+                .collect(),
             args: HashMap::new(),
             globals: HashMap::new(),
             stacks: HashMap::new(),
@@ -195,6 +205,12 @@ impl Emitter<'_> {
 
     /// Checks one access; the lanes allowed to run it (in bounds), or
     /// `None` if its pointer's object is unknown.
+    ///
+    /// A uniform or unit-stride access first checks its whole span with
+    /// scalars (lane 0's offset against the object's size less the span):
+    /// the usual outcome, in bounds, costs a compare and a branch, and the
+    /// access keeps its mask. Otherwise (or when that test fails) every
+    /// lane is checked with vectors.
     fn check_one(&mut self, inst: ir::Inst, k: u64, a: &AccessToCheck) -> Option<V> {
         let i64t = self.l.i64();
         let w = self.w;
@@ -204,43 +220,91 @@ impl Emitter<'_> {
             _ => return None,
         };
         let root = self.checks.as_ref()?.prov.root(a.ptr);
-        // The lanes' offsets from their object's start, the object's size,
-        // and (arguments) its flags.
-        let (offs, size, object, flags) = if let Some(&(slot, off)) = self.private_ptrs.get(&a.ptr)
-        {
-            let offs = match off {
-                Repr::Scalar(o) => self.l.splat(o, w),
-                Repr::Vector(o) => o,
+        // The lanes' offsets from their object's start (and lane 0's, when
+        // the object starts at one place for all lanes), the object's
+        // size, and (arguments) its flags.
+        let shape = self.use_shape(a.ptr);
+        let (offs, off0, size, object, flags) =
+            if let Some(&(slot, off)) = self.private_ptrs.get(&a.ptr) {
+                let (offs, off0) = match off {
+                    Repr::Scalar(o) => (self.l.splat(o, w), Some(o)),
+                    Repr::Vector(o) => (o, None),
+                };
+                let size = self.func.stack_slots[slot].size as u64;
+                (
+                    offs,
+                    off0,
+                    self.l.const_int(i64t, size),
+                    CheckObject::Stack(cranelift_entity::EntityRef::index(slot) as u32),
+                    None,
+                )
+            } else {
+                let (base, size, object, flags) = self.object(root)?;
+                let addrs = self.addresses(a.ptr);
+                let (base_v, off0) = match base {
+                    Repr::Scalar(b) => {
+                        let b = self.l.cast(LLVMOpcode::LLVMPtrToInt, b, i64t);
+                        let off0 = if shape.is_uniform()
+                            || shape
+                                == (Shape::Consecutive {
+                                    stride: a.size as i64,
+                                }) {
+                            let p0 = self.scalar(a.ptr);
+                            let p0 = self.l.cast(LLVMOpcode::LLVMPtrToInt, p0, i64t);
+                            Some(self.l.sub(p0, b))
+                        } else {
+                            None
+                        };
+                        (self.l.splat(b, w), off0)
+                    }
+                    Repr::Vector(b) => (self.l.cast(LLVMOpcode::LLVMPtrToInt, b, vi64), None),
+                };
+                (self.l.sub(addrs, base_v), off0, size, object, flags)
             };
-            let size = self.func.stack_slots[slot].size as u64;
-            (
-                offs,
-                self.l.const_int(i64t, size),
-                CheckObject::Stack(cranelift_entity::EntityRef::index(slot) as u32),
-                None,
-            )
-        } else {
-            let (base, size, object, flags) = self.object(root)?;
-            let addrs = self.addresses(a.ptr);
-            let base = match base {
-                Repr::Scalar(b) => {
-                    let b = self.l.cast(LLVMOpcode::LLVMPtrToInt, b, i64t);
-                    self.l.splat(b, w)
-                }
-                Repr::Vector(b) => self.l.cast(LLVMOpcode::LLVMPtrToInt, b, vi64),
+        let align = a.align.min(a.size.max(1));
+        let check_align =
+            align > 1 && align.is_power_of_two() && !self.offset_aligned(a.ptr, align);
+        // The mode check: a scalar, the same for every lane.
+        let mode_bad = flags.map(|f| {
+            let bit = if a.write {
+                arg_flags::READ_ONLY
+            } else {
+                arg_flags::WRITE_ONLY
             };
-            (self.l.sub(addrs, base), size, object, flags)
-        };
-        // In bounds: off + size <= object size, without overflow.
+            let set = self.l.and(f, self.l.const_int(i64t, bit));
+            self.l.icmp(LLVMIntNE, set, self.l.const_int(i64t, 0))
+        });
+        let entry_mask = self.mask;
+        let join = self.l.append_block(self.f, "check.done");
+        let mut incoming = Vec::new();
+        if let (Some(off0), None) = (off0, a.len) {
+            // Lanes 0..W cover [off0, off0 + span) (uniform: all at off0).
+            let span = if shape.is_uniform() {
+                a.size
+            } else {
+                a.size * w as u64
+            };
+            let bound = self.bound(size, span);
+            let mut fine = self.l.icmp(LLVMIntULT, off0, bound);
+            if check_align {
+                let p0 = self.scalar(a.ptr);
+                let p0 = self.l.cast(LLVMOpcode::LLVMPtrToInt, p0, i64t);
+                let low = self.l.and(p0, self.l.const_int(i64t, align - 1));
+                let aligned = self.l.icmp(LLVMIntEQ, low, self.l.const_int(i64t, 0));
+                fine = self.l.and(fine, aligned);
+            }
+            if let Some(m) = mode_bad {
+                fine = self.l.and(fine, self.l.not(m));
+            }
+            let slow = self.l.append_block(self.f, "check.lanes");
+            incoming.push((entry_mask, self.l.current_block()));
+            self.l.cond_br(fine, join, slow);
+            self.l.position_at_end(slow);
+        }
+        // Every lane: in bounds when off + size <= object size.
         let inb = match a.len {
             None => {
-                let acc = self.l.const_int(i64t, a.size);
-                let fits = self.l.icmp(LLVMIntUGE, size, acc);
-                let room = self.l.sub(size, acc);
-                let one = self.l.const_int(i64t, 1);
-                let bound = self
-                    .l
-                    .select(fits, self.l.add(room, one), self.l.const_int(i64t, 0));
+                let bound = self.bound(size, a.size);
                 self.l.icmp(LLVMIntULT, offs, self.l.splat(bound, w))
             }
             Some(len) => {
@@ -253,8 +317,7 @@ impl Emitter<'_> {
             }
         };
         let addrs = self.addresses(a.ptr);
-        let align = a.align.min(a.size.max(1));
-        let misaligned = if align > 1 && align.is_power_of_two() {
+        let misaligned = if check_align {
             let low = self
                 .l
                 .and(addrs, self.l.splat(self.l.const_int(i64t, align - 1), w));
@@ -263,33 +326,19 @@ impl Emitter<'_> {
         } else {
             self.l.const_null(self.l.vec(self.l.i1(), w))
         };
-        let mode = match flags {
-            Some(f) => {
-                let bit = if a.write {
-                    arg_flags::READ_ONLY
-                } else {
-                    arg_flags::WRITE_ONLY
-                };
-                let set = self.l.and(f, self.l.const_int(i64t, bit));
-                let bad = self.l.icmp(LLVMIntNE, set, self.l.const_int(i64t, 0));
-                Some(self.l.splat(bad, w))
-            }
-            None => None,
-        };
-        let mask = self.mask;
+        let mask = entry_mask;
         let oob = self.l.and(mask, self.l.not(inb));
         let mis = self.l.and(mask, misaligned);
-        let mode = mode.map(|m| self.l.and(mask, m));
+        let mode = mode_bad.map(|m| self.l.and(mask, self.l.splat(m, w)));
         let mut bad = self.l.or(oob, mis);
         if let Some(m) = mode {
             bad = self.l.or(bad, m);
         }
+        let allowed = self.l.and(mask, inb);
         let any_bad = self.any(bad);
-        let (report, go_on) = (
-            self.l.append_block(self.f, "check.failed"),
-            self.l.append_block(self.f, "check.ok"),
-        );
-        self.l.cond_br(any_bad, report, go_on);
+        let report = self.l.append_block(self.f, "check.failed");
+        incoming.push((allowed, self.l.current_block()));
+        self.l.cond_br(any_bad, report, join);
         self.l.position_at_end(report);
         let info = CheckInfo {
             size: a.size as u32,
@@ -342,9 +391,117 @@ impl Emitter<'_> {
                 f
             });
         self.l.call(fty, f, &args);
-        self.l.br(go_on);
-        self.l.position_at_end(go_on);
-        Some(inb)
+        incoming.push((allowed, self.l.current_block()));
+        self.l.br(join);
+        self.l.position_at_end(join);
+        let phi = self.l.phi(self.l.type_of(entry_mask));
+        for (m, from) in incoming {
+            self.l.add_incoming(phi, m, from);
+        }
+        Some(phi)
+    }
+
+    /// `off <u bound` holds when `span` bytes at `off` fit in `size`:
+    /// `size - span + 1`, or 0 (nothing fits) when `span > size`.
+    fn bound(&self, size: V, span: u64) -> V {
+        let i64t = self.l.i64();
+        let acc = self.l.const_int(i64t, span);
+        let fits = self.l.icmp(LLVMIntUGE, size, acc);
+        let room = self.l.add(self.l.sub(size, acc), self.l.const_int(i64t, 1));
+        self.l.select(fits, room, self.l.const_int(i64t, 0))
+    }
+
+    /// Whether `ptr` is provably a multiple of `align` bytes from its
+    /// object's start (objects start aligned to at least 8 bytes; buffers
+    /// and `__local` memory to 64): a chain of `ptradd`s of offsets that
+    /// are multiples of `align` (constants, products and shifts by them).
+    fn offset_aligned(&self, ptr: Value, align: u64) -> bool {
+        let func = self.func;
+        let mut p = ptr;
+        loop {
+            let def = match func.values[p].def {
+                ValueDef::Result(i) => i,
+                // A kernel argument: buffers, `__local` and by-value
+                // memory start 64-byte aligned.
+                ValueDef::Param(b, _) if Some(b) == func.entry_block() => return align <= 64,
+                _ => return false,
+            };
+            match &func.insts[def] {
+                InstData::PtrAdd { args } => {
+                    if !self.multiple_of(args[1], align, 4) {
+                        return false;
+                    }
+                    p = args[0];
+                }
+                InstData::GlobalAddr { global } => {
+                    let g = cranelift_entity::EntityRef::index(*global);
+                    let checks = self.checks.as_ref();
+                    return checks
+                        .and_then(|c| c.global_aligns.get(g))
+                        .is_some_and(|&a| align <= a);
+                }
+                InstData::StackAddr { slot } => {
+                    return align <= (func.stack_slots[*slot].align as u64).max(8);
+                }
+                InstData::Convert {
+                    op: ConvertOp::AddrSpaceCast,
+                    arg,
+                    ..
+                } => p = *arg,
+                _ => return false,
+            }
+        }
+    }
+
+    /// Whether integer `v` is provably a multiple of `m` (a power of two).
+    fn multiple_of(&self, v: Value, m: u64, depth: u32) -> bool {
+        let func = self.func;
+        let ValueDef::Result(def) = func.values[v].def else {
+            return false;
+        };
+        let rec = |x: Value| depth > 0 && self.multiple_of(x, m, depth - 1);
+        let constant = |x: Value| match func.values[x].def {
+            ValueDef::Result(i) => match func.insts[i] {
+                InstData::Iconst { imm } => Some(imm),
+                _ => None,
+            },
+            _ => None,
+        };
+        match &func.insts[def] {
+            InstData::Iconst { imm } => imm % m == 0,
+            InstData::Binary {
+                op: BinaryOp::Imul,
+                args,
+            } => {
+                constant(args[0]).is_some_and(|c| c % m == 0)
+                    || constant(args[1]).is_some_and(|c| c % m == 0)
+                    || rec(args[0])
+                    || rec(args[1])
+            }
+            InstData::Binary {
+                op: BinaryOp::Ishl,
+                args,
+            } => constant(args[1]).is_some_and(|c| c < 64 && (1u64 << c) % m == 0) || rec(args[0]),
+            InstData::Binary {
+                op: BinaryOp::Iadd | BinaryOp::Isub,
+                args,
+            } => rec(args[0]) && rec(args[1]),
+            InstData::Binary {
+                op: BinaryOp::Band,
+                args,
+            } => {
+                constant(args[0]).is_some_and(|c| c % m == 0)
+                    || constant(args[1]).is_some_and(|c| c % m == 0)
+                    || rec(args[0])
+                    || rec(args[1])
+            }
+            InstData::Convert {
+                op: ConvertOp::Sext | ConvertOp::Zext,
+                arg,
+                ..
+            } => rec(*arg),
+            _ => false,
+        }
     }
 
     /// `ptr`'s lanes as `<W x i64>` addresses.
