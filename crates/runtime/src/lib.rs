@@ -422,10 +422,16 @@ impl Context {
             ));
             return Ok(report);
         }
-        match self.engine {
+        let report = match self.engine {
             Engine::Interpreter => self.run_interpreter(kernel, range, local, &bound),
             Engine::Simd => simd::launch(kernel, range, local, width, &bound, self),
+        }?;
+        if self.checked && check::abort_requested() {
+            if let Some(first) = report.diagnostics.first() {
+                check::abort_with(first);
+            }
         }
+        Ok(report)
     }
 
     fn run_interpreter(
