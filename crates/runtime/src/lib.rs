@@ -478,10 +478,24 @@ impl Context {
             local_size: local,
             global_offset: range.offset,
         };
+        // Checked mode: the buffers the kernel must not write or read.
+        let (mut read_only_args, mut write_only_args) = (0u64, 0u64);
+        if self.checked {
+            let info = check::arg_info(kernel, bound);
+            for (i, flags) in info.chunks(2).map(|c| c[1]).enumerate().take(64) {
+                if flags & lockstep_ir::abi::arg_flags::READ_ONLY != 0 {
+                    read_only_args |= 1 << i;
+                } else if flags & lockstep_ir::abi::arg_flags::WRITE_ONLY != 0 {
+                    write_only_args |= 1 << i;
+                }
+            }
+        }
         let opts = interp::Options {
             checked: self.checked,
             max_steps: None,
             sub_group_size: Some(self.kernel_width(kernel)),
+            read_only_args,
+            write_only_args,
         };
         let transformed;
         let module = if self.interpret_after_passes {

@@ -224,6 +224,7 @@ impl Emitter<'_> {
         // the object starts at one place for all lanes), the object's
         // size, and (arguments) its flags.
         let shape = self.use_shape(a.ptr);
+        let private = self.private_ptrs.contains_key(&a.ptr);
         let (offs, off0, size, object, flags) =
             if let Some(&(slot, off)) = self.private_ptrs.get(&a.ptr) {
                 let (offs, off0) = match off {
@@ -262,8 +263,9 @@ impl Emitter<'_> {
                 (self.l.sub(addrs, base_v), off0, size, object, flags)
             };
         let align = a.align.min(a.size.max(1));
+        // Interleaved private arrays hold aligned elements by construction.
         let check_align =
-            align > 1 && align.is_power_of_two() && !self.offset_aligned(a.ptr, align);
+            !private && align > 1 && align.is_power_of_two() && !self.offset_aligned(a.ptr, align);
         // The mode check: a scalar, the same for every lane.
         let mode_bad = flags.map(|f| {
             let bit = if a.write {
@@ -316,7 +318,8 @@ impl Emitter<'_> {
                 self.l.and(start_in, fits)
             }
         };
-        let addrs = self.addresses(a.ptr);
+        // The lanes' addresses (for a private array: offsets), for the report.
+        let addrs = if private { offs } else { self.addresses(a.ptr) };
         let misaligned = if check_align {
             let low = self
                 .l
