@@ -252,6 +252,7 @@ pub fn emit_kernel(
     }
     e.emit_blocks()?;
     e.emit_work_group_function();
+    e.report.unchecked_accesses = e.checks.as_ref().map(|c| c.unchecked);
     if let Some(b) = &e.barrier {
         e.local_layout.gang_state = b.size.div_ceil(64) * 64;
         e.report.barriers = b.blocks.len();
