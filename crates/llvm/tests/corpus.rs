@@ -20,7 +20,7 @@ use std::path::Path;
 
 use libtest_mimic::{Arguments, Failed, Trial};
 
-use lockstep_runtime::{Context, Engine, Linearization, RefillMode};
+use lockstep_runtime::{Engine, Linearization, RefillMode};
 
 /// One corpus kernel on the interpreter against its `.ref` (at each width
 /// the file has a section for, for kernels whose output depends on the
