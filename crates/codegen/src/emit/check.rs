@@ -175,10 +175,11 @@ impl Emitter<'_> {
         }
         if let InstData::Load { ptr, .. } = data {
             if self.use_shape(*ptr).is_uniform() && !self.private_ptrs.contains_key(ptr) {
-                // All lanes share the address: lane 0's verdict is theirs.
-                let inb = self.l.extract(mask, 0);
+                // All lanes share the address (and object): one allowed
+                // lane means the load is in bounds (lane 0 may be off).
+                let allowed = self.any(mask);
                 let any_active = self.any(self.mask);
-                let inb = self.l.or(inb, self.l.not(any_active));
+                let inb = self.l.or(allowed, self.l.not(any_active));
                 self.redirect = Some(inb);
             }
         }
