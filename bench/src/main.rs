@@ -206,6 +206,8 @@ struct Lockstep<'b> {
     ctx: Context,
     /// Lane refill forced off or on; `None`: the default (auto).
     refill: Option<RefillMode>,
+    /// Checked mode (bounds, alignment and access-mode checks compiled in).
+    checked: bool,
     bench: &'b Bench,
     kernels: HashMap<&'static str, Kernel>,
     bufs: Vec<Buffer<u32>>,
@@ -218,11 +220,13 @@ impl<'b> Lockstep<'b> {
         bench: &'b Bench,
         program: &Program,
         refill: Option<RefillMode>,
+        checked: bool,
     ) -> Result<Lockstep<'b>> {
         let mut ctx = lockstep_llvm::context();
         if let Some(mode) = refill {
             ctx.set_refill(mode);
         }
+        ctx.set_checked(checked);
         let mut kernels = HashMap::new();
         for l in &bench.launches {
             if !kernels.contains_key(l.kernel) {
@@ -232,6 +236,7 @@ impl<'b> Lockstep<'b> {
         Ok(Lockstep {
             ctx,
             refill,
+            checked,
             bench,
             kernels,
             bufs: bench.bufs.iter().map(|b| Buffer::from_slice(b)).collect(),
@@ -267,6 +272,10 @@ impl<'b> Lockstep<'b> {
             each(l.kernel, ms(t.elapsed()));
             if let Some(why) = report.fallback {
                 self.fallback.get_or_insert(why);
+            }
+            // A correct kernel: any report is a false positive.
+            if let Some(d) = report.diagnostics.first() {
+                bail!("checked mode reported a problem in a correct kernel:\n{d}");
             }
         }
         Ok(())
@@ -438,6 +447,8 @@ struct Outcome {
     lockstep: Option<Stats>,
     /// Lockstep with lane refill forced off and on (REFILL_STUDY only).
     refill: Vec<(RefillMode, Stats)>,
+    /// Lockstep in checked mode (`Context::set_checked`).
+    checked: Option<Stats>,
     /// Per OpenCL platform that ran it.
     cl: Vec<(Platform, Stats)>,
     /// Per native variant.
@@ -507,6 +518,7 @@ impl Runner<'_, '_> {
         match self {
             Runner::Native { variant, .. } => format!("native {}", variant.name),
             Runner::Lockstep(ls) => match ls.refill {
+                _ if ls.checked => "lockstep checked".into(),
                 Some(mode) => format!("lockstep refill {mode}"),
                 None => "lockstep".into(),
             },
@@ -597,17 +609,20 @@ fn run_bench(
             bufs: bench.bufs.clone(),
         })
         .collect();
-    let mut modes = vec![None];
+    let mut modes = vec![(None, false), (None, true)];
     if REFILL_STUDY.contains(&bench.name) {
-        modes.extend([Some(RefillMode::Off), Some(RefillMode::On)]);
+        modes.extend([
+            (Some(RefillMode::Off), false),
+            (Some(RefillMode::On), false),
+        ]);
     }
-    for refill in modes {
+    for (refill, checked) in modes {
         let lockstep = (|| -> Result<Lockstep> {
             if !run_lockstep {
                 bail!("not run in this process: its probe process failed (see above)");
             }
             let program = Program::build(&lockstep_llvm::context(), &source, bench.options)?;
-            Lockstep::new(bench, &program, refill)
+            Lockstep::new(bench, &program, refill, checked)
         })();
         match lockstep {
             Ok(ls) => runners.push(Runner::Lockstep(ls)),
@@ -708,6 +723,7 @@ fn run_bench(
         match runner {
             Runner::Native { variant, .. } => out.native.push((variant.name.clone(), s)),
             Runner::Lockstep(ls) => match ls.refill {
+                _ if ls.checked => out.checked = Some(s),
                 Some(mode) => out.refill.push((mode, s)),
                 None => {
                     out.lockstep = Some(s);
@@ -781,7 +797,7 @@ fn probe(spec: &str) -> Result<()> {
             let t = Instant::now();
             let program = Program::build(&ctx, &source, bench.options)?;
             let program_ms = ms(t.elapsed());
-            let mut ls = Lockstep::new(&bench, &program, None)?;
+            let mut ls = Lockstep::new(&bench, &program, None, false)?;
             let t = Instant::now();
             ls.run()?;
             let first = ms(t.elapsed());
@@ -1227,10 +1243,11 @@ fn run(cli: &Cli) -> Result<bool> {
     for p in Platform::ALL {
         head += &format!(" {:>13}", format!("speedup/{}", p.title()));
     }
-    head += &format!(" {:>12}  check", "ratio/native");
+    head += &format!(" {:>12} {:>9}  check", "ratio/native", "checked/");
     println!("{head}");
     let mut speedups: Vec<Vec<f64>> = vec![Vec::new(); Platform::ALL.len()];
     let mut ratios = Vec::new();
+    let mut checked_ratios = Vec::new();
     for o in &outcomes {
         let ls = o.lockstep.as_ref().map(|s| s.best);
         let nat = o.native_best();
@@ -1259,7 +1276,13 @@ fn run(cli: &Cli) -> Result<bool> {
             speedups[i].extend(s);
             line += &format!(" {:>13}", fmt_ratio(s));
         }
-        line += &format!(" {:>12}  {check}", fmt_ratio(ratio));
+        let checked = o.checked.as_ref().zip(ls).map(|(c, l)| c.best / l);
+        checked_ratios.extend(checked);
+        line += &format!(
+            " {:>12} {:>9}  {check}",
+            fmt_ratio(ratio),
+            fmt_ratio(checked)
+        );
         println!("{line}");
     }
     let geomeans: Vec<(Platform, Option<f64>)> = Platform::ALL
@@ -1278,10 +1301,14 @@ fn run(cli: &Cli) -> Result<bool> {
     for p in Platform::ALL {
         line += &format!(" {:>13}", fmt_ratio(geo_of(p)));
     }
-    line += &format!(" {:>12}", fmt_ratio(geo_ratio));
+    line += &format!(
+        " {:>12} {:>9}",
+        fmt_ratio(geo_ratio),
+        fmt_ratio(geomean(&checked_ratios))
+    );
     println!("{line}");
     println!(
-        "\nspeedup/X = X ms / Lockstep ms (higher is better: Lockstep is faster above 1); ratio/native = Lockstep ms / native ms (lower is better)"
+        "\nspeedup/X = X ms / Lockstep ms (higher is better: Lockstep is faster above 1); ratio/native = Lockstep ms / native ms (lower is better); checked/ = Lockstep's checked mode (bounds, alignment, access modes) ms / Lockstep ms"
     );
     for (p, why) in &missing {
         println!("{}: not measured ({why})", p.title());
@@ -1424,6 +1451,7 @@ fn run(cli: &Cli) -> Result<bool> {
                     ),
                 ),
                 ("lockstep", stats_json(o.lockstep.as_ref())),
+                ("lockstep_checked", stats_json(o.checked.as_ref())),
                 (
                     "lockstep_refill",
                     Json::Obj(

@@ -57,6 +57,11 @@ pub struct CompileArgs {
     /// LOCKSTEP_TIME_BUILD=1.
     #[arg(long)]
     time: bool,
+    /// Compile checked code (what `lockstep run --check` runs on the SIMD
+    /// engine: every memory access checked against its object), for
+    /// --emit report, llvm, llvm-opt and asm.
+    #[arg(long)]
+    check: bool,
     /// Build options as one string (as clBuildProgram takes them).
     #[arg(long = "build-options", default_value = "", allow_hyphen_values = true)]
     build_options: String,
@@ -241,7 +246,12 @@ pub fn run(args: CompileArgs) -> Result<()> {
         let width = chosen.width;
         let spec = Spec {
             linearization: args.linearize,
-            refill: refill_mode,
+            refill: if args.check {
+                pipeline::RefillMode::Off
+            } else {
+                refill_mode
+            },
+            checked: args.check,
             // As a launch whose buffers are below 2 GiB (nearly all) has it.
             small_buffers: true,
             ..Spec::new(local_size, width)

@@ -21,7 +21,10 @@ pub struct RunArgs {
     /// Build options for the program (as clBuildProgram takes them).
     #[arg(long = "build-options", default_value = "", allow_hyphen_values = true)]
     build_options: String,
-    /// Checked mode: report data races and uninitialized local reads.
+    /// Checked mode. SIMD engine: out-of-bounds accesses (skipped),
+    /// misaligned accesses and writes to read-only (reads of write-only)
+    /// buffers, at full speed. Interpreter: also data races and
+    /// uninitialized local memory.
     #[arg(long)]
     check: bool,
     /// SIMD width: work-items per gang (4, 8, 16 or 32; default: the host's best).
@@ -80,6 +83,9 @@ pub fn run(args: RunArgs) -> Result<()> {
     ctx.set_interpret_after_passes(args.after_passes);
     if args.repeat == 0 {
         bail!("--repeat must be at least 1");
+    }
+    if args.check && engine == lockstep_runtime::Engine::Simd {
+        eprintln!("note: {}", lockstep_runtime::SIMD_CHECK_SCOPE);
     }
     let sim = Simulation::load(&ctx, &args.file, &args.build_options)?;
     let mut times = Vec::with_capacity(args.repeat as usize);

@@ -187,12 +187,13 @@ fn cache_key(
         host.fingerprint().as_bytes(),
         module.functions[kernel].name.as_bytes(),
         format!(
-            "{:?}/{}/{}/refill-{}/small-buffers-{}",
+            "{:?}/{}/{}/refill-{}/small-buffers-{}{}",
             spec.local_size,
             spec.width,
             spec.linearization.name(),
             spec.refill.name(),
-            spec.small_buffers
+            spec.small_buffers,
+            if spec.checked { "/checked" } else { "" }
         )
         .as_bytes(),
     ]))

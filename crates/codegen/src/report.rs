@@ -75,6 +75,9 @@ pub struct Report {
     pub linearization: Option<&'static str>,
     /// Whether the kernel runs with lane refill, and why.
     pub refill: String,
+    /// Checked mode: how many accesses go through pointers whose object
+    /// the provenance analysis cannot name (not checked); `None` unchecked.
+    pub unchecked_accesses: Option<usize>,
 }
 
 impl Report {
@@ -205,6 +208,14 @@ impl fmt::Display for Report {
                 "  loops with a divergent exit: {}",
                 self.divergent_loops.join(", ")
             )?;
+        }
+        match self.unchecked_accesses {
+            Some(0) => writeln!(f, "  checked mode: every memory access is checked")?,
+            Some(n) => writeln!(
+                f,
+                "  checked mode: {n} access(es) through pointers of unknown origin (loaded from memory, made from integers, or joining several objects) are not checked"
+            )?,
+            None => {}
         }
         if !self.refill.is_empty() {
             writeln!(f, "  lane refill: {}", self.refill)?;

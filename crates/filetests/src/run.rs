@@ -315,6 +315,7 @@ fn run_once(module: &Module, kernel: FuncId, line: &RunLine) -> Result<()> {
         checked: false,
         max_steps: Some(100_000_000),
         sub_group_size: line.width,
+        ..Options::default()
     };
     run_kernel(module, kernel, &mut args, &line.range, &options)?;
     drop(args);

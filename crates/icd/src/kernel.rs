@@ -647,6 +647,16 @@ unsafe fn ndrange(
                         let _ = out.write_all(report.printf_output.as_bytes());
                         let _ = out.flush();
                     }
+                    // Checked mode (LOCKSTEP_CHECK): the reports, as
+                    // Oclgrind prints them, on stderr.
+                    if !report.diagnostics.is_empty() {
+                        use std::io::Write;
+                        let mut err = std::io::stderr().lock();
+                        for d in &report.diagnostics {
+                            let _ = writeln!(err, "\n{d}\n");
+                        }
+                        let _ = err.flush();
+                    }
                     Ok(())
                 }
                 Err(e) => {

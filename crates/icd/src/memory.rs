@@ -139,6 +139,7 @@ unsafe fn create_buffer(
         }
         storage
     };
+    storage.set_kernel_access(kernel_access(flags));
     let host_ptr = if flags & CL_MEM_USE_HOST_PTR != 0 {
         host_ptr as *mut u8
     } else {
@@ -158,6 +159,20 @@ unsafe fn create_buffer(
         handle: AtomicUsize::new(0),
         image: None,
     }))
+}
+
+/// How kernels may use a buffer of `flags`, as checked mode enforces it
+/// (`LOCKSTEP_CHECK`): `CL_MEM_READ_ONLY` and `CL_MEM_WRITE_ONLY`.
+fn kernel_access(flags: cl_mem_flags) -> u64 {
+    use lockstep_ir::abi::arg_flags;
+    let mut access = 0;
+    if flags & CL_MEM_READ_ONLY != 0 {
+        access |= arg_flags::READ_ONLY;
+    }
+    if flags & CL_MEM_WRITE_ONLY != 0 {
+        access |= arg_flags::WRITE_ONLY;
+    }
+    access
 }
 
 pub(crate) fn new_mem(mem: Mem) -> cl_mem {
@@ -255,6 +270,7 @@ pub unsafe extern "C" fn clCreateSubBuffer(
         sub_flags |= pf & HOST_PTR_FLAGS;
         let storage =
             Storage::range(&parent.storage, region.origin, region.size).ok_or(CL_INVALID_VALUE)?;
+        storage.set_kernel_access(kernel_access(sub_flags));
         let host_ptr = if parent.host_ptr.0.is_null() {
             std::ptr::null_mut()
         } else {

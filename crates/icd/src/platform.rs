@@ -121,9 +121,33 @@ pub fn device_handle() -> cl_device_id {
 /// The runtime context of the platform, with the LLVM toolchain: programs
 /// are built in it, the device is described from it, and each OpenCL
 /// context runs its kernels in a clone of it.
+///
+/// `LOCKSTEP_CHECK` runs every kernel checked, its reports on stderr
+/// (Oclgrind's `oclgrind ./app`, without changing the program): `1` on the
+/// SIMD engine (bad accesses, at full speed), `full` on the interpreter
+/// (also data races and uninitialized memory, much slower).
+/// `LOCKSTEP_CHECK_ABORT=1` stops the process at the first report.
 pub fn runtime() -> &'static lockstep_runtime::Context {
     static RUNTIME: OnceLock<lockstep_runtime::Context> = OnceLock::new();
-    RUNTIME.get_or_init(lockstep_llvm::context)
+    RUNTIME.get_or_init(|| {
+        let mut ctx = lockstep_llvm::context();
+        match std::env::var("LOCKSTEP_CHECK").as_deref() {
+            Ok("full") => {
+                ctx = ctx.with_engine(lockstep_runtime::Engine::Interpreter);
+                ctx.set_checked(true);
+                eprintln!("Lockstep: LOCKSTEP_CHECK=full: every kernel runs checked on the interpreter (out-of-bounds and misaligned accesses, read-only and write-only buffers, data races, uninitialized values, barrier divergence)");
+            }
+            Ok("") | Ok("0") | Err(_) => {}
+            Ok(_) => {
+                ctx.set_checked(true);
+                eprintln!(
+                    "Lockstep: LOCKSTEP_CHECK: every kernel runs checked; {}",
+                    lockstep_runtime::SIMD_CHECK_SCOPE
+                );
+            }
+        }
+        ctx
+    })
 }
 
 /// The SIMD width kernels run at (work-items per gang).

@@ -82,3 +82,69 @@ fn pyopencl_images() {
         out.status
     );
 }
+
+/// Checked mode for an unchanged PyOpenCL program (`pyopencl_oob.py`, an
+/// off-by-one write into a sub-buffer): with `LOCKSTEP_CHECK=1` the write
+/// is reported on stderr in Oclgrind's layout with its source line and
+/// skipped, so the memory after the sub-buffer keeps its values;
+/// `LOCKSTEP_CHECK_ABORT=1` stops the process at the report.
+#[test]
+fn pyopencl_checked_mode_reports_and_skips_an_out_of_bounds_write() {
+    common::require("python3", &["--version"], "Python 3");
+    for module in ["numpy", "pyopencl"] {
+        common::require(
+            "python3",
+            &["-c", &format!("import {module}")],
+            &format!("the Python module {module}"),
+        );
+    }
+    let vendors = common::vendors_dir();
+    let run = |abort: bool| {
+        let mut cmd = common::command("python3", vendors.path());
+        cmd.arg(common::test_dir().join("pyopencl_oob.py"))
+            .env("LOCKSTEP_CHECK", "1")
+            .env("PYOPENCL_NO_CACHE", "1");
+        if abort {
+            cmd.env("LOCKSTEP_CHECK_ABORT", "1");
+        } else {
+            cmd.env_remove("LOCKSTEP_CHECK_ABORT");
+        }
+        cmd.output().expect("running python3")
+    };
+    let out = run(false);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        out.status.success() && stdout.contains("CHECK SCRIPT DONE"),
+        "the script failed ({}):\n{stdout}\n{stderr}",
+        out.status
+    );
+    for want in [
+        "before untouched: True",
+        "after untouched: True",
+        "inside ok: True",
+    ] {
+        assert!(stdout.contains(want), "{want}:\n{stdout}\n{stderr}");
+    }
+    for want in [
+        "Invalid write of size 4 at global memory address 0x",
+        "\tKernel: shift",
+        "\tEntity: Global(63,0,0) Local(15,0,0) Group(3,0,0)",
+        "\tAt line 5 of program.cl:",
+        "\t  out[i + 1] = in[i] * 2.0f;",
+        "byte 256 of argument 1 'out' (256 bytes); it was skipped",
+    ] {
+        assert!(stderr.contains(want), "{want:?} not in stderr:\n{stderr}");
+    }
+    assert_eq!(stderr.matches("Invalid write").count(), 1, "{stderr}");
+
+    let out = run(true);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success(), "{stdout}\n{stderr}");
+    assert!(!stdout.contains("CHECK SCRIPT DONE"), "{stdout}");
+    assert!(
+        stderr.contains("Invalid write of size 4") && stderr.contains("LOCKSTEP_CHECK_ABORT"),
+        "{stderr}"
+    );
+}

@@ -8,8 +8,9 @@
 //! two accesses of one group are ordered iff they are by the same
 //! work-item or in different epochs, and accesses of different groups are
 //! never ordered (groups may run concurrently on a device). A write and
-//! another access that are not ordered is a data race. Atomic accesses are
-//! left out of race detection (they are the sanctioned way to share).
+//! another access that are not ordered is a data race, unless both are
+//! atomic (atomics are the sanctioned way to share; an atomic and a plain
+//! access to the same byte still race).
 //! Every barrier is taken to order all memory, whatever its fence flags.
 //! Within a barrier interval, the accesses of the work-items of one
 //! subgroup are also ordered by a subgroup collective or
@@ -34,6 +35,8 @@ pub struct Access {
     /// How many times the work-item's subgroup had met (see
     /// [`Checker::sub_group_sync`]).
     pub sync: u32,
+    /// An atomic access (it races only with plain ones).
+    pub atomic: bool,
 }
 
 #[derive(Copy, Clone, Debug, Default)]
@@ -246,9 +249,6 @@ impl Checker {
                 });
             }
         }
-        if atomic {
-            return;
-        }
         let Some(Some(t)) = self.tracked.get_mut(region as usize) else {
             return;
         };
@@ -261,11 +261,13 @@ impl Checker {
             item,
             site,
             sync: self.sync_of(item),
+            atomic,
         };
         let mut found: Option<(Access, bool, u64)> = None;
         for (i, cell) in cells[start..end].iter_mut().enumerate() {
             let at = (start + i) as u64;
-            if self.unordered(cell.write, item) && found.is_none() {
+            let both_atomic = |prev: Access| atomic && prev.atomic;
+            if self.unordered(cell.write, item) && !both_atomic(cell.write) && found.is_none() {
                 found = Some((cell.write, true, at));
             }
             if write {
@@ -277,7 +279,7 @@ impl Checker {
                     }
                     _ => true,
                 };
-                if readers_race && found.is_none() {
+                if readers_race && !both_atomic(cell.read) && found.is_none() {
                     found = Some((cell.read, false, at));
                 }
                 cell.write = now;

@@ -141,7 +141,7 @@ pub enum InterpError {
 }
 
 /// What checked mode found.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub enum DiagnosticKind {
     /// Two work-items of a group accessed the same byte of `__local` or
     /// `__global` memory in one barrier interval, at least one of them
@@ -150,6 +150,14 @@ pub enum DiagnosticKind {
     DataRace,
     /// A read of `__local` memory that no work-item of the group wrote.
     UninitializedLocal,
+    /// An access outside the object its pointer points into (skipped).
+    InvalidAccess,
+    /// An access whose address is not a multiple of its size.
+    Unaligned,
+    /// A write to a read-only buffer or a read of a write-only one.
+    AccessMode,
+    /// An integer division or remainder by zero.
+    DivisionByZero,
 }
 
 /// A checked-mode finding: reported once per instruction (pair).

@@ -27,7 +27,8 @@ use crate::convert::{float_to_float, float_to_int, int_to_float, Format};
 use crate::decode::{DecodedFunc, Edge, Op, Program, Reg, NO_REG};
 use crate::error::{AccessKind, Diagnostic, DiagnosticKind, InterpError, Site, WorkItemId};
 use crate::memory::{
-    addr, offset_of, region_of, signed_offset, Fault, Memory, RegionName, Space, OFFSET_MASK,
+    addr, offset_of, region_of, signed_offset, AccessMode, Fault, Memory, RegionName, Space,
+    OFFSET_MASK,
 };
 use crate::{KernelArg, NdRange, Options, Report};
 
@@ -113,6 +114,8 @@ struct Exec<'p, 'm, 'a> {
     out: String,
     check: Option<Checker>,
     diagnostics: Vec<Diagnostic>,
+    /// Checked mode: (instruction, kind) pairs already reported.
+    reported: std::collections::HashSet<(u32, DiagnosticKind)>,
     /// Launch-wide instruction ids: function `i`'s code starts at `site_base[i]`.
     site_base: Vec<u32>,
     kernel: usize,
@@ -294,6 +297,11 @@ pub fn launch(
                         ck.track(id, Space::Global, len);
                     }
                 }
+                if i < 64 && opts.read_only_args >> i & 1 != 0 {
+                    mem.set_mode(id, AccessMode::ReadOnly);
+                } else if i < 64 && opts.write_only_args >> i & 1 != 0 {
+                    mem.set_mode(id, AccessMode::WriteOnly);
+                }
                 param_values[i] = addr(id, 0);
             }
             (
@@ -393,6 +401,7 @@ pub fn launch(
         out: String::new(),
         check: checker,
         diagnostics: Vec::new(),
+        reported: Default::default(),
         site_base,
         kernel: kernel.index(),
         byval,
@@ -567,6 +576,115 @@ impl<'p, 'a> Exec<'p, '_, 'a> {
                 site,
             },
         }
+    }
+
+    /// Checked mode: reports a finding of `kind` at an instruction, once
+    /// per instruction and kind.
+    fn report(
+        &mut self,
+        kind: DiagnosticKind,
+        message: String,
+        (func, pc): (usize, usize),
+        id: &WorkItemId,
+    ) {
+        const MAX_REPORTS: usize = 1000;
+        let site = self.site_base[func] + pc as u32;
+        if self.diagnostics.len() < MAX_REPORTS && self.reported.insert((site, kind)) {
+            let here = self.site(func, pc, id);
+            self.diagnostics.push(Diagnostic {
+                kind,
+                message,
+                site: here,
+            });
+        }
+    }
+
+    /// Checked mode, a faulting access: reports it (as Oclgrind words it)
+    /// and lets the caller skip it; unchecked, the launch's error.
+    fn invalid_access(
+        &mut self,
+        fault: Fault,
+        access: AccessKind,
+        p: u64,
+        size: u64,
+        at: (usize, usize),
+        id: &WorkItemId,
+    ) -> Result<(), InterpError> {
+        if self.check.is_none() {
+            return Err(self.fault(fault, access, at.0, at.1, id));
+        }
+        let write = matches!(
+            access,
+            AccessKind::Store | AccessKind::Write | AccessKind::Atomic
+        );
+        let rw = if write { "write" } else { "read" };
+        let message = match fault {
+            Fault::OutOfBounds { region, offset, .. } => {
+                let space = self.mem.region(region).map_or("global", |r| match r.space {
+                    Space::Global => "global",
+                    Space::Constant => "constant",
+                    Space::Local => "local",
+                    Space::Private => "private",
+                });
+                let (name, len) = self.describe(region);
+                let offset = signed_offset(offset);
+                let whom = match len {
+                    Some(n) => format!("{name} ({n} bytes)"),
+                    None => name,
+                };
+                let place = if offset < 0 {
+                    format!("{} bytes before the start of {whom}", -offset)
+                } else {
+                    format!("byte {offset} of {whom}")
+                };
+                format!(
+                    "Invalid {rw} of size {size} at {space} memory address {p:#x}: {place}; it was skipped"
+                )
+            }
+            Fault::ReadOnly { region } => format!(
+                "Invalid {rw} of size {size} to read-only memory: {}; it was skipped",
+                self.describe(region).0
+            ),
+        };
+        self.report(DiagnosticKind::InvalidAccess, message, at, id);
+        Ok(())
+    }
+
+    /// Checked mode, an access that happened: reports a misaligned
+    /// address, and a write to a read-only (read of a write-only) buffer.
+    fn check_access(
+        &mut self,
+        p: u64,
+        size: u64,
+        write: bool,
+        at: (usize, usize),
+        id: &WorkItemId,
+    ) {
+        let region = region_of(p);
+        if size > 1 && size.is_power_of_two() && offset_of(p) % size != 0 {
+            let (name, _) = self.describe(region);
+            let rw = if write { "write" } else { "read" };
+            let message = format!(
+                "Unaligned {rw} of size {size} at byte {} of {name}",
+                offset_of(p)
+            );
+            self.report(DiagnosticKind::Unaligned, message, at, id);
+        }
+        let mode = self
+            .mem
+            .region(region)
+            .map_or(AccessMode::ReadWrite, |r| r.mode);
+        let message = match (mode, write) {
+            (AccessMode::ReadOnly, true) => "Invalid write to read-only buffer",
+            (AccessMode::WriteOnly, false) => "Invalid read from write-only buffer",
+            _ => return,
+        };
+        let message = format!(
+            "{message}: {}, byte {}",
+            self.describe(region).0,
+            offset_of(p)
+        );
+        self.report(DiagnosticKind::AccessMode, message, at, id);
     }
 
     /// Records an access (read, write, atomic) by an instruction (function,
@@ -1294,6 +1412,23 @@ impl<'p, 'a> Exec<'p, '_, 'a> {
                 a,
                 b,
             } => {
+                // Gang-level IR divides in inactive lanes too: only scalar
+                // IR's divisions are a work-item's.
+                if checked
+                    && f.gang.is_none()
+                    && matches!(
+                        op,
+                        BinaryOp::Udiv | BinaryOp::Sdiv | BinaryOp::Urem | BinaryOp::Srem
+                    )
+                    && regs[r(b)] & mask(bits) == 0
+                {
+                    self.report(
+                        DiagnosticKind::DivisionByZero,
+                        "Integer division by zero".to_string(),
+                        (fidx, at),
+                        id,
+                    );
+                }
                 regs[r(dst)] = int_binary(op, bits, regs[r(a)], regs[r(b)]);
             }
             Op::FloatBinary { op, ty, dst, a, b } => {
@@ -1354,25 +1489,35 @@ impl<'p, 'a> Exec<'p, '_, 'a> {
             Op::Load { ty, dst, ptr } => {
                 let p = regs[r(ptr)];
                 let n = ty.bytes();
-                let v = self
-                    .mem
-                    .load(p, n)
-                    .map_err(|e| self.fault(e, AccessKind::Load, fidx, at, id))?;
-                regs[r(dst)] = if ty == Type::I1 { v & 1 } else { v };
-                if checked {
-                    let flags = (true, false, false);
-                    self.record(p, n as u64, flags, (fidx, at), (id, linear));
+                match self.mem.load(p, n) {
+                    Ok(v) => {
+                        regs[r(dst)] = if ty == Type::I1 { v & 1 } else { v };
+                        if checked {
+                            self.check_access(p, n as u64, false, (fidx, at), id);
+                            let flags = (true, false, false);
+                            self.record(p, n as u64, flags, (fidx, at), (id, linear));
+                        }
+                    }
+                    Err(e) => {
+                        self.invalid_access(e, AccessKind::Load, p, n as u64, (fidx, at), id)?;
+                        regs[r(dst)] = 0;
+                    }
                 }
             }
             Op::Store { ty, val, ptr } => {
                 let p = regs[r(ptr)];
                 let n = ty.bytes();
-                self.mem
-                    .store(p, n, regs[r(val)])
-                    .map_err(|e| self.fault(e, AccessKind::Store, fidx, at, id))?;
-                if checked {
-                    let flags = (false, true, false);
-                    self.record(p, n as u64, flags, (fidx, at), (id, linear));
+                match self.mem.store(p, n, regs[r(val)]) {
+                    Ok(()) => {
+                        if checked {
+                            self.check_access(p, n as u64, true, (fidx, at), id);
+                            let flags = (false, true, false);
+                            self.record(p, n as u64, flags, (fidx, at), (id, linear));
+                        }
+                    }
+                    Err(e) => {
+                        self.invalid_access(e, AccessKind::Store, p, n as u64, (fidx, at), id)?
+                    }
                 }
             }
             Op::StackAddr { dst, slot } => {
@@ -1383,10 +1528,12 @@ impl<'p, 'a> Exec<'p, '_, 'a> {
                 let (d, s, n) = (regs[r(dst)], regs[r(src)], regs[r(len)]);
                 if n != 0 {
                     if let Err(e) = self.mem.bytes(s, n) {
-                        return Err(self.fault(e, AccessKind::Read, fidx, at, id));
+                        self.invalid_access(e, AccessKind::Read, s, n, (fidx, at), id)?;
+                        return Ok(true);
                     }
                     if let Err(e) = self.mem.bytes_mut(d, n) {
-                        return Err(self.fault(e, AccessKind::Write, fidx, at, id));
+                        self.invalid_access(e, AccessKind::Write, d, n, (fidx, at), id)?;
+                        return Ok(true);
                     }
                     self.mem
                         .copy(d, s, n)
@@ -1402,7 +1549,10 @@ impl<'p, 'a> Exec<'p, '_, 'a> {
                 if n != 0 {
                     match self.mem.bytes_mut(d, n) {
                         Ok(bytes) => bytes.fill(b as u8),
-                        Err(e) => return Err(self.fault(e, AccessKind::Write, fidx, at, id)),
+                        Err(e) => {
+                            self.invalid_access(e, AccessKind::Write, d, n, (fidx, at), id)?;
+                            return Ok(true);
+                        }
                     }
                     if checked {
                         self.record(d, n, (false, true, false), (fidx, at), (id, linear));

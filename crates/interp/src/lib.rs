@@ -60,7 +60,11 @@
 //! * **Checked mode** ([`Options::checked`]): data races on `__local` and
 //!   `__global` memory within a barrier interval (and on `__global` memory
 //!   between work-groups), and reads of uninitialized `__local` memory, are
-//!   reported as [`Diagnostic`]s (see the `check` module).
+//!   reported as [`Diagnostic`]s (see the `check` module); so are accesses
+//!   out of bounds of their object in any address space (which are then
+//!   skipped, a load giving 0, instead of stopping the launch), misaligned
+//!   accesses, writes to read-only and reads of write-only buffers
+//!   ([`Options::read_only_args`]), and integer division by zero.
 //! * **printf** ([`printf`]) output is collected in execution order.
 //!
 //! Program-scope variables are created fresh for each launch (their
@@ -138,6 +142,11 @@ pub struct Options {
     /// runs the kernel at (4, 8, 16 or 32; [`DEFAULT_SUB_GROUP_SIZE`] when
     /// `None`). Gang-level IR uses its own gang width.
     pub sub_group_size: Option<u32>,
+    /// Checked mode: the buffer arguments (bit `i`: argument `i`, for the
+    /// first 64) the kernel must not write (`CL_MEM_READ_ONLY`, `const`)...
+    pub read_only_args: u64,
+    /// ... and those it must not read (`CL_MEM_WRITE_ONLY`).
+    pub write_only_args: u64,
 }
 
 /// The subgroup size when [`Options::sub_group_size`] does not say.

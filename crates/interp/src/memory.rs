@@ -100,6 +100,19 @@ pub struct Region<'a> {
     pub space: Space,
     pub read_only: bool,
     pub live: bool,
+    /// A buffer argument the kernel must not write (`CL_MEM_READ_ONLY`,
+    /// `const`) or read (`CL_MEM_WRITE_ONLY`): checked mode reports the
+    /// accesses (they still happen).
+    pub mode: AccessMode,
+}
+
+/// How a kernel may use a buffer argument ([`Region::mode`]).
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub enum AccessMode {
+    #[default]
+    ReadWrite,
+    ReadOnly,
+    WriteOnly,
 }
 
 /// Why an access failed; the interpreter adds the instruction and work-item.
@@ -132,6 +145,7 @@ impl<'a> Memory<'a> {
                 space: Space::Private,
                 read_only: true,
                 live: false,
+                mode: AccessMode::ReadWrite,
             }],
             free: Vec::new(),
             scratch: Vec::new(),
@@ -165,6 +179,7 @@ impl<'a> Memory<'a> {
             space,
             read_only,
             live: true,
+            mode: AccessMode::ReadWrite,
         });
         Some((self.regions.len() - 1) as u32)
     }
@@ -185,6 +200,7 @@ impl<'a> Memory<'a> {
             r.space = space;
             r.read_only = false;
             r.live = true;
+            r.mode = AccessMode::ReadWrite;
             return Some(id);
         }
         self.push(Bytes::Owned(vec![0; size as usize]), name, space, false)
@@ -302,6 +318,10 @@ impl<'a> Memory<'a> {
                 size: 1,
             }),
         }
+    }
+
+    pub fn set_mode(&mut self, id: u32, mode: AccessMode) {
+        self.regions[id as usize].mode = mode;
     }
 
     pub fn set_read_only(&mut self, id: u32) {

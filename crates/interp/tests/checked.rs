@@ -243,6 +243,7 @@ fn run_neighbour_sub_group(local: u64) -> (Report, Vec<i32>) {
         checked: true,
         max_steps: Some(1 << 32),
         sub_group_size: Some(8),
+        ..Default::default()
     };
     let r = lockstep_interp::run_kernel(
         &m,

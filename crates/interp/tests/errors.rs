@@ -69,26 +69,46 @@ fn out_of_bounds_store_and_in_checked_mode() {
     let m = module(COPY);
     let mut src = i32s(&[1, 2, 3, 4]);
     let mut dst = vec![0u8; 15];
-    for checked in [false, true] {
-        let err = run(
-            &m,
-            "copy",
-            &mut [KernelArg::Buffer(&mut src), KernelArg::Buffer(&mut dst)],
-            &NdRange::new_1d(4, 2),
-            checked,
-        )
-        .unwrap_err();
-        match err {
-            InterpError::OutOfBounds {
-                access: AccessKind::Store,
-                offset: 12,
-                size: 4,
-                site,
-                ..
-            } => assert_eq!(site.loc.map(|l| l.line), Some(13)),
-            e => panic!("{e}"),
-        }
+    let err = run(
+        &m,
+        "copy",
+        &mut [KernelArg::Buffer(&mut src), KernelArg::Buffer(&mut dst)],
+        &NdRange::new_1d(4, 2),
+        false,
+    )
+    .unwrap_err();
+    match err {
+        InterpError::OutOfBounds {
+            access: AccessKind::Store,
+            offset: 12,
+            size: 4,
+            site,
+            ..
+        } => assert_eq!(site.loc.map(|l| l.line), Some(13)),
+        e => panic!("{e}"),
     }
+    // Checked mode reports the store, skips it and goes on.
+    let mut dst = vec![0u8; 15];
+    let report = run(
+        &m,
+        "copy",
+        &mut [KernelArg::Buffer(&mut src), KernelArg::Buffer(&mut dst)],
+        &NdRange::new_1d(4, 2),
+        true,
+    )
+    .unwrap();
+    assert_eq!(report.diagnostics.len(), 1, "{:#?}", report.diagnostics);
+    let d = &report.diagnostics[0];
+    assert_eq!(d.kind, lockstep_interp::DiagnosticKind::InvalidAccess);
+    assert_eq!(d.loc().map(|l| l.line), Some(13));
+    assert!(
+        d.message
+            .starts_with("Invalid write of size 4 at global memory address")
+            && d.message.contains("byte 12 of argument 1"),
+        "{d}"
+    );
+    assert_eq!(d.site.work_item.global_id, [3, 0, 0]);
+    assert_eq!(&dst[..12], &i32s(&[1, 2, 3])[..]);
 }
 
 #[test]
@@ -268,7 +288,7 @@ block1:
     let opts = lockstep_interp::Options {
         checked: false,
         max_steps: Some(10_000),
-        sub_group_size: None,
+        ..Default::default()
     };
     let err =
         lockstep_interp::run_kernel(&m, k, &mut [], &NdRange::new_1d(1, 1), &opts).unwrap_err();

@@ -47,6 +47,13 @@ pub struct GroupContext {
     /// lane refill ([`LocalLayout::refill`]) runs more than one; the others
     /// are called with 1.
     pub group_count: u64,
+    /// Checked mode ([`CheckInfo`]): per kernel argument two words, the
+    /// bytes it points to (a buffer's or `__local` argument's size, a
+    /// by-value argument's size; 0 for NULL and scalars) and its
+    /// [`arg_flags`]. Null when the code is not checked.
+    pub arg_info: *const u64,
+    /// Checked mode: opaque pointer handed to `lockstep_rt_check_failed`.
+    pub check_sink: *mut std::ffi::c_void,
 }
 
 /// Byte offsets of `GroupContext`'s fields, as the generated code uses them.
@@ -63,6 +70,89 @@ pub mod offsets {
     pub const ENQUEUED_LOCAL_SIZE: u64 = 136;
     pub const SCRATCH: u64 = 160;
     pub const GROUP_COUNT: u64 = 168;
+    pub const ARG_INFO: u64 = 176;
+    pub const CHECK_SINK: u64 = 184;
+}
+
+/// The flags word of an argument in [`GroupContext::arg_info`].
+pub mod arg_flags {
+    /// The kernel must not write the buffer (`CL_MEM_READ_ONLY`, `ro`).
+    pub const READ_ONLY: u64 = 1;
+    /// The kernel must not read the buffer (`CL_MEM_WRITE_ONLY`, `wo`).
+    pub const WRITE_ONLY: u64 = 2;
+}
+
+/// What checked code tells the runtime about a failed access, packed in
+/// one word (the `info` argument of `lockstep_rt_check_failed`), so that
+/// no table has to travel with the compiled code (which the disk cache
+/// keeps): the access, the object its pointer came from, the source line.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct CheckInfo {
+    /// Bytes accessed (for `memcpy`/`memset`: 0, the size is per lane).
+    pub size: u32,
+    pub write: bool,
+    /// The address space of the access.
+    pub space: crate::AddrSpace,
+    /// The object: what `lockstep_passes::analysis::Root` names.
+    pub object: CheckObject,
+    /// Source line (0: unknown).
+    pub line: u32,
+}
+
+/// The object a checked access's pointer points into.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum CheckObject {
+    Arg(u32),
+    Global(u32),
+    Stack(u32),
+}
+
+impl CheckInfo {
+    /// The packed word: write (bit 2), space (3 bits), object kind (2)
+    /// and index (20), size (12), line (24).
+    pub fn pack(&self) -> u64 {
+        let space = match self.space {
+            crate::AddrSpace::Private => 0,
+            crate::AddrSpace::Global => 1,
+            crate::AddrSpace::Constant => 2,
+            crate::AddrSpace::Local => 3,
+            crate::AddrSpace::Generic => 4,
+        };
+        let (kind, index) = match self.object {
+            CheckObject::Arg(i) => (0, i),
+            CheckObject::Global(i) => (1, i),
+            CheckObject::Stack(i) => (2, i),
+        };
+        (self.write as u64) << 2
+            | space << 3
+            | kind << 6
+            | ((index as u64) & 0xf_ffff) << 8
+            | ((self.size as u64).min(0xfff)) << 28
+            | ((self.line as u64) & 0xff_ffff) << 40
+    }
+
+    pub fn unpack(w: u64) -> CheckInfo {
+        let space = match (w >> 3) & 7 {
+            0 => crate::AddrSpace::Private,
+            1 => crate::AddrSpace::Global,
+            2 => crate::AddrSpace::Constant,
+            3 => crate::AddrSpace::Local,
+            _ => crate::AddrSpace::Generic,
+        };
+        let index = ((w >> 8) & 0xf_ffff) as u32;
+        let object = match (w >> 6) & 3 {
+            0 => CheckObject::Arg(index),
+            1 => CheckObject::Global(index),
+            _ => CheckObject::Stack(index),
+        };
+        CheckInfo {
+            write: (w >> 2) & 1 != 0,
+            space,
+            object,
+            size: ((w >> 28) & 0xfff) as u32,
+            line: ((w >> 40) & 0xff_ffff) as u32,
+        }
+    }
 }
 
 /// The signature of a compiled work-group function.
@@ -95,6 +185,18 @@ pub mod runtime_symbols {
     /// `u64 lockstep_rt_convert(u64 bits, u32 from, u32 to, u32 op, u32 rounding, u32 saturate)`:
     /// one exact conversion with a rounding mode, as the interpreter does it.
     pub const CONVERT: &str = "lockstep_rt_convert";
+    /// `void lockstep_rt_check_failed(void *sink, const GroupContext *ctx,
+    /// u64 info, u64 site, u64 out_of_bounds, u64 unaligned, u64 mode,
+    /// const u64 *local_linear_ids, const u64 *addresses, const u64
+    /// *offsets, u64 object_size, u64 width)`: checked code found bad
+    /// accesses ([`CheckInfo`] packed in `info`; `site` numbers the
+    /// instruction): the lanes (bits) whose access leaves the object, is
+    /// misaligned, or writes a read-only (reads a write-only) buffer; per
+    /// lane (`width` of them) its local linear id, address, and offset
+    /// from the object's start.
+    ///
+    /// [`CheckInfo`]: super::CheckInfo
+    pub const CHECK_FAILED: &str = "lockstep_rt_check_failed";
 }
 
 /// The code of a scalar type in the runtime calls' argument type arrays.
@@ -153,6 +255,18 @@ mod tests {
     }
 
     #[test]
+    fn check_info_round_trips() {
+        let info = CheckInfo {
+            size: 8,
+            write: true,
+            space: crate::AddrSpace::Local,
+            object: CheckObject::Stack(77),
+            line: 1234,
+        };
+        assert_eq!(CheckInfo::unpack(info.pack()), info);
+    }
+
+    #[test]
     fn offsets_match_the_struct() {
         assert_eq!(offset_of!(GroupContext, args) as u64, offsets::ARGS);
         assert_eq!(offset_of!(GroupContext, globals) as u64, offsets::GLOBALS);
@@ -168,6 +282,11 @@ mod tests {
         assert_eq!(
             offset_of!(GroupContext, group_count) as u64,
             offsets::GROUP_COUNT
+        );
+        assert_eq!(offset_of!(GroupContext, arg_info) as u64, offsets::ARG_INFO);
+        assert_eq!(
+            offset_of!(GroupContext, check_sink) as u64,
+            offsets::CHECK_SINK
         );
         assert_eq!(offset_of!(GroupContext, group_id) as u64, offsets::GROUP_ID);
         assert_eq!(

@@ -14,48 +14,13 @@
 
 mod common;
 
+use common::{compare, run};
+
 use std::path::Path;
 
 use libtest_mimic::{Arguments, Failed, Trial};
 
-use lockstep_runtime::sim::Simulation;
-use lockstep_runtime::{Context, Engine, Linearization, RefillMode};
-
-/// Runs one simulation and returns its full output (printf text, then dumps).
-fn run(ctx: &Context, sim: &Path) -> Result<String, String> {
-    let options = std::fs::read_to_string(sim.with_extension("options")).unwrap_or_default();
-    let s = Simulation::load(ctx, sim, options.trim()).map_err(|e| e.to_string())?;
-    let report = s.run(ctx).map_err(|e| e.to_string())?;
-    Ok(format!("{}{}", report.printf_output, s.dump()))
-}
-
-/// Compares the output's non-blank lines with the `EXACT` lines of the reference.
-fn compare(output: &str, reference: &str) -> Result<(), String> {
-    let expected: Vec<&str> = reference
-        .lines()
-        .filter_map(|l| l.strip_prefix("EXACT "))
-        .collect();
-    let actual: Vec<&str> = output.lines().filter(|l| !l.trim().is_empty()).collect();
-    for (i, want) in expected.iter().enumerate() {
-        match actual.get(i) {
-            Some(got) if got == want => {}
-            Some(got) => return Err(format!("line {}: expected `{want}`, got `{got}`", i + 1)),
-            None => {
-                return Err(format!(
-                    "output ended before expected line {}: `{want}`",
-                    i + 1
-                ))
-            }
-        }
-    }
-    if actual.len() > expected.len() {
-        return Err(format!(
-            "unexpected extra output: `{}`",
-            actual[expected.len()]
-        ));
-    }
-    Ok(())
-}
+use lockstep_runtime::{Engine, Linearization, RefillMode};
 
 /// One corpus kernel on the interpreter against its `.ref` (at each width
 /// the file has a section for, for kernels whose output depends on the

@@ -51,6 +51,10 @@ pub struct Spec {
     /// 2 GiB, so per-lane addresses into one can be 32-bit offsets from its
     /// start ([`crate::analysis::Gathers`]).
     pub small_buffers: bool,
+    /// Checked mode: the code generator checks every memory access against
+    /// the object its pointer came from (see `lockstep_ir::abi::CheckInfo`).
+    /// The passes run as without it.
+    pub checked: bool,
 }
 
 impl Spec {
@@ -63,6 +67,7 @@ impl Spec {
             linearization: Linearization::default(),
             refill: RefillMode::default(),
             small_buffers: false,
+            checked: false,
         }
     }
 

@@ -44,6 +44,9 @@ pub struct Storage {
     backing: Backing,
     /// Unique per storage, increasing in creation order: the lock order.
     serial: u64,
+    /// How kernels may use it (`lockstep_ir::abi::arg_flags`: read-only,
+    /// write-only), what checked mode enforces.
+    kernel_access: AtomicU64,
 }
 
 /// The next storage's serial.
@@ -123,6 +126,18 @@ unsafe impl Send for Storage {}
 unsafe impl Sync for Storage {}
 
 impl Storage {
+    /// Declares how kernels may use this storage: `lockstep_ir::abi::arg_flags`
+    /// bits (`READ_ONLY` for `CL_MEM_READ_ONLY`, `WRITE_ONLY` for
+    /// `CL_MEM_WRITE_ONLY`). Checked mode reports the accesses that break it.
+    pub fn set_kernel_access(&self, flags: u64) {
+        self.kernel_access.store(flags, Ordering::Relaxed);
+    }
+
+    /// The flags [`Storage::set_kernel_access`] set (0: read and write).
+    pub fn kernel_access(&self) -> u64 {
+        self.kernel_access.load(Ordering::Relaxed)
+    }
+
     /// `len` zeroed bytes from `alloc_zeroed`: large sizes come straight
     /// from the OS as untouched zero pages (nothing is written up front),
     /// and a failure is an error, not an abort.
@@ -140,6 +155,7 @@ impl Storage {
             lock: RwLock::new(()),
             backing: Backing::Owned,
             serial: next_serial(),
+            kernel_access: AtomicU64::new(0),
         })
     }
 
@@ -186,6 +202,7 @@ impl Storage {
             lock: RwLock::new(()),
             backing: Backing::Mapped { offset },
             serial,
+            kernel_access: AtomicU64::new(0),
         })
     }
 
@@ -218,6 +235,7 @@ impl Storage {
             lock: RwLock::new(()),
             backing: Backing::Host,
             serial: next_serial(),
+            kernel_access: AtomicU64::new(0),
         })
     }
 
@@ -238,6 +256,7 @@ impl Storage {
             lock: RwLock::new(()),
             backing: Backing::Range(parent.clone()),
             serial: next_serial(),
+            kernel_access: AtomicU64::new(0),
         }))
     }
 
@@ -337,6 +356,11 @@ impl<T: Pod> Clone for Buffer<T> {
 }
 
 impl<T: Pod> Buffer<T> {
+    /// Declares how kernels may use the buffer ([`Storage::set_kernel_access`]).
+    pub fn set_kernel_access(&self, flags: u64) {
+        self.storage.set_kernel_access(flags);
+    }
+
     /// A buffer of `len` zeroed elements.
     ///
     /// # Panics

@@ -28,6 +28,7 @@
 //! ```
 
 mod buffer;
+mod check;
 mod device;
 mod error;
 pub mod executor;
@@ -123,6 +124,10 @@ impl std::str::FromStr for Engine {
     }
 }
 
+/// What checked mode on the SIMD engine diagnoses, and what it does not
+/// (printed once by the tools that turn it on).
+pub const SIMD_CHECK_SCOPE: &str = "checked mode on the SIMD engine reports out-of-bounds accesses (and skips them), misaligned accesses, and writes to read-only or reads of write-only buffers; it does not detect data races or uninitialized values: for those, run on the interpreter (--engine interp --check, or LOCKSTEP_CHECK=full)";
+
 /// Where programs are built and kernels launched.
 #[derive(Clone, Debug)]
 pub struct Context {
@@ -197,8 +202,12 @@ impl Context {
         self.engine
     }
 
-    /// Checked mode: launches also report data races and uninitialized
-    /// local-memory reads (interpreter engine).
+    /// Checked mode: launches report bad memory accesses. On the SIMD
+    /// engine the compiled code checks every access against the object its
+    /// pointer came from (bounds — an access out of bounds is skipped —,
+    /// alignment, read-only and write-only buffers: [`SIMD_CHECK_SCOPE`]);
+    /// the interpreter also reports data races and uninitialized local
+    /// memory. Reports are in [`LaunchReport::diagnostics`].
     pub fn set_checked(&mut self, checked: bool) {
         self.checked = checked;
     }
@@ -285,12 +294,22 @@ impl Context {
         self.tiering
     }
 
-    /// The passes' settings launches use.
+    /// The passes' settings launches use (checked code runs without lane
+    /// refill: its reports name each lane's work-item by the group's ids).
     pub fn settings(&self) -> Settings {
         Settings {
             linearization: self.linearization,
-            refill: self.refill,
+            refill: if self.checked {
+                RefillMode::Off
+            } else {
+                self.refill
+            },
         }
+    }
+
+    /// Whether launches run checked ([`Context::set_checked`]).
+    pub fn checked(&self) -> bool {
+        self.checked
     }
 
     /// Makes the interpreter run each kernel as the pass pipeline leaves it
@@ -331,7 +350,8 @@ impl Context {
             local_size,
             width: self.kernel_width(kernel),
             linearization: self.linearization,
-            refill: self.refill,
+            refill: self.settings().refill,
+            checked: self.checked,
             // As launched with buffers below 2 GiB.
             small_buffers: true,
         };
@@ -349,7 +369,8 @@ impl Context {
             local_size,
             width: self.kernel_width(kernel),
             linearization: self.linearization,
-            refill: self.refill,
+            refill: self.settings().refill,
+            checked: self.checked,
             // As launched with buffers below 2 GiB.
             small_buffers: true,
         };
@@ -425,10 +446,16 @@ impl Context {
             ));
             return Ok(report);
         }
-        match self.engine {
+        let report = match self.engine {
             Engine::Interpreter => self.run_interpreter(kernel, range, local, &bound),
             Engine::Simd => simd::launch(kernel, range, local, width, &bound, self),
+        }?;
+        if self.checked && check::abort_requested() {
+            if let Some(first) = report.diagnostics.first() {
+                check::abort_with(first);
+            }
         }
+        Ok(report)
     }
 
     fn run_interpreter(
@@ -478,10 +505,24 @@ impl Context {
             local_size: local,
             global_offset: range.offset,
         };
+        // Checked mode: the buffers the kernel must not write or read.
+        let (mut read_only_args, mut write_only_args) = (0u64, 0u64);
+        if self.checked {
+            let info = check::arg_info(kernel, bound);
+            for (i, flags) in info.chunks(2).map(|c| c[1]).enumerate().take(64) {
+                if flags & lockstep_ir::abi::arg_flags::READ_ONLY != 0 {
+                    read_only_args |= 1 << i;
+                } else if flags & lockstep_ir::abi::arg_flags::WRITE_ONLY != 0 {
+                    write_only_args |= 1 << i;
+                }
+            }
+        }
         let opts = interp::Options {
             checked: self.checked,
             max_steps: None,
             sub_group_size: Some(self.kernel_width(kernel)),
+            read_only_args,
+            write_only_args,
         };
         let transformed;
         let module = if self.interpret_after_passes {
@@ -507,7 +548,18 @@ impl Context {
         })?;
         Ok(LaunchReport {
             printf_output: report.printf_output,
-            diagnostics: report.diagnostics.iter().map(|d| d.to_string()).collect(),
+            diagnostics: report
+                .diagnostics
+                .iter()
+                .map(|d| {
+                    check::interp_report(
+                        d,
+                        kernel.name(),
+                        &kernel.program.source_name,
+                        kernel.program.source_text.as_deref(),
+                    )
+                })
+                .collect(),
             fallback: None,
         })
     }
@@ -742,6 +794,9 @@ pub(crate) struct ProgramInner {
     pub log: String,
     /// The name of the source file, for locations in execution errors.
     pub source_name: String,
+    /// The source text, when built from OpenCL C (checked mode's reports
+    /// show the line).
+    pub source_text: Option<String>,
     /// OpenCL 1.x programs (and `-cl-uniform-work-group-size`) need local
     /// sizes that divide the global size.
     pub uniform_groups_required: bool,
@@ -907,10 +962,11 @@ impl Program {
     ) -> Result<Program, BuildError> {
         let flags = ctx.toolchain.build_flags(options)?;
         let built = ctx.toolchain.build(source, options)?;
-        Ok(Program::from_built(
+        Ok(Program::from_built_source(
             ctx,
             built,
             &source.name,
+            Some(source.text.clone()),
             options,
             flags,
         ))
@@ -978,12 +1034,24 @@ impl Program {
         options: &str,
         flags: BuildFlags,
     ) -> Program {
+        Program::from_built_source(ctx, built, source_name, None, options, flags)
+    }
+
+    fn from_built_source(
+        ctx: &Context,
+        built: Built,
+        source_name: &str,
+        source_text: Option<String>,
+        options: &str,
+        flags: BuildFlags,
+    ) -> Program {
         Program {
             inner: Arc::new(ProgramInner {
                 module: built.module,
                 toolchain: ctx.toolchain.clone(),
                 log: built.log,
                 source_name: source_name.to_string(),
+                source_text,
                 options: options.to_string(),
                 code_key: Default::default(),
                 gang_widths: Default::default(),

@@ -403,12 +403,14 @@ impl Simulation {
                     elem,
                     dump,
                     hex,
+                    access,
                 } => match meta.kind {
                     ArgKind::GlobalBuffer | ArgKind::ConstantBuffer => {
                         let buffer = Buffer::try_from_slice(&bytes).map_err(|e| SimError::Io {
                             file: file.clone(),
                             message: format!("argument {index} ('{}'): {e}", meta.name),
                         })?;
+                        buffer.set_kernel_access(access);
                         if dump {
                             dumps.push((meta.name.clone(), buffer.clone(), elem, hex));
                         }
@@ -537,6 +539,9 @@ enum SimArg {
         elem: ElemType,
         dump: bool,
         hex: bool,
+        /// `ro` / `wo`: `lockstep_ir::abi::arg_flags` (checked mode reports
+        /// accesses that break them).
+        access: u64,
     },
 }
 
@@ -552,6 +557,7 @@ fn parse_header(
     let mut elem = None;
     let (mut fill, mut range) = (None, None);
     let (mut dump, mut hex, mut null, mut noinit) = (false, false, false, false);
+    let mut access = 0;
     for tok in body.split_whitespace() {
         if let Some(t) = ElemType::from_name(tok) {
             if elem.replace(t).is_some() {
@@ -573,7 +579,8 @@ fn parse_header(
                 "hex" => hex = true,
                 "null" => null = true,
                 "noinit" => noinit = true,
-                "ro" | "wo" => {}
+                "ro" => access |= lockstep_ir::abi::arg_flags::READ_ONLY,
+                "wo" => access |= lockstep_ir::abi::arg_flags::WRITE_ONLY,
                 other => return r.error_prev(format!("{what}: unknown header entry '{other}' (expected size=, a type, fill=, range=, noinit, dump, hex, ro, wo or null)")),
             }
         }
@@ -663,6 +670,7 @@ fn parse_header(
         elem,
         dump,
         hex,
+        access,
     })
 }
 

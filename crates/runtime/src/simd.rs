@@ -33,8 +33,12 @@ pub(crate) fn cores() -> usize {
 }
 
 /// The functions generated code calls ([`runtime_symbols`]).
-fn runtime_functions() -> [(&'static str, usize); 2] {
+fn runtime_functions() -> [(&'static str, usize); 3] {
     [
+        (
+            runtime_symbols::CHECK_FAILED,
+            crate::check::lockstep_rt_check_failed as *const () as usize,
+        ),
         (
             runtime_symbols::PRINTF,
             lockstep_rt_printf as *const () as usize,
@@ -287,6 +291,7 @@ pub(crate) fn launch(
                             linearization: settings.linearization,
                             refill,
                             small_buffers,
+                            checked: ctx.checked(),
                         };
                         e.insert(compiled(program, kernel.func, spec, tiering)?);
                     }
@@ -316,7 +321,7 @@ pub(crate) fn launch(
     } else {
         candidates.push((settings.refill, width));
     }
-    if width > 1 && ctx.tries_one_lane(kernel) {
+    if width > 1 && !ctx.checked() && ctx.tries_one_lane(kernel) {
         candidates.push((RefillMode::Off, 1));
     }
     let picked: Vec<(RefillMode, u32)> = match program.variant_trials.decision(&trial_key) {
@@ -392,6 +397,14 @@ pub(crate) fn launch(
     let sink = PrintfSink {
         out: Mutex::new(String::new()),
     };
+    // Checked code reads the arguments' sizes and flags, and reports here.
+    let checked = ctx.checked();
+    let arg_info = if checked {
+        crate::check::arg_info(kernel, bound)
+    } else {
+        Vec::new()
+    };
+    let check_sink = crate::check::CheckSink::new(kernel, crate::check::abort_requested());
     let total_groups = num_groups.iter().product::<u64>();
     let local_bytes = local_total.div_ceil(64) as usize * 64 + 64;
     // Gang state of kernels with barriers: one area per gang, per worker.
@@ -473,6 +486,16 @@ pub(crate) fn launch(
             enqueued_local_size: local,
             scratch: scratch as *mut u8,
             group_count: count,
+            arg_info: if checked {
+                arg_info.as_ptr()
+            } else {
+                std::ptr::null()
+            },
+            check_sink: if checked {
+                &check_sink as *const crate::check::CheckSink as *mut std::ffi::c_void
+            } else {
+                std::ptr::null_mut()
+            },
         };
         // SAFETY: the compiled function reads `ctx` as abi.rs describes; all
         // pointers in it are valid for the launch.
@@ -574,7 +597,7 @@ pub(crate) fn launch(
     let printf_output = sink.out.into_inner().unwrap_or_else(|e| e.into_inner());
     Ok(LaunchReport {
         printf_output,
-        diagnostics: Vec::new(),
+        diagnostics: check_sink.into_reports(),
         fallback: None,
     })
 }

@@ -18,6 +18,7 @@
 //!   registers for one call.
 
 mod atomics;
+mod check;
 mod llvm;
 mod math;
 mod ops;
@@ -94,6 +95,11 @@ pub(crate) struct Emitter<'a> {
     items_taken: Option<V>,
     /// Set for kernels with barriers: where the gang's state lives.
     barrier: Option<BarrierMode>,
+    /// Checked mode (`Spec::checked`): what the access checks need.
+    checks: Option<check::Checks>,
+    /// Checked mode, a uniform load: whether its address is in bounds (else
+    /// it reads zeros instead), set by `check_access` for the next load.
+    redirect: Option<V>,
 }
 
 /// Kernels with barriers keep all of a gang's state in memory the work-group
@@ -203,6 +209,8 @@ pub fn emit_kernel(
         local_layout: layout_locals(module),
         alloca_block,
         items_taken: None,
+        checks: spec.checked.then(|| check::Checks::new(func, module)),
+        redirect: None,
         barrier: has_barriers.then(|| BarrierMode {
             state: l.param(f, 4),
             resume: l.param(f, 5),
@@ -249,6 +257,7 @@ pub fn emit_kernel(
     }
     e.emit_blocks()?;
     e.emit_work_group_function();
+    e.report.unchecked_accesses = e.checks.as_ref().map(|c| c.unchecked);
     if let Some(b) = &e.barrier {
         e.local_layout.gang_state = b.size.div_ceil(64) * 64;
         e.report.barriers = b.blocks.len();

@@ -35,8 +35,22 @@ impl<'a> Emitter<'a> {
         }
     }
 
-    /// Emits `data`, the operation of `inst` (its predicate taken off).
+    /// Emits `data`, the operation of `inst` (its predicate taken off); in
+    /// checked mode a memory access first checks its lanes and runs in
+    /// those that pass (`check.rs`).
     fn emit_core(&mut self, inst: ir::Inst, data: &InstData) -> Result<(), CodegenError> {
+        let Some(allowed) = self.check_access(inst, data) else {
+            return self.emit_op(inst, data);
+        };
+        let outer = std::mem::replace(&mut self.mask, allowed);
+        let r = self.emit_op(inst, data);
+        self.mask = outer;
+        self.redirect = None;
+        r
+    }
+
+    /// Emits `data`, the operation of `inst`, under the current mask.
+    fn emit_op(&mut self, inst: ir::Inst, data: &InstData) -> Result<(), CodegenError> {
         if self.private_inst(inst, data) {
             return Ok(());
         }
@@ -1400,7 +1414,11 @@ impl<'a> Emitter<'a> {
         let shape = self.use_shape(ptr);
         let size = mt.bytes() as i64;
         let (r, access) = if shape.is_uniform() {
-            let p = self.scalar(ptr);
+            let mut p = self.scalar(ptr);
+            if let Some(in_bounds) = self.redirect.take() {
+                let zeros = self.zeros();
+                p = self.l.select(in_bounds, p, zeros);
+            }
             let v = self.l.load(self.ty(mt), p, align);
             if volatile {
                 self.l.set_volatile(v);
@@ -1683,7 +1701,7 @@ impl<'a> Emitter<'a> {
         self.l.cast(LLVMOpcode::LLVMZExt, v, t)
     }
 
-    fn global_address(&mut self, global: ir::GlobalId) -> V {
+    pub(super) fn global_address(&mut self, global: ir::GlobalId) -> V {
         if let Some(&(_, offset)) = self.local_layout.offsets.iter().find(|(g, _)| *g == global) {
             let base = self.ctx_field_ptr(offsets::LOCAL_MEM);
             return self.l.gep_i8(base, self.l.const_int(self.l.i64(), offset));

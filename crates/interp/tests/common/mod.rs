@@ -26,7 +26,7 @@ pub fn run(
     let opts = Options {
         checked,
         max_steps: Some(1 << 32),
-        sub_group_size: None,
+        ..Options::default()
     };
     run_kernel(m, k, args, range, &opts)
 }

@@ -2,12 +2,30 @@
 
 use std::path::{Path, PathBuf};
 
-use lockstep_runtime::sim::simulation_files;
+use lockstep_runtime::sim::{simulation_files, Simulation};
+use lockstep_runtime::Context;
 
 /// The `.sim` files of the kernel corpus (`tests/kernels/**`), each with its
 /// test name: its path under `tests/` without the extension
-/// (`kernels/barrier/scan_divergent_load`).
+/// (`kernels/barrier/scan_divergent_load`). Kernels with a bug checked mode
+/// finds (a `.ref` with `ERROR` lines, `tests/kernels/checked/`) are left
+/// out: their behaviour is undefined; the `checked` test runs them.
+#[allow(dead_code)]
 pub fn corpus_kernels() -> Vec<(String, PathBuf)> {
+    all_kernels()
+        .into_iter()
+        .filter(|(_, sim)| !has_errors(sim))
+        .collect()
+}
+
+/// Whether a kernel's `.ref` expects checked-mode reports (`ERROR` lines).
+pub fn has_errors(sim: &Path) -> bool {
+    std::fs::read_to_string(sim.with_extension("ref"))
+        .is_ok_and(|r| r.lines().any(|l| l.starts_with("ERROR ")))
+}
+
+/// Every `.sim` of `tests/kernels/**`, named as [`corpus_kernels`] names them.
+pub fn all_kernels() -> Vec<(String, PathBuf)> {
     let tests = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests");
     simulation_files(&tests.join("kernels"))
         .into_iter()
@@ -59,4 +77,42 @@ pub fn reference_for(reference: &str, width: u32) -> Option<String> {
         }
     }
     out
+}
+
+/// Runs one simulation and returns its full output (printf text, then dumps).
+#[allow(dead_code)]
+pub fn run(ctx: &Context, sim: &Path) -> Result<String, String> {
+    let options = std::fs::read_to_string(sim.with_extension("options")).unwrap_or_default();
+    let s = Simulation::load(ctx, sim, options.trim()).map_err(|e| e.to_string())?;
+    let report = s.run(ctx).map_err(|e| e.to_string())?;
+    Ok(format!("{}{}", report.printf_output, s.dump()))
+}
+
+/// Compares the output's non-blank lines with the `EXACT` lines of the reference.
+#[allow(dead_code)]
+pub fn compare(output: &str, reference: &str) -> Result<(), String> {
+    let expected: Vec<&str> = reference
+        .lines()
+        .filter_map(|l| l.strip_prefix("EXACT "))
+        .collect();
+    let actual: Vec<&str> = output.lines().filter(|l| !l.trim().is_empty()).collect();
+    for (i, want) in expected.iter().enumerate() {
+        match actual.get(i) {
+            Some(got) if got == want => {}
+            Some(got) => return Err(format!("line {}: expected `{want}`, got `{got}`", i + 1)),
+            None => {
+                return Err(format!(
+                    "output ended before expected line {}: `{want}`",
+                    i + 1
+                ))
+            }
+        }
+    }
+    if actual.len() > expected.len() {
+        return Err(format!(
+            "unexpected extra output: `{}`",
+            actual[expected.len()]
+        ));
+    }
+    Ok(())
 }

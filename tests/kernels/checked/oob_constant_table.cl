@@ -1,0 +1,8 @@
+// Checked mode: a program-scope __constant table read past its end.
+__constant int squares[8] = {0, 1, 4, 9, 16, 25, 36, 49};
+
+__kernel void oob_constant_table(__global int *out, uint count)
+{
+    size_t i = get_global_id(0);
+    out[i] = squares[i % count];
+}

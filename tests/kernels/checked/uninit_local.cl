@@ -1,0 +1,9 @@
+// Checked mode (interpreter): a __local array read where nobody wrote it.
+__kernel void uninit_local(__global int *out)
+{
+    __local int tmp[32];
+    size_t l = get_local_id(0);
+    tmp[l] = (int)l * 2;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    out[get_global_id(0)] = tmp[l + 16];
+}
