@@ -50,7 +50,7 @@ bench-intel:
 	@bench/intel-ocl.sh $(INTEL_OCL_VENV) $(BENCH_ENV)
 
 bench: bench-deps bench-intel
-	$(CARGO) build --release -p lockstep-bench
+	$(CARGO) build --release -p lockstep-bench -p lockstep-icd
 	@status=0; \
 	if [ -f $(BENCH_ENV) ]; then set -a; . $(BENCH_ENV); set +a; fi; \
 	$(BENCH_BIN) --json $(BENCH_JSON) $(BENCH_ARGS) || status=$$?; \

@@ -14,6 +14,7 @@
 //! implementations take turns run by run, so that outside load hits them
 //! alike.
 
+mod cold_start;
 mod json;
 mod native;
 mod opencl;
@@ -105,6 +106,10 @@ struct Cli {
     /// Skip the cold/cached build-time measurements.
     #[arg(long)]
     no_build_times: bool,
+    /// Skip the cold-start PyOpenCL sessions (run unless --only leaves out
+    /// `cold_start`).
+    #[arg(long)]
+    no_cold_start: bool,
     /// Where the JSON results go.
     #[arg(long, default_value = concat!(env!("CARGO_MANIFEST_DIR"), "/results/latest.json"))]
     json: PathBuf,
@@ -1077,6 +1082,40 @@ fn targets(outcomes: &[Outcome], geomeans: &[(Platform, Option<f64>)]) -> Vec<Ta
     t
 }
 
+/// Cold-start sessions per platform.
+const COLD_START_RUNS: usize = 3;
+
+fn cold_start_json(sessions: &Option<Result<Vec<cold_start::Sessions>>>) -> Json {
+    let Some(sessions) = sessions else {
+        return Json::Null;
+    };
+    let platforms = match sessions {
+        Ok(all) => all
+            .iter()
+            .map(|s| {
+                let v = match &s.runs {
+                    Ok(_) => Json::obj(vec![
+                        ("cpu_s_best", Json::opt(s.best_cpu())),
+                        ("cpu_s_median", Json::opt(s.median_cpu())),
+                        ("wall_s_best", Json::opt(s.best_wall())),
+                    ]),
+                    Err(e) => Json::obj(vec![("error", Json::Str(format!("{e:#}")))]),
+                };
+                (s.key.to_string(), v)
+            })
+            .collect(),
+        Err(e) => vec![("error".to_string(), Json::Str(format!("{e:#}")))],
+    };
+    Json::obj(vec![
+        (
+            "what",
+            Json::Str("bench/pyopencl_session.py in a fresh python3 per run, PYOPENCL_NO_CACHE=1, LOCKSTEP_CACHE=0, POCL_KERNEL_CACHE=0; CPU time of the child (user + system)".into()),
+        ),
+        ("runs", Json::Num(COLD_START_RUNS as f64)),
+        ("platforms", Json::Obj(platforms)),
+    ])
+}
+
 fn main() {
     let cli = Cli::parse();
     if let Some(spec) = &cli.probe {
@@ -1226,6 +1265,34 @@ fn run(cli: &Cli) -> Result<bool> {
         outcomes.push(o);
     }
 
+    // The cold-start PyOpenCL session on each platform that was found.
+    let cold_start = if cli.no_cold_start
+        || (!cli.only.is_empty() && !cli.only.iter().any(|n| n == "cold_start"))
+    {
+        None
+    } else {
+        eprint!("cold_start    ...");
+        let keys: Vec<&'static str> = cold_start::PLATFORMS
+            .iter()
+            .map(|(k, _)| *k)
+            .filter(|&k| k == "lockstep" || devices.iter().any(|(p, _)| p.key() == k))
+            .collect();
+        let sessions = cold_start::run(&keys, COLD_START_RUNS);
+        match &sessions {
+            Ok(all) => {
+                for s in all {
+                    match (&s.runs, s.best_cpu()) {
+                        (Ok(_), Some(cpu)) => eprint!(" {} {cpu:.2} CPU-s,", s.key),
+                        (Err(e), _) => eprint!(" {}: {e:#},", s.key),
+                        _ => {}
+                    }
+                }
+                eprintln!();
+            }
+            Err(e) => eprintln!(" {e:#}"),
+        }
+        Some(sessions)
+    };
     let overhead_ls = launch_overhead_lockstep();
     let overhead_cl: Vec<(Platform, Result<Stats>)> = devices
         .iter()
@@ -1391,7 +1458,43 @@ fn run(cli: &Cli) -> Result<bool> {
         println!("  {:<9} {}", format!("{}:", p.title()), show(r));
     }
 
-    let targets = targets(&outcomes, &geomeans);
+    if let Some(sessions) = &cold_start {
+        println!(
+            "\ncold start: the PyOpenCL session of {} in a fresh process, caches off, CPU seconds (user + system), best of {COLD_START_RUNS} (median; best wall):",
+            cold_start::script().display()
+        );
+        match sessions {
+            Ok(all) => {
+                for s in all {
+                    match &s.runs {
+                        Ok(_) => println!(
+                            "  {:<9} {:.2} CPU-s (median {:.2}; wall {:.2} s)",
+                            format!("{}:", s.key),
+                            s.best_cpu().unwrap_or(f64::NAN),
+                            s.median_cpu().unwrap_or(f64::NAN),
+                            s.best_wall().unwrap_or(f64::NAN)
+                        ),
+                        Err(e) => println!("  {:<9} failed: {e:#}", format!("{}:", s.key)),
+                    }
+                }
+            }
+            Err(e) => println!("  failed: {e:#}"),
+        }
+    }
+    let mut targets = targets(&outcomes, &geomeans);
+    if let Some(Ok(all)) = &cold_start {
+        let cpu = |k: &str| all.iter().find(|s| s.key == k).and_then(|s| s.best_cpu());
+        let (ls, intel) = (cpu("lockstep"), cpu("intel"));
+        targets.push(Target {
+            what: "cold start: PyOpenCL session CPU time <= Intel's".into(),
+            met: ls.zip(intel).map(|(a, b)| a <= b),
+            detail: format!(
+                "Lockstep {}, Intel {} CPU-s",
+                ls.map_or("-".into(), |x| format!("{x:.2}")),
+                intel.map_or("-".into(), |x| format!("{x:.2}"))
+            ),
+        });
+    }
     println!("\ntargets:");
     for t in &targets {
         let mark = match t.met {
@@ -1606,6 +1709,7 @@ fn run(cli: &Cli) -> Result<bool> {
         ("geomean_speedup_vs_pocl", Json::opt(geo_of(Platform::Pocl))),
         ("geomean_speedup_vs_intel", Json::opt(geo_of(Platform::Intel))),
         ("geomean_ratio_vs_native", Json::opt(geo_ratio)),
+        ("cold_start", cold_start_json(&cold_start)),
         (
             "launch_overhead",
             Json::Obj(
