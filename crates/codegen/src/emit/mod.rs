@@ -737,10 +737,17 @@ impl<'a> Emitter<'a> {
         let lin = self
             .l
             .add(self.l.splat(base, self.w), self.l.const_vector(&iota));
-        let limit = self.l.splat(self.l.const_int(i64t, total), self.w);
-        let mask = self
-            .l
-            .icmp(llvm_sys::LLVMIntPredicate::LLVMIntULT, lin, limit);
+        // Every lane holds a work-item when the group fills its gangs: a
+        // constant mask, so that LLVM makes masked accesses plain ones (a
+        // masked store costs many times a plain one on AVX2).
+        let mask = if total.is_multiple_of(w) {
+            let one = self.l.const_int(self.l.i1(), 1);
+            self.l.splat(one, self.w)
+        } else {
+            let limit = self.l.splat(self.l.const_int(i64t, total), self.w);
+            self.l
+                .icmp(llvm_sys::LLVMIntPredicate::LLVMIntULT, lin, limit)
+        };
         let (lin_t, mask_t) = (self.l.type_of(lin), self.l.type_of(mask));
         let stopped_at = match &self.barrier {
             None => {

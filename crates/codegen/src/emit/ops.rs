@@ -1449,7 +1449,8 @@ impl<'a> Emitter<'a> {
             let pass = self.l.poison(vt);
             let align_v = self.l.const_int(self.l.i32(), align as u64);
             let mask = self.mask;
-            let test = !volatile && self.gathers.worth_consecutive_test(ptr);
+            // A known stride other than the element's never is consecutive.
+            let test = !volatile && shape.is_varying() && self.gathers.worth_consecutive_test(ptr);
             let v = self.unless_consecutive(
                 ps,
                 size as u64,
@@ -1526,7 +1527,8 @@ impl<'a> Emitter<'a> {
             let align_v = self.l.const_int(self.l.i32(), align as u64);
             let (vt, pt) = (self.l.type_of(v), self.l.type_of(ps));
             let mask = self.mask;
-            let test = !volatile && self.gathers.worth_consecutive_test(ptr);
+            // A known stride other than the element's never is consecutive.
+            let test = !volatile && shape.is_varying() && self.gathers.worth_consecutive_test(ptr);
             self.unless_consecutive(
                 ps,
                 size as u64,
@@ -1552,7 +1554,9 @@ impl<'a> Emitter<'a> {
         Access::Gather {
             shape,
             offsets_32: self.gathers.object_offset(self.func, ptr).is_some(),
-            consecutive_test: !volatile && self.gathers.worth_consecutive_test(ptr),
+            consecutive_test: !volatile
+                && shape.is_varying()
+                && self.gathers.worth_consecutive_test(ptr),
         }
     }
 
