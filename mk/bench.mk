@@ -34,7 +34,7 @@ INTEL_OCL_VENV ?= $(HOME)/.cache/lockstep/intel-ocl-venv
 BENCH_ENV := $(INTEL_OCL_VENV)/lockstep-bench.env
 BENCH_AVX2_CPU ?= znver3
 BENCH_AVX2_INTEL_ARCH ?= core-avx2
-BENCH_AVX2_ARGS ?= --no-build-times
+BENCH_AVX2_ARGS ?= --no-build-times --no-cold-start
 BENCH_AVX2_JSON := bench/results/latest-$(BENCH_AVX2_CPU).json
 BENCH_AVX2_PNG := bench/results/latest-$(BENCH_AVX2_CPU).png
 
