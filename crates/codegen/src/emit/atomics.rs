@@ -185,7 +185,7 @@ impl Emitter<'_> {
             .gathers
             .object_offset(self.func, ptr)
             .expect("checked by the caller");
-        let ps = self.lane_addresses(ptr);
+        let ps = self.lane_addresses(ptr, false);
         let mask = self.mask;
         let old = self.gather(ps, Type::I32, 4, mask);
         let off = self.vector(off);
