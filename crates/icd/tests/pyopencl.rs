@@ -4,27 +4,43 @@
 
 mod common;
 
-#[test]
-fn pyopencl_results_match_numpy() {
+/// Skips (through `common::require`) unless Python 3 and `modules` are
+/// installed.
+fn require_python(modules: &[&str]) {
     common::require("python3", &["--version"], "Python 3");
-    for module in ["numpy", "pyopencl", "mako"] {
+    for module in modules {
         common::require(
             "python3",
             &["-c", &format!("import {module}")],
             &format!("the Python module {module}"),
         );
     }
+}
+
+/// Runs `script` (in this directory) against the Lockstep ICD; it must
+/// succeed and print `ALL OK`.
+fn run_script(script: &str, modules: &[&str], what: &str) {
+    require_python(modules);
     let vendors = common::vendors_dir();
     let out = common::command("python3", vendors.path())
-        .arg(common::test_dir().join("pyopencl_check.py"))
+        .arg(common::test_dir().join(script))
         .output()
         .expect("running python3");
     let stdout = String::from_utf8_lossy(&out.stdout);
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(
         out.status.success() && stdout.contains("ALL OK"),
-        "the PyOpenCL checks failed ({}):\n{stdout}\n{stderr}",
+        "the PyOpenCL {what} failed ({}):\n{stdout}\n{stderr}",
         out.status
+    );
+}
+
+#[test]
+fn pyopencl_results_match_numpy() {
+    run_script(
+        "pyopencl_check.py",
+        &["numpy", "pyopencl", "mako"],
+        "checks",
     );
 }
 
@@ -33,25 +49,10 @@ fn pyopencl_results_match_numpy() {
 /// `intel_reqd_sub_group_size` (`pyopencl_subgroups.py`).
 #[test]
 fn pyopencl_subgroups() {
-    common::require("python3", &["--version"], "Python 3");
-    for module in ["numpy", "pyopencl"] {
-        common::require(
-            "python3",
-            &["-c", &format!("import {module}")],
-            &format!("the Python module {module}"),
-        );
-    }
-    let vendors = common::vendors_dir();
-    let out = common::command("python3", vendors.path())
-        .arg(common::test_dir().join("pyopencl_subgroups.py"))
-        .output()
-        .expect("running python3");
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(
-        out.status.success() && stdout.contains("ALL OK"),
-        "the PyOpenCL subgroup checks failed ({}):\n{stdout}\n{stderr}",
-        out.status
+    run_script(
+        "pyopencl_subgroups.py",
+        &["numpy", "pyopencl"],
+        "subgroup checks",
     );
 }
 
@@ -61,26 +62,7 @@ fn pyopencl_subgroups() {
 /// NumPy, and the API's error codes.
 #[test]
 fn pyopencl_images() {
-    common::require("python3", &["--version"], "Python 3");
-    for module in ["numpy", "pyopencl"] {
-        common::require(
-            "python3",
-            &["-c", &format!("import {module}")],
-            &format!("the Python module {module}"),
-        );
-    }
-    let vendors = common::vendors_dir();
-    let out = common::command("python3", vendors.path())
-        .arg(common::test_dir().join("pyopencl_images.py"))
-        .output()
-        .expect("running python3");
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(
-        out.status.success() && stdout.contains("ALL OK"),
-        "the PyOpenCL image checks failed ({}):\n{stdout}\n{stderr}",
-        out.status
-    );
+    run_script("pyopencl_images.py", &["numpy", "pyopencl"], "image checks");
 }
 
 /// Checked mode for an unchanged PyOpenCL program (`pyopencl_oob.py`, an
@@ -90,14 +72,7 @@ fn pyopencl_images() {
 /// `LOCKSTEP_CHECK_ABORT=1` stops the process at the report.
 #[test]
 fn pyopencl_checked_mode_reports_and_skips_an_out_of_bounds_write() {
-    common::require("python3", &["--version"], "Python 3");
-    for module in ["numpy", "pyopencl"] {
-        common::require(
-            "python3",
-            &["-c", &format!("import {module}")],
-            &format!("the Python module {module}"),
-        );
-    }
+    require_python(&["numpy", "pyopencl"]);
     let vendors = common::vendors_dir();
     let run = |abort: bool| {
         let mut cmd = common::command("python3", vendors.path());

@@ -657,44 +657,9 @@ fn encode_channel(data_type: u32, w: u32, out: &mut Vec<u8>) {
         SIGNED_INT16 => out.extend(((w as i32).clamp(-32768, 32767) as i16).to_le_bytes()),
         UNSIGNED_INT8 => out.push(w.min(255) as u8),
         UNSIGNED_INT16 => out.extend((w.min(65535) as u16).to_le_bytes()),
-        HALF_FLOAT => out.extend(f32_to_f16(f).to_le_bytes()),
+        HALF_FLOAT => out.extend((lockstep_interp::convert::f32_to_f16(f) as u16).to_le_bytes()),
         _ => out.extend(w.to_le_bytes()), // SIGNED_INT32, UNSIGNED_INT32, FLOAT
     }
-}
-
-/// IEEE half bits of an f32, rounding to nearest even.
-pub fn f32_to_f16(x: f32) -> u16 {
-    let bits = x.to_bits();
-    let sign = ((bits >> 16) & 0x8000) as u16;
-    let exp = ((bits >> 23) & 0xff) as i32;
-    let man = bits & 0x7f_ffff;
-    if exp == 0xff {
-        return sign | 0x7c00 | if man != 0 { 0x200 } else { 0 };
-    }
-    let e = exp - 127 + 15;
-    if e >= 0x1f {
-        return sign | 0x7c00;
-    }
-    if e <= 0 {
-        if e < -10 {
-            return sign;
-        }
-        let m = man | 0x80_0000;
-        let shift = (14 - e) as u32;
-        let half = 1u32 << (shift - 1);
-        let rest = m & ((1 << shift) - 1);
-        let mut r = (m >> shift) as u16;
-        if rest > half || (rest == half && r & 1 == 1) {
-            r += 1;
-        }
-        return sign | r;
-    }
-    let mut r = ((e as u32) << 10 | (man >> 13)) as u16;
-    let rest = man & 0x1fff;
-    if rest > 0x1000 || (rest == 0x1000 && r & 1 == 1) {
-        r += 1;
-    }
-    sign | r
 }
 
 /// Checks the extents against the device limits.
