@@ -339,7 +339,6 @@ pub(crate) fn launch(
         variants.push((w, specs));
     }
     let trial = variants.len() > 1;
-    let launch_started = std::time::Instant::now();
     for k in variants.iter().flat_map(|(_, specs)| specs.values()) {
         k.launching();
     }
@@ -565,19 +564,28 @@ pub(crate) fn launch(
             .unwrap_or_else(|e| e.into_inner())
             .push(timed);
     };
-    if (threads <= 1 || total_groups == 1) && frame <= CALLER_FRAME_LIMIT {
-        let mut mem = worker_memory();
-        for r in 0..runs {
-            run_task(&mut mem, r);
-        }
+    let workers = if (threads <= 1 || total_groups == 1) && frame <= CALLER_FRAME_LIMIT {
+        None
     } else {
-        pool(threads, stack)?.install(|| {
+        Some(pool(threads, stack)?)
+    };
+    // How long the work-groups ran (for the tiers: a launch that ran longer
+    // than its quick compile took gets the full tier), not counting the
+    // launch's set-up or a first launch's starting of the worker threads.
+    let running = std::time::Instant::now();
+    if let Some(workers) = workers {
+        workers.install(|| {
             (0..runs)
                 .into_par_iter()
                 .for_each_init(worker_memory, |mem, r| run_task(mem, r));
         });
+    } else {
+        let mut mem = worker_memory();
+        for r in 0..runs {
+            run_task(&mut mem, r);
+        }
     }
-    // A refill trial's timings compare the variants' optimized code: a
+    // A variant trial's timings compare the variants' optimized code: a
     // launch that ran the quick tier (or saw an upgrade) records nothing,
     // unless only the quick tier is ever compiled.
     let comparable = tiers_of() == tiers_at_start
@@ -590,7 +598,7 @@ pub(crate) fn launch(
         program.variant_trials.record(trial_key, &runs);
     }
     for k in variants.iter().flat_map(|(_, specs)| specs.values()) {
-        k.launched(launch_started.elapsed());
+        k.launched(running.elapsed());
     }
     drop(guards);
     drop(byval);
