@@ -215,19 +215,28 @@ fn collective(
                     fi.loc,
                 ));
             };
-            if !size.is_power_of_two() || size > 32 {
+            if !size.is_power_of_two() {
                 return Err(fi.imp.unsupported(
-                    format!(
-                        "sub_group_{rest} with a cluster size of {size} (a power of two up to 32)"
-                    ),
+                    format!("sub_group_{rest} with a cluster size of {size} (a power of two)"),
                     fi.loc,
                 ));
             }
-            operands.push(fi.iconst(Type::I32, size));
+            // A cluster at least as large as the largest subgroup (32) is
+            // the whole subgroup (larger ones occur in code that checks the
+            // subgroup size at run time before using them).
+            operands.push(fi.iconst(Type::I32, size.min(32)));
         }
         let ty = fi.ty(x);
         let op = GangOp::of_collective(kind, combine);
-        Ok(vec![sub_group_inst(fi, op, operands, ty)])
+        let r = sub_group_inst(fi, op, operands, ty);
+        if !logical {
+            return Ok(vec![r]);
+        }
+        // 0 or 1: an exclusive scan gives its first work-item the
+        // identity, all ones for `and`.
+        let zero = fi.iconst(Type::I32, 0);
+        let p = fi.icmp(IntCC::Ne, r, zero);
+        Ok(vec![fi.convert(ConvertOp::Zext, Type::I32, p)])
     })())
 }
 
