@@ -65,9 +65,17 @@ LS_OVLD uint sub_group_ballot_exclusive_scan(uint4 value) {
   return popcount(value.x & ((1u << ls_sg_lid()) - 1u));
 }
 
-LS_OVLD uint sub_group_ballot_find_lsb(uint4 value) { return ctz(value.x & ls_sg_lanes()); }
+// The bits of a subgroup of the largest size: find_lsb/find_msb consider
+// bits 0 to get_max_sub_group_size() - 1, also in a partial last subgroup
+// (as the Khronos CTS checks them).
+LS_HELPER uint ls_sg_max_lanes(void) {
+  uint n = get_max_sub_group_size();
+  return n >= 32 ? 0xffffffffu : (1u << n) - 1u;
+}
 
-LS_OVLD uint sub_group_ballot_find_msb(uint4 value) { return 31u - clz(value.x & ls_sg_lanes()); }
+LS_OVLD uint sub_group_ballot_find_lsb(uint4 value) { return ctz(value.x & ls_sg_max_lanes()); }
+
+LS_OVLD uint sub_group_ballot_find_msb(uint4 value) { return 31u - clz(value.x & ls_sg_max_lanes()); }
 
 LS_OVLD uint4 get_sub_group_eq_mask(void) { return (uint4)(1u << ls_sg_lid(), 0, 0, 0); }
 LS_OVLD uint4 get_sub_group_lt_mask(void) { return (uint4)((1u << ls_sg_lid()) - 1u, 0, 0, 0); }
