@@ -321,7 +321,7 @@ pub(crate) fn launch(
     } else {
         candidates.push((settings.refill, width));
     }
-    if width > 1 && !ctx.checked() && ctx.tries_one_lane(kernel) {
+    if width > 1 && ctx.tries_one_lane(kernel) {
         candidates.push((RefillMode::Off, 1));
     }
     let picked: Vec<(RefillMode, u32)> = match program.variant_trials.decision(&trial_key) {
