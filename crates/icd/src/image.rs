@@ -138,7 +138,9 @@ unsafe fn create_image(
             if sp < row_pitch || sp % row_pitch != 0 {
                 return Err(CL_INVALID_IMAGE_DESCRIPTOR);
             }
-            (sp, sp * ext[1])
+            // `write_region` takes a 1D array's layer pitch as the slice
+            // pitch (as OpenCL defines it).
+            (row_pitch, sp)
         }
         ImageType::Image2DArray | ImageType::Image3D => {
             let min = row_pitch * ext[1];
