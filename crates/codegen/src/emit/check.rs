@@ -473,8 +473,9 @@ impl Emitter<'_> {
         };
         match &func.insts[def] {
             InstData::Iconst { imm } => imm % m == 0,
+            // A product, or a mask keeping the low bits clear, of a multiple.
             InstData::Binary {
-                op: BinaryOp::Imul,
+                op: BinaryOp::Imul | BinaryOp::Band,
                 args,
             } => {
                 constant(args[0]).is_some_and(|c| c % m == 0)
@@ -490,15 +491,6 @@ impl Emitter<'_> {
                 op: BinaryOp::Iadd | BinaryOp::Isub,
                 args,
             } => rec(args[0]) && rec(args[1]),
-            InstData::Binary {
-                op: BinaryOp::Band,
-                args,
-            } => {
-                constant(args[0]).is_some_and(|c| c % m == 0)
-                    || constant(args[1]).is_some_and(|c| c % m == 0)
-                    || rec(args[0])
-                    || rec(args[1])
-            }
             InstData::Convert {
                 op: ConvertOp::Sext | ConvertOp::Zext,
                 arg,
