@@ -240,6 +240,7 @@ pub fn run(args: CompileArgs) -> Result<()> {
                 width,
                 reason: format!("{width}, from --width"),
                 one_lane: None,
+                wider: None,
             },
             None => lockstep_passes::analysis::gang_width(func, host_width),
         };
@@ -279,11 +280,17 @@ pub fn run(args: CompileArgs) -> Result<()> {
                 dot
             }
             Emit::Report => format!(
-                "; gang width {}\n{}{}",
+                "; gang width {}\n{}{}{}",
                 chosen.reason,
                 match &chosen.one_lane {
                     Some(why) => format!(
                         "; one lane per gang also tried at the first launches, the faster kept: {why}\n"
+                    ),
+                    None => String::new(),
+                },
+                match &chosen.wider {
+                    Some(why) => format!(
+                        "; also tried at the first launches, the faster kept: width {why}\n"
                     ),
                     None => String::new(),
                 },

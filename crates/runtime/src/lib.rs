@@ -263,6 +263,15 @@ impl Context {
             && self.gang_width(kernel).one_lane.is_some()
     }
 
+    /// Whether launches of `kernel` also try it at twice its width (see
+    /// [`lockstep_passes::analysis::gang_width`]): when its width is the
+    /// compiler's to choose and the compiler proposes it.
+    pub(crate) fn tries_wider(&self, kernel: &Kernel) -> bool {
+        self.width.is_none()
+            && kernel.required_sub_group_size().is_none()
+            && self.gang_width(kernel).wider.is_some()
+    }
+
     /// Sets how the `linearize` pass turns divergent control flow into
     /// masks (per-block masks, the default, or block-IP), for the SIMD
     /// engine and for the interpreter after the passes.

@@ -303,7 +303,7 @@ pub(crate) fn launch(
     // The forms of the kernel the compiler proposes: under auto refill, one
     // without and one with lane refill if the cost model gave it refill;
     // one lane per gang if the width is the compiler's to choose and it
-    // proposes that. Until one is found fastest (crate::variant_trial),
+    // proposes that; those at twice the width if it proposes that. Until one is found fastest (crate::variant_trial),
     // launches run alternate runs of groups with each; variant 0 is the
     // baseline.
     let chosen = compile_all(settings.refill, width)?;
@@ -323,6 +323,15 @@ pub(crate) fn launch(
     }
     if width > 1 && ctx.tries_one_lane(kernel) {
         candidates.push((RefillMode::Off, 1));
+    }
+    if ctx.tries_wider(kernel) {
+        // Refill may pay at one width and not the other: both, if proposed.
+        let at_width: Vec<RefillMode> = candidates
+            .iter()
+            .filter(|&&(_, w)| w == width)
+            .map(|&(refill, _)| refill)
+            .collect();
+        candidates.extend(at_width.into_iter().map(|refill| (refill, width * 2)));
     }
     let picked: Vec<(RefillMode, u32)> = match program.variant_trials.decision(&trial_key) {
         _ if candidates.len() == 1 => candidates,

@@ -3,8 +3,10 @@
 //! candidates and the first launches measure them. The forms: the gang at
 //! its natural width (the baseline), with lane refill (proposed under
 //! `auto` for a divergent loop whose trip count depends on loaded data),
-//! and one lane per gang (scalar code, proposed for a kernel with divergent
-//! branches in a loop: `lockstep_passes::analysis::gang_width`).
+//! one lane per gang (scalar code, proposed for a kernel with divergent
+//! branches in a loop: `lockstep_passes::analysis::gang_width`), and the
+//! gang at twice its width (proposed for the same kernels when the width
+//! estimate keeps the natural width).
 //!
 //! While undecided, a launch runs alternate runs of work-groups with each
 //! form and times each (per work-group); once every form has run enough,
