@@ -333,9 +333,17 @@ pub(crate) fn launch(
             .collect();
         candidates.extend(at_width.into_iter().map(|refill| (refill, width * 2)));
     }
+    let total_groups = num_groups.iter().product::<u64>();
+    // Runs of consecutive groups per task (about 16 tasks per worker):
+    // cheap groups do not pay the pool's per-task cost each.
+    let run = (total_groups / (threads as u64 * 16)).clamp(1, 4096);
+    let runs = total_groups.div_ceil(run);
     let picked: Vec<(RefillMode, u32)> = match program.variant_trials.decision(&trial_key) {
         _ if candidates.len() == 1 => candidates,
         Some(i) if i < candidates.len() => vec![candidates[i]],
+        // Too few runs to time every form twice: the baseline alone, and
+        // only its compile is paid (a small launch's time is its compile).
+        None if runs < 2 * candidates.len() as u64 => vec![candidates[0]],
         _ => candidates,
     };
     let mut variants: Vec<(u32, HashMap<[u32; 3], Arc<CompiledKernel>>)> = Vec::new();
@@ -413,7 +421,6 @@ pub(crate) fn launch(
         Vec::new()
     };
     let check_sink = crate::check::CheckSink::new(kernel, crate::check::abort_requested());
-    let total_groups = num_groups.iter().product::<u64>();
     let local_bytes = local_total.div_ceil(64) as usize * 64 + 64;
     // Gang state of kernels with barriers: one area per gang, per worker.
     let scratch_bytes = variants
@@ -539,11 +546,6 @@ pub(crate) fn launch(
         });
     }
     let stack = worker_stack(frame);
-    // Runs of consecutive groups per task (about 16 tasks per worker):
-    // cheap groups do not pay the pool's per-task cost each. In a refill
-    // trial, even runs go without refill and odd ones with, each timed.
-    let run = (total_groups / (threads as u64 * 16)).clamp(1, 4096);
-    let runs = total_groups.div_ceil(run);
     // In a trial, the first runs take the variants in turn (MIN_RUNS each),
     // the rest the baseline: a candidate much slower than the baseline
     // (scalar code for a kernel that vectorizes well) costs a bounded part

@@ -97,7 +97,12 @@ pub fn gang_width(func: &Function, host_width: u32) -> GangWidth {
         }
         let chain = recurrence_latency(func, &cfg, &loops, lp);
         // Two instructions a cycle.
-        let throughput = insts.div_ceil(2) as u32;
+        let work: u32 = blocks
+            .iter()
+            .flat_map(|&b| &func.blocks[b].insts)
+            .map(|&i| inst_work(&func.insts[i]))
+            .sum();
+        let throughput = work.div_ceil(2);
         if chain > throughput {
             return GangWidth {
                 one_lane,
@@ -116,14 +121,126 @@ pub fn gang_width(func: &Function, host_width: u32) -> GangWidth {
     // overlap. Only a measurement tells (Collatz chains and ambient
     // occlusion on AVX-512: 1.2x faster at 32; nbody's uniform loop: no
     // change).
-    GangWidth {
-        wider: one_lane.as_ref().map(|_| {
+    let wider = if one_lane.is_some() {
+        Some(format!(
+            "{}: a divergent loop's per-iteration mask tests and branches serve twice the lanes",
+            host_width * 2
+        ))
+    } else if loops.loops().next().is_none() && !needs_lanes_together(func) {
+        let (chain, work) = straight_line_cost(func, &cfg);
+        (chain >= MIN_STRAIGHT_CHAIN && chain > work.div_ceil(2)).then(|| {
             format!(
-                "{}: a divergent loop's per-iteration mask tests and branches serve twice the lanes",
-                host_width * 2
+                "{}: the kernel is one long chain of dependent operations ({chain} cycles, against {} for its work)",
+                host_width * 2,
+                work.div_ceil(2)
             )
-        }),
+        })
+    } else {
+        None
+    };
+    GangWidth {
+        wider,
         ..natural("no latency-bound loop")
+    }
+}
+
+/// The shortest dependence chain, in cycles, for which a kernel without
+/// loops is tried at twice the width: shorter ones overlap with the next
+/// gang's in the core's out-of-order window.
+pub const MIN_STRAIGHT_CHAIN: u32 = 100;
+
+/// Whether `func` has barriers, subgroup or gang operations: its lanes
+/// work together, as a gang of its width.
+fn needs_lanes_together(func: &Function) -> bool {
+    func.uses_sub_groups()
+        || func.insts_in_layout().any(|(_, i)| {
+            matches!(
+                func.insts[i],
+                InstData::Barrier { .. }
+                    | InstData::Suspend { .. }
+                    | InstData::Gang { .. }
+                    | InstData::SubGroup { .. }
+            )
+        })
+}
+
+/// For a kernel without loops: the latency of its longest dependence chain
+/// and its work (in instructions, a math function counted as the
+/// instructions of its inlined code), both estimated.
+fn straight_line_cost(func: &Function, cfg: &ControlFlowGraph) -> (u32, u32) {
+    let mut dist: std::collections::HashMap<Value, u32> = std::collections::HashMap::new();
+    let (mut chain, mut work) = (0, 0);
+    for &block in cfg.rpo() {
+        for &inst in &func.blocks[block].insts {
+            let data = &func.insts[inst];
+            work += inst_work(data);
+            let from = data
+                .args()
+                .iter()
+                .filter_map(|a| dist.get(a))
+                .max()
+                .copied()
+                .unwrap_or(0);
+            if let Some(result) = func.results[inst] {
+                let d = from + latency(data, func.value_type(result));
+                chain = chain.max(d);
+                dist.insert(result, d);
+            }
+            for dest in data.branch_dests() {
+                for (n, &arg) in dest.args.iter().enumerate() {
+                    let d = dist.get(&arg).copied().unwrap_or(0);
+                    let e = dist.entry(func.blocks[dest.block].params[n]).or_insert(0);
+                    *e = (*e).max(d);
+                }
+            }
+        }
+    }
+    (chain, work)
+}
+
+/// An instruction's work: the instructions of its vector code, roughly
+/// (about 20 for a math function's inlined code).
+fn inst_work(data: &InstData) -> u32 {
+    if is_math_function(data) {
+        20
+    } else {
+        1
+    }
+}
+
+/// A math function (`exp`, `sin`, `pow`, …): inlined vector code of tens
+/// of dependent instructions.
+fn is_math_function(data: &InstData) -> bool {
+    use UnaryOp::*;
+    match data {
+        InstData::Unary { op, .. } => !matches!(
+            op,
+            Ineg | Bnot
+                | Clz
+                | Ctz
+                | Popcount
+                | Bswap
+                | Bitreverse
+                | Iabs
+                | Fneg
+                | Fabs
+                | Sqrt
+                | Rsqrt
+                | Floor
+                | Ceil
+                | Ftrunc
+                | Round
+                | Rint
+        ),
+        InstData::Binary { op, .. } => matches!(
+            op,
+            BinaryOp::Pow
+                | BinaryOp::Atan2
+                | BinaryOp::Hypot
+                | BinaryOp::Remainder
+                | BinaryOp::Frem
+        ),
+        _ => false,
     }
 }
 
@@ -131,16 +248,7 @@ pub fn gang_width(func: &Function, host_width: u32) -> GangWidth {
 /// with a branch that is divergent at `width`, and no barriers, subgroups
 /// or gang operations (which need lanes together).
 pub fn one_lane_candidate(func: &Function, width: u32) -> Option<String> {
-    let together = func.insts_in_layout().any(|(_, i)| {
-        matches!(
-            func.insts[i],
-            InstData::Barrier { .. }
-                | InstData::Suspend { .. }
-                | InstData::Gang { .. }
-                | InstData::SubGroup { .. }
-        )
-    });
-    if together || func.uses_sub_groups() {
+    if needs_lanes_together(func) {
         return None;
     }
     // The group size is not known here: 0 is "unknown".
@@ -219,9 +327,10 @@ fn recurrence_latency(
 
 /// Cycles until an instruction's result is ready, roughly as on current
 /// x86 cores: 4 for floating-point arithmetic, 12 for division and square
-/// roots, 5 for a load, 1 for the rest.
+/// roots, 40 for a math function, 5 for a load, 1 for the rest.
 fn latency(data: &InstData, result: Type) -> u32 {
     match data {
+        _ if is_math_function(data) => 40,
         InstData::Unary { op, .. } if matches!(op, UnaryOp::Sqrt | UnaryOp::Rsqrt) => 12,
         InstData::Binary {
             op: BinaryOp::Fdiv, ..
@@ -374,5 +483,44 @@ block2:
             gang_width(&parse_function(RECURRENCE).unwrap(), 16).wider,
             None
         );
+    }
+
+    /// `out[i] = exp(exp(exp(in[i])))`: no loop, one chain of three math
+    /// functions, longer than the work the kernel's other gangs could
+    /// overlap it with.
+    const MATH_CHAIN: &str = "
+kernel @k(ptr.global) {
+    arg 0 \"data\" \"float*\" none none
+block0(v0: ptr.global):
+    v1: i64 = global_id 0
+    v2: i64 = iconst 4
+    v3: i64 = imul v1, v2
+    v4: ptr.global = ptradd v0, v3
+    v5: f32 = load v4, align 4
+    v6: f32 = exp v5
+    v7: f32 = exp v6
+    v8: f32 = exp v7
+    store v8, v4, align 4
+    return
+}
+";
+
+    #[test]
+    fn a_long_chain_without_loops_is_also_tried_at_twice_the_width() {
+        let func = parse_function(MATH_CHAIN).unwrap();
+        let chosen = gang_width(&func, 8);
+        assert_eq!(chosen.width, 8, "{}", chosen.reason);
+        assert_eq!(chosen.one_lane, None);
+        let wider = chosen.wider.expect("twice the width proposed");
+        assert!(
+            wider.starts_with("16: the kernel is one long chain"),
+            "{wider}"
+        );
+        // One math function: a short chain, nothing to try.
+        let short = MATH_CHAIN.replace(
+            "    v7: f32 = exp v6\n    v8: f32 = exp v7\n",
+            "    v8: f32 = fneg v6\n",
+        );
+        assert_eq!(gang_width(&parse_function(&short).unwrap(), 8).wider, None);
     }
 }
