@@ -386,6 +386,7 @@ impl Uniformity {
         let rpo = self.cfg.rpo().to_vec();
         // Incoming (pred, args) of every reachable block, from reachable preds.
         let mut incoming: SecondaryMap<Block, Vec<(Block, Vec<Value>)>> = SecondaryMap::new();
+        let mut undef_settled = false;
         for &b in &rpo {
             if let Some(t) = func.terminator(b) {
                 for dest in func.insts[t].branch_dests() {
@@ -404,7 +405,7 @@ impl Uniformity {
                             Shape::Varying
                         })
                     } else {
-                        self.param_shape(&known, &incoming[b], &join_preds, b, i)
+                        self.param_shape(&known, &incoming[b], &join_preds, b, i, undef_settled)
                     };
                     if new.is_some() && known[p] != new {
                         known[p] = new;
@@ -447,7 +448,12 @@ impl Uniformity {
                 }
             }
             if !changed {
-                break;
+                if undef_settled {
+                    break;
+                }
+                // What only undefined values reach is uniform: from here
+                // on (see `param_shape`).
+                undef_settled = true;
             }
         }
         for (v, _) in func.values.iter() {
@@ -502,6 +508,7 @@ impl Uniformity {
         join_preds: &HashSet<(Block, Block)>,
         block: Block,
         index: usize,
+        undef_settled: bool,
     ) -> Option<Shape> {
         let mut result: Option<Shape> = None;
         let mut undefined = false;
@@ -514,9 +521,14 @@ impl Uniformity {
                 result = Some(result.map_or(s, |r| r.join(s)));
             }
         }
-        // Only undefined so far (or at all): as uniform as undef itself, until
-        // the other edges say more.
-        if result.is_none() && undefined {
+        // An undefined value takes whatever shape the other edges give (it
+        // may be any value, theirs too): until they say nothing more, it
+        // leaves the parameter unknown. Taking it as uniform at once would
+        // make `undef` joined with a consecutive value varying for good (a
+        // loop's induction variable whose first value is undefined on one
+        // path, as linearizing an outer loop leaves it). Parameters only
+        // undefined values reach are uniform, once everything else settled.
+        if result.is_none() && undefined && undef_settled {
             result = Some(Shape::Uniform);
         }
         // With lane refill, lanes run out of step: lanes may arrive over
