@@ -1827,6 +1827,106 @@ static void async_release(void) {
     CHECK(wait_count(&context_destroyed, 1, 30) == 1, "the context was not destroyed at the end");
 }
 
+/* --- Image and sampler arguments (api/negative_invalid_arg_sampler,
+ * api/negative_invalid_arg_sampler_size, api/negative_set_kernel_arg_invalid_image,
+ * api/negative_set_read_write_image_arg): clSetKernelArg's error codes. */
+static cl_mem new_image_2d(cl_mem_flags flags, size_t w, size_t h) {
+    cl_image_format f = {CL_RGBA, CL_UNSIGNED_INT8};
+    cl_image_desc d = {0};
+    d.image_type = CL_MEM_OBJECT_IMAGE2D;
+    d.image_width = w;
+    d.image_height = h;
+    cl_int err;
+    cl_mem m = clCreateImage(ctx, flags, &f, &d, NULL, &err);
+    OK(err);
+    return m;
+}
+
+static void image_kernel_args(void) {
+    const char *src =
+        "kernel void copy(sampler_t s, read_only image2d_t src, write_only image2d_t dst,\n"
+        "                 global uint4 *out) {\n"
+        "  int2 p = (int2)(get_global_id(0), 0);\n"
+        "  uint4 v = read_imageui(src, s, p);\n"
+        "  write_imageui(dst, p, v + 1);\n"
+        "  out[p.x] = v;\n"
+        "}\n"
+        "kernel void bump(read_write image2d_t img) {\n"
+        "  int2 p = (int2)(get_global_id(0), 0);\n"
+        "  write_imageui(img, p, read_imageui(img, p) * 2);\n"
+        "}\n"
+        "kernel void vol(read_only image3d_t v, global float4 *out) {\n"
+        "  out[0] = read_imagef(v, (int4)(0));\n"
+        "}\n";
+    cl_program p = build(src, "-cl-std=CL3.0");
+    cl_kernel copy = kernel(p, "copy"), bump = kernel(p, "bump"), vol = kernel(p, "vol");
+    cl_int err;
+    cl_sampler s = clCreateSampler(ctx, CL_FALSE, CL_ADDRESS_NONE, CL_FILTER_NEAREST, &err);
+    OK(err);
+    cl_mem ro = new_image_2d(CL_MEM_READ_ONLY, 4, 1), wo = new_image_2d(CL_MEM_WRITE_ONLY, 4, 1);
+    cl_mem rw = new_image_2d(CL_MEM_READ_WRITE, 4, 1), buf = new_buffer(4 * 16);
+    cl_mem none = NULL;
+
+    /* A sampler: a NULL value, or anything not a sampler, is
+     * CL_INVALID_SAMPLER; a size other than sizeof(cl_sampler) is
+     * CL_INVALID_ARG_SIZE (even with a valid sampler). */
+    EXPECT_ERR(clSetKernelArg(copy, 0, sizeof(cl_sampler), NULL), CL_INVALID_SAMPLER);
+    EXPECT_ERR(clSetKernelArg(copy, 0, sizeof(cl_sampler), &buf), CL_INVALID_SAMPLER);
+    EXPECT_ERR(clSetKernelArg(copy, 0, sizeof(cl_sampler), &none), CL_INVALID_SAMPLER);
+    EXPECT_ERR(clSetKernelArg(copy, 0, 2 * sizeof(cl_sampler), &s), CL_INVALID_ARG_SIZE);
+    EXPECT_ERR(clSetKernelArg(copy, 0, sizeof(cl_sampler) / 2, &s), CL_INVALID_ARG_SIZE);
+    OK(clSetKernelArg(copy, 0, sizeof s, &s));
+
+    /* An image: a buffer, NULL, a sampler, or an image of another type is
+     * CL_INVALID_MEM_OBJECT; a size other than sizeof(cl_mem)
+     * CL_INVALID_ARG_SIZE. */
+    EXPECT_ERR(clSetKernelArg(copy, 1, sizeof buf, &buf), CL_INVALID_MEM_OBJECT);
+    EXPECT_ERR(clSetKernelArg(copy, 1, sizeof(cl_mem), NULL), CL_INVALID_MEM_OBJECT);
+    EXPECT_ERR(clSetKernelArg(copy, 1, sizeof none, &none), CL_INVALID_MEM_OBJECT);
+    EXPECT_ERR(clSetKernelArg(copy, 1, sizeof s, &s), CL_INVALID_MEM_OBJECT);
+    EXPECT_ERR(clSetKernelArg(copy, 1, 2 * sizeof(cl_mem), &rw), CL_INVALID_ARG_SIZE);
+    EXPECT_ERR(clSetKernelArg(vol, 0, sizeof rw, &rw), CL_INVALID_MEM_OBJECT);
+    /* An image is not a buffer either. */
+    EXPECT_ERR(clSetKernelArg(copy, 3, sizeof rw, &rw), CL_INVALID_MEM_OBJECT);
+
+    /* Access: a read_only argument takes no CL_MEM_WRITE_ONLY image, a
+     * write_only one no CL_MEM_READ_ONLY image (CL_INVALID_ARG_VALUE);
+     * READ_WRITE images go anywhere. */
+    EXPECT_ERR(clSetKernelArg(copy, 1, sizeof wo, &wo), CL_INVALID_ARG_VALUE);
+    EXPECT_ERR(clSetKernelArg(copy, 2, sizeof ro, &ro), CL_INVALID_ARG_VALUE);
+    OK(clSetKernelArg(copy, 1, sizeof ro, &ro));
+    OK(clSetKernelArg(copy, 2, sizeof wo, &wo));
+    OK(clSetKernelArg(copy, 3, sizeof buf, &buf));
+    OK(clSetKernelArg(bump, 0, sizeof rw, &rw));
+
+    /* The arguments that were set run. */
+    cl_uchar texels[16] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16};
+    size_t origin[3] = {0, 0, 0}, region[3] = {4, 1, 1};
+    OK(clEnqueueWriteImage(queue, ro, CL_TRUE, origin, region, 0, 0, texels, 0, NULL, NULL));
+    OK(clEnqueueWriteImage(queue, rw, CL_TRUE, origin, region, 0, 0, texels, 0, NULL, NULL));
+    run(copy, 4);
+    run(bump, 4);
+    cl_uint seen[16];
+    read_buffer(buf, sizeof seen, seen);
+    cl_uchar plus1[16], twice[16];
+    OK(clEnqueueReadImage(queue, wo, CL_TRUE, origin, region, 0, 0, plus1, 0, NULL, NULL));
+    OK(clEnqueueReadImage(queue, rw, CL_TRUE, origin, region, 0, 0, twice, 0, NULL, NULL));
+    for (int i = 0; i < 16; i++) {
+        CHECK(seen[i] == texels[i], "texel %d read as %u", i, seen[i]);
+        CHECK(plus1[i] == texels[i] + 1, "texel %d written as %u", i, plus1[i]);
+        CHECK(twice[i] == 2 * texels[i], "read_write texel %d is %u", i, twice[i]);
+    }
+    clReleaseMemObject(ro);
+    clReleaseMemObject(wo);
+    clReleaseMemObject(rw);
+    clReleaseMemObject(buf);
+    clReleaseSampler(s);
+    clReleaseKernel(copy);
+    clReleaseKernel(bump);
+    clReleaseKernel(vol);
+    clReleaseProgram(p);
+}
+
 int main(int argc, char **argv) {
     if (argc != 2) {
         fprintf(stderr, "usage: conformance CASE\n");
@@ -1857,6 +1957,8 @@ int main(int argc, char **argv) {
         suggested_local_size();
     else if (!strcmp(c, "il_programs"))
         il_programs();
+    else if (!strcmp(c, "image_kernel_args"))
+        image_kernel_args();
     else if (!strcmp(c, "async_in_order"))
         async_in_order();
     else if (!strcmp(c, "async_out_of_order"))

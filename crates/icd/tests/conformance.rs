@@ -92,6 +92,11 @@ fn the_suggested_local_size_is_what_an_enqueue_without_one_uses() {
 }
 
 #[test]
+fn image_and_sampler_arguments_give_the_spec_error_codes() {
+    run_case("image_kernel_args");
+}
+
+#[test]
 fn enqueues_return_at_once_and_an_in_order_chain_runs_in_order() {
     run_case("async_in_order");
 }
