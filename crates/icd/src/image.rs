@@ -214,7 +214,9 @@ fn image_in_buffer(
     if desc.ty == ImageType::Image2D {
         let pitch_align = limits::IMAGE_PITCH_ALIGNMENT as usize * es;
         let base_align = limits::IMAGE_BASE_ADDRESS_ALIGNMENT as usize * es;
-        if row_pitch % pitch_align != 0 || buffer.storage.as_ptr() as usize % base_align != 0 {
+        if !row_pitch.is_multiple_of(pitch_align)
+            || !(buffer.storage.as_ptr() as usize).is_multiple_of(base_align)
+        {
             return Err(CL_INVALID_IMAGE_FORMAT_DESCRIPTOR);
         }
     } else if row_pitch != row {

@@ -440,7 +440,7 @@ impl Image {
         let [w, h, d] = desc.extent();
         let row = w * element_size;
         let row_pitch = if row_pitch == 0 { row } else { row_pitch };
-        if row_pitch < row || row_pitch % element_size != 0 {
+        if row_pitch < row || !row_pitch.is_multiple_of(element_size) {
             return Err(ImageError::InvalidSize);
         }
         let slice_pitch = row_pitch.checked_mul(h).ok_or(ImageError::InvalidSize)?;
