@@ -3,11 +3,13 @@
 // buffer, 1D array, 2D, 2D array and 3D images.
 //
 // An image, as the importer hands it to this library, is a __global pointer
-// to the image's storage (__lockstep_image, an identity the importer
-// resolves): a 64-byte descriptor the runtime writes (lockstep-runtime's
-// `image` module, which must agree with the LS_D_* word indices below),
-// then the texels, rows `row_pitch` bytes apart, slices (or the layers of an
-// array) `slice_pitch` bytes apart. A sampler is its CLK_* bitfield
+// to the image's descriptor (__lockstep_image, an identity the importer
+// resolves): 64 bytes the runtime writes (lockstep-runtime's `image` module,
+// which must agree with the LS_D_* indices below). Its last word is the
+// byte offset from the descriptor to the texels: right after it (64) for an
+// image of its own, the buffer's memory for an image created from a buffer.
+// Rows are `row_pitch` bytes apart, slices (or the layers of an array)
+// `slice_pitch` bytes apart. A sampler is its CLK_* bitfield
 // (__lockstep_sampler; a `__constant sampler_t` literal arrives as the same
 // 32-bit value).
 //
@@ -49,7 +51,7 @@
 #define LS_D_KIND 10      // LS_K_*: how a channel converts
 #define LS_D_SWIZZLE 11   // LS_S_*: where the stored channels go in (r,g,b,a)
 #define LS_D_ALPHA 12     // 1 if the order has alpha (border colour alpha 0)
-#define LS_HEADER 64
+#define LS_D_TEXELS 7     // long: byte offset from the descriptor to texel 0
 
 #define LS_K_UNORM8 0
 #define LS_K_UNORM16 1
@@ -79,6 +81,11 @@ typedef const __global uchar *ls_img;
 
 LS_HELPER int ls_word(ls_img img, int i) { return ((const __global int *)img)[i]; }
 
+// The descriptor's offset to the texels (an address in the same object as
+// the descriptor for an image of its own, in a buffer for one made from a
+// buffer).
+LS_HELPER long ls_texels(ls_img img) { return ((const __global long *)img)[LS_D_TEXELS]; }
+
 // ---------------------------------------------------------------------------
 // Texels: address, raw channels, conversion, swizzle
 // ---------------------------------------------------------------------------
@@ -86,7 +93,7 @@ LS_HELPER int ls_word(ls_img img, int i) { return ((const __global int *)img)[i]
 // The texel at (x, y, z): z is the slice of a 3D image or the layer of a 2D
 // array, y the layer of a 1D array (whose row pitch is its layer pitch).
 LS_HELPER ls_img ls_texel(ls_img img, int x, int y, int z) {
-  return img + LS_HEADER + (size_t)x * (size_t)(uint)ls_word(img, LS_D_ELEM_SIZE) +
+  return img + ls_texels(img) + (size_t)x * (size_t)(uint)ls_word(img, LS_D_ELEM_SIZE) +
          (size_t)y * (size_t)(uint)ls_word(img, LS_D_ROW_PITCH) +
          (size_t)z * (size_t)(uint)ls_word(img, LS_D_SLICE_PITCH);
 }

@@ -1,15 +1,16 @@
 //! Images and samplers: creation, queries, and the commands on images
 //! (read, write, copy, fill, map, copies to and from buffers).
 //!
-//! An image is a [`Mem`] whose storage is a `lockstep_runtime::Image`'s:
-//! the descriptor kernels read, then the texels, tightly packed (the
-//! runtime's `image` module). `CL_MEM_USE_HOST_PTR` images copy the
-//! application's texels in at creation; mapping one copies the image out
-//! to the application's memory and returns a pointer into it, and unmapping
-//! copies it back (the spec leaves the memory's contents undefined at other
-//! times). A 1D buffer image copies its buffer's texels at creation and
-//! does not share them afterwards (a documented limitation: a kernel
-//! image argument must be one storage holding descriptor and texels).
+//! An image is a [`Mem`] whose storage is a `lockstep_runtime::Image`'s
+//! descriptor, the texels after it (the runtime's `image` module).
+//! `CL_MEM_USE_HOST_PTR` images copy the application's texels in at
+//! creation; mapping one copies the image out to the application's memory
+//! and returns a pointer into it, and unmapping copies it back (the spec
+//! leaves the memory's contents undefined at other times). A 1D buffer
+//! image and a 2D image from a buffer (`cl_khr_image2d_from_buffer`) have
+//! their texels in the buffer's storage and share them: what a kernel or
+//! command writes through one, the other shows; mapping the image returns a
+//! pointer into the buffer. Such an image keeps its buffer alive.
 
 #![allow(non_snake_case)]
 
@@ -30,7 +31,8 @@ use crate::queue::{enqueue, wait_list, Enqueue};
 /// What a [`Mem`] that is an image holds besides its storage.
 pub struct ImageMem {
     pub image: Image,
-    /// The buffer of a 1D buffer image.
+    /// The buffer of a 1D buffer image or a 2D image from a buffer, whose
+    /// memory holds the texels.
     pub buffer: Option<Retained<Mem>>,
     /// The layout of the application's memory (`CL_MEM_USE_HOST_PTR`).
     pub host_row_pitch: usize,
@@ -72,19 +74,34 @@ unsafe fn create_image(
     if d.num_mip_levels != 0 || d.num_samples != 0 {
         return Err(CL_INVALID_IMAGE_DESCRIPTOR);
     }
-    if (ty == ImageType::Image1DBuffer) == d.mem_object.is_null() {
-        return Err(CL_INVALID_IMAGE_DESCRIPTOR);
-    }
-    let buffer = if ty == ImageType::Image1DBuffer {
-        let b = memory::get(d.mem_object).map_err(|_| CL_INVALID_IMAGE_DESCRIPTOR)?;
-        if b.image.is_some() || !Arc::ptr_eq(&b.context, &context) {
+    // The buffer of a 1D buffer image or of a 2D image from a buffer
+    // (cl_khr_image2d_from_buffer); the image shares its memory.
+    let buffer = if d.mem_object.is_null() {
+        if ty == ImageType::Image1DBuffer {
             return Err(CL_INVALID_IMAGE_DESCRIPTOR);
         }
-        Some(b)
-    } else {
         None
+    } else {
+        let b = memory::get(d.mem_object).map_err(|_| CL_INVALID_IMAGE_DESCRIPTOR)?;
+        if !Arc::ptr_eq(&b.context, &context) {
+            return Err(CL_INVALID_IMAGE_DESCRIPTOR);
+        }
+        match (ty, b.image.is_some()) {
+            (ImageType::Image1DBuffer, false) | (ImageType::Image2D, false) => {}
+            // A 2D image from a 2D image may only change an sRGB order to
+            // its linear one or back, and Lockstep has no sRGB formats.
+            (ImageType::Image2D, true) => return Err(CL_INVALID_IMAGE_FORMAT_DESCRIPTOR),
+            _ => return Err(CL_INVALID_IMAGE_DESCRIPTOR),
+        }
+        Some(b)
     };
-    let wants_ptr = flags & (CL_MEM_USE_HOST_PTR | CL_MEM_COPY_HOST_PTR) != 0;
+    // An image from a buffer takes the access, host access and host
+    // pointer flags it does not give from the buffer.
+    let flags = match &buffer {
+        Some(b) => memory::derived_flags(flags, b.flags)?,
+        None => flags,
+    };
+    let wants_ptr = flags & (CL_MEM_USE_HOST_PTR | CL_MEM_COPY_HOST_PTR) != 0 && buffer.is_none();
     if wants_ptr == host_ptr.is_null() {
         return Err(CL_INVALID_HOST_PTR);
     }
@@ -106,12 +123,13 @@ unsafe fn create_image(
         depth,
         array_size,
     };
-    let image = Image::new(format, desc).map_err(image_error)?;
     if let Some(b) = &buffer {
-        if d.image_width.checked_mul(es).is_none_or(|n| n > b.size) {
-            return Err(CL_INVALID_IMAGE_SIZE);
-        }
+        let image = image_in_buffer(format, desc, es, &d, b)?;
+        return Ok(new_image(
+            &context, properties, flags, image, buffer, 0, 0, None,
+        ));
     }
+    let image = Image::new(format, desc).map_err(image_error)?;
     // The application's layout: pitches 0 (packed) or at least a row /
     // slice; given only with a host pointer.
     let ext = desc.extent();
@@ -158,26 +176,80 @@ unsafe fn create_image(
     };
     if !host_ptr.is_null() {
         image.write_region([0; 3], ext, host_ptr as *const u8, host_row, host_slice);
-    } else if let Some(b) = &buffer {
-        let _guard = b.storage.read_lock();
-        image.write_region([0; 3], ext, b.storage.as_ptr(), 0, 0);
     }
     let flags = if flags & memory::ACCESS_FLAGS == 0 {
         flags | CL_MEM_READ_WRITE
     } else {
         flags
     };
-    let host = if flags & CL_MEM_USE_HOST_PTR != 0 {
-        host_ptr as *mut u8
-    } else {
-        std::ptr::null_mut()
+    let host = (flags & CL_MEM_USE_HOST_PTR != 0).then_some(host_ptr as *mut u8);
+    Ok(new_image(
+        &context, properties, flags, image, None, host_row, host_slice, host,
+    ))
+}
+
+/// The image of a 1D buffer image or a 2D image from a buffer, its texels
+/// in `buffer`'s memory, with the spec's errors: a row pitch (0: packed)
+/// below a row is CL_INVALID_IMAGE_DESCRIPTOR, one or a buffer address that
+/// breaks the device's pitch or base address alignment
+/// CL_INVALID_IMAGE_FORMAT_DESCRIPTOR, texels past the buffer's end
+/// CL_INVALID_IMAGE_SIZE.
+fn image_in_buffer(
+    format: ImageFormat,
+    desc: ImageDesc,
+    es: usize,
+    d: &cl_image_desc,
+    buffer: &Object<Mem>,
+) -> Result<Image, cl_int> {
+    use lockstep_runtime::image::limits;
+    if d.image_slice_pitch != 0 {
+        return Err(CL_INVALID_IMAGE_DESCRIPTOR);
+    }
+    let row = desc.width.checked_mul(es).ok_or(CL_INVALID_IMAGE_SIZE)?;
+    let row_pitch = match d.image_row_pitch {
+        0 => row,
+        p if p < row => return Err(CL_INVALID_IMAGE_DESCRIPTOR),
+        p => p,
     };
-    Ok(memory::new_mem(Mem {
-        context: Retained::new(&context),
+    if desc.ty == ImageType::Image2D {
+        let pitch_align = limits::IMAGE_PITCH_ALIGNMENT as usize * es;
+        let base_align = limits::IMAGE_BASE_ADDRESS_ALIGNMENT as usize * es;
+        if !row_pitch.is_multiple_of(pitch_align)
+            || !(buffer.storage.as_ptr() as usize).is_multiple_of(base_align)
+        {
+            return Err(CL_INVALID_IMAGE_FORMAT_DESCRIPTOR);
+        }
+    } else if row_pitch != row {
+        return Err(CL_INVALID_IMAGE_DESCRIPTOR);
+    }
+    if row_pitch
+        .checked_mul(desc.height)
+        .is_none_or(|n| n > buffer.size)
+    {
+        return Err(CL_INVALID_IMAGE_SIZE);
+    }
+    Image::in_storage(format, desc, &buffer.storage, row_pitch).map_err(image_error)
+}
+
+/// A new image memory object; `host` is the application's memory of a
+/// CL_MEM_USE_HOST_PTR image, laid out with those pitches.
+#[allow(clippy::too_many_arguments)]
+fn new_image(
+    context: &Arc<Object<Context>>,
+    properties: Vec<cl_mem_properties>,
+    flags: cl_mem_flags,
+    image: Image,
+    buffer: Option<Arc<Object<Mem>>>,
+    host_row_pitch: usize,
+    host_slice_pitch: usize,
+    host: Option<*mut u8>,
+) -> cl_mem {
+    memory::new_mem(Mem {
+        context: Retained::new(context),
         flags,
         size: image.size(),
         storage: image.storage().clone(),
-        host_ptr: SendPtr(host),
+        host_ptr: SendPtr(host.unwrap_or(std::ptr::null_mut())),
         parent: None,
         origin: 0,
         properties,
@@ -187,10 +259,10 @@ unsafe fn create_image(
         image: Some(ImageMem {
             image,
             buffer: buffer.as_ref().map(Retained::new),
-            host_row_pitch: host_row,
-            host_slice_pitch: host_slice,
+            host_row_pitch,
+            host_slice_pitch,
         }),
-    }))
+    })
 }
 
 pub unsafe extern "C" fn clCreateImage(
@@ -335,7 +407,7 @@ pub unsafe extern "C" fn clGetImageInfo(
                 Info::from(f.order as u64 | (f.data_type as u64) << 32)
             }
             CL_IMAGE_ELEMENT_SIZE => Info::from(img.element_size()),
-            CL_IMAGE_ROW_PITCH => Info::from(desc.width * img.element_size()),
+            CL_IMAGE_ROW_PITCH => Info::from(img.row_pitch()),
             CL_IMAGE_SLICE_PITCH => Info::from(match ty {
                 ImageType::Image1DArray => img.row_pitch(),
                 ImageType::Image2DArray | ImageType::Image3D => img.slice_pitch(),
@@ -600,10 +672,33 @@ pub unsafe extern "C" fn clEnqueueCopyImage(
                     .rows(so, r)
                     .zip(di.rows(dso, r))
                     .map(|(s, d)| (s, d, row));
-                memory::copy_rows(si.storage(), di.storage(), rows);
+                memory::copy_rows(si.texels(), di.texels(), rows);
                 Ok(())
             }),
         )
+    })
+}
+
+/// True if a box of an image and `size` bytes at `offset` of a buffer
+/// share memory (an image created from that buffer, or from a buffer that
+/// shares its memory).
+fn shares_bytes(
+    img: &Image,
+    origin: [usize; 3],
+    region: [usize; 3],
+    buffer: &lockstep_runtime::Storage,
+    offset: usize,
+    size: usize,
+) -> bool {
+    if img.is_self_contained() {
+        return false;
+    }
+    let row = region[0] * img.element_size();
+    let texels = img.texels().as_ptr() as usize;
+    let start = buffer.as_ptr() as usize + offset;
+    img.rows(origin, region).any(|at| {
+        let row_start = texels + at;
+        row_start < start + size && start < row_start + row
     })
 }
 
@@ -634,6 +729,9 @@ pub unsafe extern "C" fn clEnqueueCopyImageToBuffer(
         if !memory::in_bounds(dst_offset, row * r[1] * r[2], dst.size) {
             return Err(CL_INVALID_VALUE);
         }
+        if shares_bytes(&si, so, r, &dst.storage, dst_offset, row * r[1] * r[2]) {
+            return Err(CL_MEM_COPY_OVERLAP);
+        }
         let d = dst.storage.clone();
         let e = Enqueue {
             queue: &q,
@@ -650,7 +748,7 @@ pub unsafe extern "C" fn clEnqueueCopyImageToBuffer(
                     .rows(so, r)
                     .enumerate()
                     .map(|(i, s)| (s, dst_offset + i * row, row));
-                memory::copy_rows(si.storage(), &d, rows);
+                memory::copy_rows(si.texels(), &d, rows);
                 Ok(())
             }),
         )
@@ -684,6 +782,9 @@ pub unsafe extern "C" fn clEnqueueCopyBufferToImage(
         if !memory::in_bounds(src_offset, row * r[1] * r[2], src.size) {
             return Err(CL_INVALID_VALUE);
         }
+        if shares_bytes(&di, dso, r, &src.storage, src_offset, row * r[1] * r[2]) {
+            return Err(CL_MEM_COPY_OVERLAP);
+        }
         let s = src.storage.clone();
         let e = Enqueue {
             queue: &q,
@@ -700,7 +801,7 @@ pub unsafe extern "C" fn clEnqueueCopyBufferToImage(
                     .rows(dso, r)
                     .enumerate()
                     .map(|(i, d)| (src_offset + i * row, d, row));
-                memory::copy_rows(&s, di.storage(), rows);
+                memory::copy_rows(&s, di.texels(), rows);
                 Ok(())
             }),
         )
@@ -801,7 +902,11 @@ pub unsafe extern "C" fn clEnqueueMapImage(
                 ImageType::Image2DArray | ImageType::Image3D => img.slice_pitch(),
                 _ => 0,
             };
-            (img.row_pitch(), sp, m.storage.as_ptr().add(img.offset(o)))
+            (
+                img.row_pitch(),
+                sp,
+                img.texels().as_ptr().add(img.offset(o)),
+            )
         } else {
             let (hr, hs) = (im.host_row_pitch, im.host_slice_pitch);
             let sp = match ty {

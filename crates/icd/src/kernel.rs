@@ -201,23 +201,42 @@ pub unsafe extern "C" fn clSetKernelArg(
                 }
             }
             ArgKind::Image(ty) => {
-                if arg_size != std::mem::size_of::<cl_mem>() || arg_value.is_null() {
-                    return Err(CL_INVALID_ARG_VALUE);
+                if arg_size != std::mem::size_of::<cl_mem>() {
+                    return Err(CL_INVALID_ARG_SIZE);
+                }
+                // Not a memory object, a buffer, or an image of another
+                // type: CL_INVALID_MEM_OBJECT (as the spec says of depth
+                // and array images that break the argument's rules).
+                if arg_value.is_null() {
+                    return Err(CL_INVALID_MEM_OBJECT);
                 }
                 let m = memory::get(*(arg_value as *const cl_mem))?;
                 if !Arc::ptr_eq(&m.context, &k.program.context) {
                     return Err(CL_INVALID_MEM_OBJECT);
                 }
-                let image = m.image.as_ref().ok_or(CL_INVALID_ARG_VALUE)?;
+                let image = m.image.as_ref().ok_or(CL_INVALID_MEM_OBJECT)?;
                 if image.image.desc().ty != *ty {
+                    return Err(CL_INVALID_MEM_OBJECT);
+                }
+                // A read_only argument cannot take a CL_MEM_WRITE_ONLY
+                // image, a write_only one a CL_MEM_READ_ONLY image.
+                let forbidden = match meta.access {
+                    lockstep_ir::AccessQual::ReadOnly => CL_MEM_WRITE_ONLY,
+                    lockstep_ir::AccessQual::WriteOnly => CL_MEM_READ_ONLY,
+                    _ => 0,
+                };
+                if m.flags & forbidden != 0 {
                     return Err(CL_INVALID_ARG_VALUE);
                 }
                 mem_object = Some(Arc::downgrade(&m));
                 ArgValue::from(&image.image)
             }
             ArgKind::Sampler => {
-                if arg_size != std::mem::size_of::<cl_sampler>() || arg_value.is_null() {
-                    return Err(CL_INVALID_ARG_VALUE);
+                if arg_size != std::mem::size_of::<cl_sampler>() {
+                    return Err(CL_INVALID_ARG_SIZE);
+                }
+                if arg_value.is_null() {
+                    return Err(CL_INVALID_SAMPLER);
                 }
                 let s = crate::image::get_sampler(*(arg_value as *const cl_sampler))?;
                 if !Arc::ptr_eq(&s.context, &k.program.context) {

@@ -6,8 +6,10 @@
 //! own memory, so kernel writes land there directly and mapping returns
 //! `host_ptr + offset` with nothing to copy (the application must align the
 //! memory for the types its kernels access, as for any OpenCL pointer). A
-//! sub-buffer is a range of its parent's storage. Mapping any buffer returns
-//! a pointer into its storage; unmapping only ends the mapping.
+//! sub-buffer is a range of its parent's storage, and an image created from
+//! a buffer has its texels in the buffer's storage (the `image` module).
+//! Mapping any buffer returns a pointer into its storage; unmapping only
+//! ends the mapping.
 
 #![allow(non_snake_case)]
 
@@ -103,6 +105,39 @@ pub(crate) fn check_flags(flags: cl_mem_flags) -> Result<(), cl_int> {
         return Err(CL_INVALID_VALUE);
     }
     Ok(())
+}
+
+/// The flags of a memory object made from `parent`'s memory (a
+/// sub-buffer, an image from a buffer) asked for with `flags`: no host
+/// pointer flags and no access the parent forbids (CL_INVALID_VALUE); the
+/// access and host access not given, and the host pointer flags, are the
+/// parent's.
+pub(crate) fn derived_flags(
+    flags: cl_mem_flags,
+    parent: cl_mem_flags,
+) -> Result<cl_mem_flags, cl_int> {
+    check_flags(flags)?;
+    if flags & HOST_PTR_FLAGS != 0 {
+        return Err(CL_INVALID_VALUE);
+    }
+    let pf = parent;
+    if (pf & CL_MEM_WRITE_ONLY != 0 && flags & (CL_MEM_READ_WRITE | CL_MEM_READ_ONLY) != 0)
+        || (pf & CL_MEM_READ_ONLY != 0 && flags & (CL_MEM_READ_WRITE | CL_MEM_WRITE_ONLY) != 0)
+        || (pf & CL_MEM_HOST_WRITE_ONLY != 0 && flags & CL_MEM_HOST_READ_ONLY != 0)
+        || (pf & CL_MEM_HOST_READ_ONLY != 0 && flags & CL_MEM_HOST_WRITE_ONLY != 0)
+        || (pf & CL_MEM_HOST_NO_ACCESS != 0
+            && flags & (CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_WRITE_ONLY) != 0)
+    {
+        return Err(CL_INVALID_VALUE);
+    }
+    let mut derived = flags;
+    if flags & ACCESS_FLAGS == 0 {
+        derived |= pf & ACCESS_FLAGS;
+    }
+    if flags & HOST_ACCESS_FLAGS == 0 {
+        derived |= pf & HOST_ACCESS_FLAGS;
+    }
+    Ok(derived | pf & HOST_PTR_FLAGS)
 }
 
 unsafe fn create_buffer(
@@ -228,21 +263,7 @@ pub unsafe extern "C" fn clCreateSubBuffer(
         if parent.parent.is_some() || parent.image.is_some() {
             return Err(CL_INVALID_MEM_OBJECT);
         }
-        check_flags(flags)?;
-        if flags & HOST_PTR_FLAGS != 0 {
-            return Err(CL_INVALID_VALUE);
-        }
-        // Access the parent forbids cannot be asked for.
-        let pf = parent.flags;
-        if (pf & CL_MEM_WRITE_ONLY != 0 && flags & (CL_MEM_READ_WRITE | CL_MEM_READ_ONLY) != 0)
-            || (pf & CL_MEM_READ_ONLY != 0 && flags & (CL_MEM_READ_WRITE | CL_MEM_WRITE_ONLY) != 0)
-            || (pf & CL_MEM_HOST_WRITE_ONLY != 0 && flags & CL_MEM_HOST_READ_ONLY != 0)
-            || (pf & CL_MEM_HOST_READ_ONLY != 0 && flags & CL_MEM_HOST_WRITE_ONLY != 0)
-            || (pf & CL_MEM_HOST_NO_ACCESS != 0
-                && flags & (CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_WRITE_ONLY) != 0)
-        {
-            return Err(CL_INVALID_VALUE);
-        }
+        let sub_flags = derived_flags(flags, parent.flags)?;
         if create_type != CL_BUFFER_CREATE_TYPE_REGION || create_info.is_null() {
             return Err(CL_INVALID_VALUE);
         }
@@ -260,14 +281,6 @@ pub unsafe extern "C" fn clCreateSubBuffer(
         if !region.origin.is_multiple_of(lockstep_runtime::BUFFER_ALIGN) {
             return Err(CL_MISALIGNED_SUB_BUFFER_OFFSET);
         }
-        let mut sub_flags = flags;
-        if flags & ACCESS_FLAGS == 0 {
-            sub_flags |= pf & ACCESS_FLAGS;
-        }
-        if flags & HOST_ACCESS_FLAGS == 0 {
-            sub_flags |= pf & HOST_ACCESS_FLAGS;
-        }
-        sub_flags |= pf & HOST_PTR_FLAGS;
         let storage =
             Storage::range(&parent.storage, region.origin, region.size).ok_or(CL_INVALID_VALUE)?;
         storage.set_kernel_access(kernel_access(sub_flags));

@@ -51,6 +51,7 @@ fn device_version() -> String {
 /// the device reports too.
 const PLATFORM_EXTENSIONS: &[&str] = &[
     "cl_khr_icd",
+    "cl_khr_image2d_from_buffer",
     "cl_khr_suggested_local_work_size",
     "cl_intel_required_subgroup_size",
 ];

@@ -1827,6 +1827,368 @@ static void async_release(void) {
     CHECK(wait_count(&context_destroyed, 1, 30) == 1, "the context was not destroyed at the end");
 }
 
+/* --- Image and sampler arguments (api/negative_invalid_arg_sampler,
+ * api/negative_invalid_arg_sampler_size, api/negative_set_kernel_arg_invalid_image,
+ * api/negative_set_read_write_image_arg): clSetKernelArg's error codes. */
+static cl_mem new_image_2d(cl_mem_flags flags, size_t w, size_t h) {
+    cl_image_format f = {CL_RGBA, CL_UNSIGNED_INT8};
+    cl_image_desc d = {0};
+    d.image_type = CL_MEM_OBJECT_IMAGE2D;
+    d.image_width = w;
+    d.image_height = h;
+    cl_int err;
+    cl_mem m = clCreateImage(ctx, flags, &f, &d, NULL, &err);
+    OK(err);
+    return m;
+}
+
+static void image_kernel_args(void) {
+    const char *src =
+        "kernel void copy(sampler_t s, read_only image2d_t src, write_only image2d_t dst,\n"
+        "                 global uint4 *out) {\n"
+        "  int2 p = (int2)(get_global_id(0), 0);\n"
+        "  uint4 v = read_imageui(src, s, p);\n"
+        "  write_imageui(dst, p, v + 1);\n"
+        "  out[p.x] = v;\n"
+        "}\n"
+        "kernel void bump(read_write image2d_t img) {\n"
+        "  int2 p = (int2)(get_global_id(0), 0);\n"
+        "  write_imageui(img, p, read_imageui(img, p) * 2);\n"
+        "}\n"
+        "kernel void vol(read_only image3d_t v, global float4 *out) {\n"
+        "  out[0] = read_imagef(v, (int4)(0));\n"
+        "}\n";
+    cl_program p = build(src, "-cl-std=CL3.0");
+    cl_kernel copy = kernel(p, "copy"), bump = kernel(p, "bump"), vol = kernel(p, "vol");
+    cl_int err;
+    cl_sampler s = clCreateSampler(ctx, CL_FALSE, CL_ADDRESS_NONE, CL_FILTER_NEAREST, &err);
+    OK(err);
+    cl_mem ro = new_image_2d(CL_MEM_READ_ONLY, 4, 1), wo = new_image_2d(CL_MEM_WRITE_ONLY, 4, 1);
+    cl_mem rw = new_image_2d(CL_MEM_READ_WRITE, 4, 1), buf = new_buffer(4 * 16);
+    cl_mem none = NULL;
+
+    /* A sampler: a NULL value, or anything not a sampler, is
+     * CL_INVALID_SAMPLER; a size other than sizeof(cl_sampler) is
+     * CL_INVALID_ARG_SIZE (even with a valid sampler). */
+    EXPECT_ERR(clSetKernelArg(copy, 0, sizeof(cl_sampler), NULL), CL_INVALID_SAMPLER);
+    EXPECT_ERR(clSetKernelArg(copy, 0, sizeof(cl_sampler), &buf), CL_INVALID_SAMPLER);
+    EXPECT_ERR(clSetKernelArg(copy, 0, sizeof(cl_sampler), &none), CL_INVALID_SAMPLER);
+    EXPECT_ERR(clSetKernelArg(copy, 0, 2 * sizeof(cl_sampler), &s), CL_INVALID_ARG_SIZE);
+    EXPECT_ERR(clSetKernelArg(copy, 0, sizeof(cl_sampler) / 2, &s), CL_INVALID_ARG_SIZE);
+    OK(clSetKernelArg(copy, 0, sizeof s, &s));
+
+    /* An image: a buffer, NULL, a sampler, or an image of another type is
+     * CL_INVALID_MEM_OBJECT; a size other than sizeof(cl_mem)
+     * CL_INVALID_ARG_SIZE. */
+    EXPECT_ERR(clSetKernelArg(copy, 1, sizeof buf, &buf), CL_INVALID_MEM_OBJECT);
+    EXPECT_ERR(clSetKernelArg(copy, 1, sizeof(cl_mem), NULL), CL_INVALID_MEM_OBJECT);
+    EXPECT_ERR(clSetKernelArg(copy, 1, sizeof none, &none), CL_INVALID_MEM_OBJECT);
+    EXPECT_ERR(clSetKernelArg(copy, 1, sizeof s, &s), CL_INVALID_MEM_OBJECT);
+    EXPECT_ERR(clSetKernelArg(copy, 1, 2 * sizeof(cl_mem), &rw), CL_INVALID_ARG_SIZE);
+    EXPECT_ERR(clSetKernelArg(vol, 0, sizeof rw, &rw), CL_INVALID_MEM_OBJECT);
+    /* An image is not a buffer either. */
+    EXPECT_ERR(clSetKernelArg(copy, 3, sizeof rw, &rw), CL_INVALID_MEM_OBJECT);
+
+    /* Access: a read_only argument takes no CL_MEM_WRITE_ONLY image, a
+     * write_only one no CL_MEM_READ_ONLY image (CL_INVALID_ARG_VALUE);
+     * READ_WRITE images go anywhere. */
+    EXPECT_ERR(clSetKernelArg(copy, 1, sizeof wo, &wo), CL_INVALID_ARG_VALUE);
+    EXPECT_ERR(clSetKernelArg(copy, 2, sizeof ro, &ro), CL_INVALID_ARG_VALUE);
+    OK(clSetKernelArg(copy, 1, sizeof ro, &ro));
+    OK(clSetKernelArg(copy, 2, sizeof wo, &wo));
+    OK(clSetKernelArg(copy, 3, sizeof buf, &buf));
+    OK(clSetKernelArg(bump, 0, sizeof rw, &rw));
+
+    /* The arguments that were set run. */
+    cl_uchar texels[16] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16};
+    size_t origin[3] = {0, 0, 0}, region[3] = {4, 1, 1};
+    OK(clEnqueueWriteImage(queue, ro, CL_TRUE, origin, region, 0, 0, texels, 0, NULL, NULL));
+    OK(clEnqueueWriteImage(queue, rw, CL_TRUE, origin, region, 0, 0, texels, 0, NULL, NULL));
+    run(copy, 4);
+    run(bump, 4);
+    cl_uint seen[16];
+    read_buffer(buf, sizeof seen, seen);
+    cl_uchar plus1[16], twice[16];
+    OK(clEnqueueReadImage(queue, wo, CL_TRUE, origin, region, 0, 0, plus1, 0, NULL, NULL));
+    OK(clEnqueueReadImage(queue, rw, CL_TRUE, origin, region, 0, 0, twice, 0, NULL, NULL));
+    for (int i = 0; i < 16; i++) {
+        CHECK(seen[i] == texels[i], "texel %d read as %u", i, seen[i]);
+        CHECK(plus1[i] == texels[i] + 1, "texel %d written as %u", i, plus1[i]);
+        CHECK(twice[i] == 2 * texels[i], "read_write texel %d is %u", i, twice[i]);
+    }
+    clReleaseMemObject(ro);
+    clReleaseMemObject(wo);
+    clReleaseMemObject(rw);
+    clReleaseMemObject(buf);
+    clReleaseSampler(s);
+    clReleaseKernel(copy);
+    clReleaseKernel(bump);
+    clReleaseKernel(vol);
+    clReleaseProgram(p);
+}
+
+/* --- Images from buffers (api/consistency_2d_image_from_buffer; the
+ * images suite's 1D buffer and image2d_from_buffer runs): a 1D buffer
+ * image and a 2D image from a buffer share the buffer's memory both ways
+ * (kernels, host commands, maps), report it, keep it alive, and their
+ * creation gives the spec's errors. */
+static int buffer_destroyed, image_destroyed;
+static void CL_CALLBACK on_buffer_destroyed(cl_mem m, void *user) {
+    (void)m;
+    (void)user;
+    /* The image holds the buffer: the buffer goes after it. */
+    CHECK(__atomic_load_n(&image_destroyed, __ATOMIC_SEQ_CST), "the buffer went before its image");
+    __atomic_store_n(&buffer_destroyed, 1, __ATOMIC_SEQ_CST);
+}
+static void CL_CALLBACK on_image_destroyed(cl_mem m, void *user) {
+    (void)m;
+    (void)user;
+    __atomic_store_n(&image_destroyed, 1, __ATOMIC_SEQ_CST);
+}
+
+static cl_mem image_of_buffer(cl_mem_object_type ty, cl_mem_flags flags, cl_image_format f,
+                              size_t w, size_t h, size_t pitch, cl_mem buffer, cl_int *err) {
+    cl_image_desc d = {0};
+    d.image_type = ty;
+    d.image_width = w;
+    d.image_height = h;
+    d.image_row_pitch = pitch;
+    d.mem_object = buffer;
+    return clCreateImage(ctx, flags, &f, &d, NULL, err);
+}
+
+static void images_from_buffers(void) {
+    /* The device supports 2D images from buffers and says how they align. */
+    cl_uint pitch_align = 0, base_align = 0;
+    OK(clGetDeviceInfo(dev, CL_DEVICE_IMAGE_PITCH_ALIGNMENT, sizeof pitch_align, &pitch_align, NULL));
+    OK(clGetDeviceInfo(dev, CL_DEVICE_IMAGE_BASE_ADDRESS_ALIGNMENT, sizeof base_align, &base_align,
+                       NULL));
+    CHECK(pitch_align == 1 && base_align == 1, "alignments %u %u", pitch_align, base_align);
+    CHECK(device_reports("cl_khr_image2d_from_buffer"), "cl_khr_image2d_from_buffer not reported");
+
+    const char *src =
+        "kernel void put2d(write_only image2d_t img) {\n"
+        "  int x = get_global_id(0), y = get_global_id(1);\n"
+        "  write_imageui(img, (int2)(x, y), (uint4)(x, y, 1, 2));\n"
+        "}\n"
+        "kernel void twice(read_only image1d_buffer_t src, write_only image1d_buffer_t dst) {\n"
+        "  int x = get_global_id(0);\n"
+        "  write_imageui(dst, x, read_imageui(src, x) * 2);\n"
+        "}\n";
+    cl_program p = build(src, NULL);
+    cl_kernel put2d = kernel(p, "put2d"), twice = kernel(p, "twice");
+    cl_int err;
+    cl_image_format rgba8 = {CL_RGBA, CL_UNSIGNED_INT8}, r32 = {CL_R, CL_UNSIGNED_INT32};
+
+    /* A 5x3 RGBA8 image with rows 32 bytes apart in a 96-byte buffer. */
+    enum { W = 5, H = 3, PITCH = 32 };
+    cl_uchar init[PITCH * H];
+    memset(init, 0xab, sizeof init);
+    cl_mem buf2d = clCreateBuffer(ctx, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, sizeof init, init, &err);
+    OK(err);
+    cl_mem img2d = image_of_buffer(CL_MEM_OBJECT_IMAGE2D, 0, rgba8, W, H, PITCH, buf2d, &err);
+    OK(err);
+    size_t v = 0;
+    OK(clGetImageInfo(img2d, CL_IMAGE_ROW_PITCH, sizeof v, &v, NULL));
+    CHECK(v == PITCH, "row pitch %zu", v);
+    cl_mem assoc = NULL;
+    OK(clGetMemObjectInfo(img2d, CL_MEM_ASSOCIATED_MEMOBJECT, sizeof assoc, &assoc, NULL));
+    CHECK(assoc == buf2d, "associated %p", (void *)assoc);
+    assoc = NULL;
+    OK(clGetImageInfo(img2d, CL_IMAGE_BUFFER, sizeof assoc, &assoc, NULL));
+    CHECK(assoc == buf2d, "image buffer %p", (void *)assoc);
+    cl_mem_flags flags = 0;
+    OK(clGetMemObjectInfo(img2d, CL_MEM_FLAGS, sizeof flags, &flags, NULL));
+    CHECK(flags == (CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR), "inherited flags 0x%llx",
+          (unsigned long long)flags);
+    cl_mem_object_type type = 0;
+    OK(clGetMemObjectInfo(img2d, CL_MEM_TYPE, sizeof type, &type, NULL));
+    CHECK(type == CL_MEM_OBJECT_IMAGE2D, "type 0x%x", type);
+
+    /* A kernel's writes to the image are in the buffer, between the rows'
+     * padding it leaves alone. */
+    set_arg_mem(put2d, 0, img2d);
+    size_t global[2] = {W, H};
+    OK(clEnqueueNDRangeKernel(queue, put2d, 2, NULL, global, NULL, 0, NULL, NULL));
+    cl_uchar got[PITCH * H];
+    read_buffer(buf2d, sizeof got, got);
+    for (int y = 0; y < H; y++)
+        for (int x = 0; x < PITCH / 4; x++) {
+            const cl_uchar *t = got + y * PITCH + 4 * x;
+            if (x < W)
+                CHECK(t[0] == x && t[1] == y && t[2] == 1 && t[3] == 2, "texel (%d,%d): %u %u %u %u",
+                      x, y, t[0], t[1], t[2], t[3]);
+            else
+                CHECK(t[0] == 0xab && t[3] == 0xab, "padding at (%d,%d) written", x, y);
+        }
+    /* The buffer's writes are the image's texels: read, mapped. */
+    cl_uchar row1[W * 4];
+    for (int i = 0; i < W * 4; i++) row1[i] = (cl_uchar)(100 + i);
+    OK(clEnqueueWriteBuffer(queue, buf2d, CL_TRUE, PITCH, sizeof row1, row1, 0, NULL, NULL));
+    size_t origin[3] = {0, 1, 0}, region[3] = {W, 1, 1};
+    cl_uchar back[W * 4];
+    OK(clEnqueueReadImage(queue, img2d, CL_TRUE, origin, region, 0, 0, back, 0, NULL, NULL));
+    CHECK(!memcmp(back, row1, sizeof back), "image row 1 after writing the buffer");
+    size_t rp = 0;
+    cl_uchar *mapped = clEnqueueMapImage(queue, img2d, CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, origin,
+                                         region, &rp, NULL, 0, NULL, NULL, &err);
+    OK(err);
+    cl_uchar *mapped_buf = clEnqueueMapBuffer(queue, buf2d, CL_TRUE, CL_MAP_READ, PITCH, W * 4, 0,
+                                              NULL, NULL, &err);
+    OK(err);
+    CHECK(mapped == mapped_buf && rp == PITCH, "the image maps to the buffer's memory (%p, %p, %zu)",
+          (void *)mapped, (void *)mapped_buf, rp);
+    mapped[0] = 42;
+    OK(clEnqueueUnmapMemObject(queue, img2d, mapped, 0, NULL, NULL));
+    OK(clEnqueueUnmapMemObject(queue, buf2d, mapped_buf, 0, NULL, NULL));
+    cl_uchar one;
+    OK(clEnqueueReadBuffer(queue, buf2d, CL_TRUE, PITCH, 1, &one, 0, NULL, NULL));
+    CHECK(one == 42, "write through the mapped image: %u", one);
+    /* A fill of the image lands in the buffer too. */
+    cl_uint color[4] = {9, 8, 7, 6};
+    size_t corner[3] = {4, 2, 0}, one_texel[3] = {1, 1, 1};
+    OK(clEnqueueFillImage(queue, img2d, color, corner, one_texel, 0, NULL, NULL));
+    cl_uchar filled[4];
+    OK(clEnqueueReadBuffer(queue, buf2d, CL_TRUE, 2 * PITCH + 16, 4, filled, 0, NULL, NULL));
+    CHECK(filled[0] == 9 && filled[3] == 6, "fill: %u %u", filled[0], filled[3]);
+    /* A copy between the image and its own buffer's overlapping bytes is
+     * CL_MEM_COPY_OVERLAP; one to bytes the image does not use goes. */
+    size_t zero[3] = {0, 0, 0}, row[3] = {2, 1, 1};
+    EXPECT_ERR(clEnqueueCopyImageToBuffer(queue, img2d, buf2d, zero, row, 4, 0, NULL, NULL),
+               CL_MEM_COPY_OVERLAP);
+    EXPECT_ERR(clEnqueueCopyBufferToImage(queue, buf2d, img2d, 4, zero, row, 0, NULL, NULL),
+               CL_MEM_COPY_OVERLAP);
+    OK(clEnqueueCopyImageToBuffer(queue, img2d, buf2d, zero, row, W * 4, 0, NULL, NULL));
+    cl_uchar copied[8];
+    OK(clEnqueueReadBuffer(queue, buf2d, CL_TRUE, W * 4, 8, copied, 0, NULL, NULL));
+    CHECK(copied[0] == 0 && copied[1] == 0 && copied[4] == 1 && copied[7] == 2, "copy to padding");
+
+    /* 1D buffer images: a kernel reads one and writes another, each in a
+     * buffer (one a sub-buffer). */
+    enum { N = 64 };
+    cl_uint vals[N];
+    for (int i = 0; i < N; i++) vals[i] = (cl_uint)(3 * i + 1);
+    cl_mem in = clCreateBuffer(ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, sizeof vals, vals, &err);
+    OK(err);
+    cl_mem parent = new_buffer(256 + sizeof vals);
+    cl_buffer_region at = {256, sizeof vals};
+    cl_mem out = clCreateSubBuffer(parent, CL_MEM_WRITE_ONLY, CL_BUFFER_CREATE_TYPE_REGION, &at, &err);
+    OK(err);
+    cl_mem src1d = image_of_buffer(CL_MEM_OBJECT_IMAGE1D_BUFFER, 0, r32, N, 0, 0, in, &err);
+    OK(err);
+    cl_mem dst1d = image_of_buffer(CL_MEM_OBJECT_IMAGE1D_BUFFER, 0, r32, N, 0, 0, out, &err);
+    OK(err);
+    OK(clGetMemObjectInfo(src1d, CL_MEM_FLAGS, sizeof flags, &flags, NULL));
+    CHECK(flags & CL_MEM_READ_ONLY, "1D image flags 0x%llx", (unsigned long long)flags);
+    set_arg_mem(twice, 0, src1d);
+    set_arg_mem(twice, 1, dst1d);
+    run(twice, N);
+    cl_uint doubled[N];
+    OK(clEnqueueReadBuffer(queue, parent, CL_TRUE, 256, sizeof doubled, doubled, 0, NULL, NULL));
+    for (int i = 0; i < N; i++) CHECK(doubled[i] == 2 * vals[i], "1D texel %d: %u", i, doubled[i]);
+    /* The buffer's new contents are what the next launch reads. */
+    for (int i = 0; i < N; i++) vals[i] = (cl_uint)(1000 + i);
+    OK(clEnqueueWriteBuffer(queue, in, CL_TRUE, 0, sizeof vals, vals, 0, NULL, NULL));
+    run(twice, N);
+    OK(clEnqueueReadImage(queue, dst1d, CL_TRUE, zero, (size_t[]){N, 1, 1}, 0, 0, doubled, 0, NULL,
+                          NULL));
+    for (int i = 0; i < N; i++) CHECK(doubled[i] == 2000 + 2 * (cl_uint)i, "relaunch %d: %u", i, doubled[i]);
+
+    /* The image holds its buffer: one more reference, and the buffer
+     * lives on after the application releases it. */
+    cl_uint refs = 0;
+    OK(clGetMemObjectInfo(in, CL_MEM_REFERENCE_COUNT, sizeof refs, &refs, NULL));
+    CHECK(refs == 2, "buffer references with an image: %u", refs);
+    OK(clSetMemObjectDestructorCallback(in, on_buffer_destroyed, NULL));
+    OK(clSetMemObjectDestructorCallback(src1d, on_image_destroyed, NULL));
+    OK(clReleaseMemObject(in));
+    run(twice, N);
+    OK(clEnqueueReadImage(queue, src1d, CL_TRUE, zero, (size_t[]){N, 1, 1}, 0, 0, doubled, 0, NULL,
+                          NULL));
+    CHECK(doubled[5] == 1005, "the released buffer's texel: %u", doubled[5]);
+    CHECK(!__atomic_load_n(&buffer_destroyed, __ATOMIC_SEQ_CST), "the buffer went with its image alive");
+    OK(clReleaseMemObject(src1d));
+    CHECK(wait_count(&buffer_destroyed, 1, 30) == 1 && image_destroyed, "destructors %d %d",
+          buffer_destroyed, image_destroyed);
+
+    /* Errors. */
+    cl_mem small = new_buffer(64);
+    cl_mem ro = clCreateBuffer(ctx, CL_MEM_READ_ONLY | CL_MEM_HOST_NO_ACCESS, 256, NULL, &err);
+    OK(err);
+    /* Texels past the buffer's end: CL_INVALID_IMAGE_SIZE. */
+    image_of_buffer(CL_MEM_OBJECT_IMAGE2D, 0, rgba8, 4, 5, 0, small, &err);
+    CHECK(err == CL_INVALID_IMAGE_SIZE, "2D past the end: %d", err);
+    image_of_buffer(CL_MEM_OBJECT_IMAGE1D_BUFFER, 0, r32, 17, 0, 0, small, &err);
+    CHECK(err == CL_INVALID_IMAGE_SIZE, "1D past the end: %d", err);
+    /* A pitch below a row: CL_INVALID_IMAGE_DESCRIPTOR; not a multiple of
+     * the pitch alignment (pixels): CL_INVALID_IMAGE_FORMAT_DESCRIPTOR. */
+    image_of_buffer(CL_MEM_OBJECT_IMAGE2D, 0, rgba8, 4, 2, 12, small, &err);
+    CHECK(err == CL_INVALID_IMAGE_DESCRIPTOR, "pitch below a row: %d", err);
+    image_of_buffer(CL_MEM_OBJECT_IMAGE2D, 0, rgba8, 4, 2, 18, small, &err);
+    CHECK(err == CL_INVALID_IMAGE_FORMAT_DESCRIPTOR, "unaligned pitch: %d", err);
+    /* A USE_HOST_PTR buffer not aligned to a pixel: the same. */
+    static cl_uchar host[256] __attribute__((aligned(64)));
+    cl_mem odd = clCreateBuffer(ctx, CL_MEM_USE_HOST_PTR, 128, host + 2, &err);
+    OK(err);
+    image_of_buffer(CL_MEM_OBJECT_IMAGE2D, 0, rgba8, 4, 2, 0, odd, &err);
+    CHECK(err == CL_INVALID_IMAGE_FORMAT_DESCRIPTOR, "unaligned base: %d", err);
+    /* Host pointer flags, or access the buffer forbids: CL_INVALID_VALUE. */
+    cl_mem_flags bad[] = {CL_MEM_USE_HOST_PTR, CL_MEM_COPY_HOST_PTR, CL_MEM_ALLOC_HOST_PTR,
+                          CL_MEM_READ_WRITE, CL_MEM_WRITE_ONLY, CL_MEM_HOST_READ_ONLY,
+                          CL_MEM_HOST_WRITE_ONLY};
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        image_of_buffer(CL_MEM_OBJECT_IMAGE2D, bad[i], rgba8, 4, 2, 0, ro, &err);
+        CHECK(err == CL_INVALID_VALUE, "flags 0x%llx: %d", (unsigned long long)bad[i], err);
+    }
+    cl_mem inherits = image_of_buffer(CL_MEM_OBJECT_IMAGE2D, 0, rgba8, 4, 2, 0, ro, &err);
+    OK(err);
+    OK(clGetMemObjectInfo(inherits, CL_MEM_FLAGS, sizeof flags, &flags, NULL));
+    CHECK(flags == (CL_MEM_READ_ONLY | CL_MEM_HOST_NO_ACCESS), "inherited 0x%llx",
+          (unsigned long long)flags);
+    /* A host pointer: CL_INVALID_HOST_PTR. */
+    cl_image_desc d = {0};
+    d.image_type = CL_MEM_OBJECT_IMAGE2D;
+    d.image_width = 4;
+    d.image_height = 2;
+    d.mem_object = small;
+    clCreateImage(ctx, 0, &rgba8, &d, host, &err);
+    CHECK(err == CL_INVALID_HOST_PTR, "host pointer: %d", err);
+    /* An image as the memory of a 2D image (only sRGB views of a linear
+     * image are allowed, and there are no sRGB formats), or a buffer given
+     * to another type: the spec's codes. */
+    d.mem_object = img2d;
+    clCreateImage(ctx, 0, &rgba8, &d, NULL, &err);
+    CHECK(err == CL_INVALID_IMAGE_FORMAT_DESCRIPTOR, "2D image from an image: %d", err);
+    d.image_type = CL_MEM_OBJECT_IMAGE1D_BUFFER;
+    clCreateImage(ctx, 0, &rgba8, &d, NULL, &err);
+    CHECK(err == CL_INVALID_IMAGE_DESCRIPTOR, "1D buffer image of an image: %d", err);
+    d.image_type = CL_MEM_OBJECT_IMAGE3D;
+    d.image_depth = 2;
+    d.mem_object = small;
+    clCreateImage(ctx, 0, &rgba8, &d, NULL, &err);
+    CHECK(err == CL_INVALID_IMAGE_DESCRIPTOR, "3D image of a buffer: %d", err);
+    d.image_type = CL_MEM_OBJECT_IMAGE1D_BUFFER;
+    d.mem_object = NULL;
+    clCreateImage(ctx, 0, &rgba8, &d, NULL, &err);
+    CHECK(err == CL_INVALID_IMAGE_DESCRIPTOR, "1D buffer image without a buffer: %d", err);
+    /* Sub-buffers of an image are not allowed. */
+    clCreateSubBuffer(img2d, 0, CL_BUFFER_CREATE_TYPE_REGION, &(cl_buffer_region){0, 16}, &err);
+    CHECK(err == CL_INVALID_MEM_OBJECT, "sub-buffer of an image: %d", err);
+
+    clReleaseMemObject(inherits);
+    clReleaseMemObject(odd);
+    clReleaseMemObject(ro);
+    clReleaseMemObject(small);
+    clReleaseMemObject(dst1d);
+    clReleaseMemObject(out);
+    clReleaseMemObject(parent);
+    clReleaseMemObject(img2d);
+    clReleaseMemObject(buf2d);
+    clReleaseKernel(put2d);
+    clReleaseKernel(twice);
+    clReleaseProgram(p);
+}
+
 int main(int argc, char **argv) {
     if (argc != 2) {
         fprintf(stderr, "usage: conformance CASE\n");
@@ -1857,6 +2219,10 @@ int main(int argc, char **argv) {
         suggested_local_size();
     else if (!strcmp(c, "il_programs"))
         il_programs();
+    else if (!strcmp(c, "images_from_buffers"))
+        images_from_buffers();
+    else if (!strcmp(c, "image_kernel_args"))
+        image_kernel_args();
     else if (!strcmp(c, "async_in_order"))
         async_in_order();
     else if (!strcmp(c, "async_out_of_order"))

@@ -24,7 +24,7 @@ fn run_case(case: &str) -> String {
 }
 
 /// Runs one case of `conformance.c` with more environment variables.
-fn run_case_with(case: &str, env: &[(&str, &std::path::Path)]) -> String {
+fn run_case_with(case: &str, env: &[(&str, &std::ffi::OsStr)]) -> String {
     let vendors = common::vendors_dir();
     let out = common::command(conformance(), vendors.path())
         .envs(env.iter().copied())
@@ -89,6 +89,27 @@ fn separately_compiled_objects_link_as_modules() {
 #[test]
 fn the_suggested_local_size_is_what_an_enqueue_without_one_uses() {
     run_case("suggested_local_size");
+}
+
+#[test]
+fn images_from_buffers_share_the_buffers_memory() {
+    run_case("images_from_buffers");
+    // The interpreter and checked code run such images on a copy of their
+    // texels, copied back after the launch; any checked-mode report aborts.
+    for check in ["1", "full"] {
+        run_case_with(
+            "images_from_buffers",
+            &[
+                ("LOCKSTEP_CHECK", check.as_ref()),
+                ("LOCKSTEP_CHECK_ABORT", "1".as_ref()),
+            ],
+        );
+    }
+}
+
+#[test]
+fn image_and_sampler_arguments_give_the_spec_error_codes() {
+    run_case("image_kernel_args");
 }
 
 #[test]
@@ -159,5 +180,8 @@ fn spirv_programs_build_run_specialize_and_reject_malformed_modules() {
         dir.path().join("kernels.cl"),
     )
     .unwrap();
-    run_case_with("il_programs", &[("LOCKSTEP_TEST_SPIRV_DIR", dir.path())]);
+    run_case_with(
+        "il_programs",
+        &[("LOCKSTEP_TEST_SPIRV_DIR", dir.path().as_os_str())],
+    );
 }

@@ -771,3 +771,93 @@ fn an_image_argument_takes_only_an_image_of_its_type() {
     )
     .is_err());
 }
+
+/// A kernel that doubles a 2D image in place (read_write) and copies it to
+/// a 1D image, both views of buffers.
+const VIEWS_SRC: &str = r#"
+kernel void views(read_write image2d_t img, write_only image1d_buffer_t flat, global uint *seen) {
+    int x = get_global_id(0), y = get_global_id(1), w = get_image_width(img);
+    uint4 v = read_imageui(img, (int2)(x, y));
+    seen[y * w + x] = v.x;
+    write_imageui(img, (int2)(x, y), v * 2);
+    write_imageui(flat, y * w + x, v + 1);
+}
+"#;
+
+#[test]
+fn images_in_a_buffer_share_its_memory() {
+    let (w, h, pitch) = (5usize, 3usize, 8usize);
+    let r32 = ImageFormat::new(order::R, channel::UNSIGNED_INT32);
+    let mut contexts = contexts();
+    let mut checked = lockstep_llvm::context().with_engine(Engine::Simd);
+    checked.set_checked(true);
+    contexts.push(("checked simd".to_string(), checked));
+    for (name, ctx) in contexts {
+        // A 2D image of 5x3 texels, rows 8 texels (32 bytes) apart, and a
+        // 1D buffer image of 15 texels, in two buffers.
+        let texels: Vec<u32> = (0..(pitch * h) as u32).collect();
+        let buffer = Buffer::from_slice(&texels);
+        let img =
+            Image::in_storage(r32, ImageDesc::new_2d(w, h), buffer.storage(), pitch * 4).unwrap();
+        assert!(!img.is_self_contained());
+        assert_eq!((img.row_pitch(), img.size()), (32, 96));
+        let flat_buffer = Buffer::<u32>::zeroed(w * h + 1);
+        let flat_desc = ImageDesc {
+            ty: ImageType::Image1DBuffer,
+            width: w * h,
+            height: 1,
+            depth: 1,
+            array_size: 1,
+        };
+        let flat = Image::in_storage(r32, flat_desc, flat_buffer.storage(), 0).unwrap();
+        let seen = Buffer::<u32>::zeroed(w * h);
+        let program = Program::build(&ctx, VIEWS_SRC, "-cl-std=CL2.0").unwrap();
+        let mut k = program.kernel("views").unwrap();
+        k.set_arg(0, &img).unwrap();
+        k.set_arg(1, &flat).unwrap();
+        k.set_arg(2, &seen).unwrap();
+        let report = ctx
+            .launch(&k, &NDRange::new_2d(w as u64, h as u64))
+            .unwrap();
+        assert!(
+            report.diagnostics.is_empty(),
+            "{name}: {:?}",
+            report.diagnostics
+        );
+        // The kernel read the buffer's texels, wrote the image's into the
+        // buffer (the padding untouched), and the 1D image's into the other.
+        let at = |x: usize, y: usize| (y * pitch + x) as u32;
+        let want_seen: Vec<u32> = (0..h).flat_map(|y| (0..w).map(move |x| at(x, y))).collect();
+        assert_eq!(seen.read(), want_seen, "{name}: texels read");
+        let mut want = texels.clone();
+        for y in 0..h {
+            for x in 0..w {
+                want[y * pitch + x] *= 2;
+            }
+        }
+        assert_eq!(
+            buffer.read(),
+            want,
+            "{name}: the buffer shows the image's writes"
+        );
+        let mut want_flat: Vec<u32> = want_seen.iter().map(|v| v + 1).collect();
+        want_flat.push(0);
+        assert_eq!(flat_buffer.read(), want_flat, "{name}: 1D buffer image");
+        // The host's writes to the buffer are the image's texels.
+        buffer.write(&vec![7; pitch * h]);
+        assert_eq!(
+            img.read(),
+            vec![7, 0, 0, 0].repeat(w * h),
+            "{name}: image after buffer write"
+        );
+        img.write(&vec![9; 4 * w * h]);
+        assert_eq!(buffer.read()[pitch..pitch + w], [0x0909_0909; 5], "{name}");
+        assert_eq!(buffer.read()[w], 7, "{name}: padding");
+    }
+    // Texels past the buffer's end, or a pitch below a row, are refused.
+    let small = Buffer::<u32>::zeroed(10);
+    assert!(Image::in_storage(r32, ImageDesc::new_2d(5, 3), small.storage(), 0).is_err());
+    assert!(Image::in_storage(r32, ImageDesc::new_2d(5, 2), small.storage(), 16).is_err());
+    assert!(Image::in_storage(r32, ImageDesc::new_2d(5, 2), small.storage(), 22).is_err());
+    assert!(Image::in_storage(r32, ImageDesc::new_2d(5, 2), small.storage(), 0).is_ok());
+}

@@ -94,9 +94,10 @@ pub(crate) fn arg_info(kernel: &Kernel, bound: &[ArgValue]) -> Vec<u64> {
             ArgValue::Buffer(s) => (s.len() as u64, s.kernel_access()),
             ArgValue::Local(n) => (*n as u64, 0),
             ArgValue::Bytes(b) => (b.len() as u64, 0),
-            // Bound, an image is its storage's buffer and a sampler a
-            // scalar; as given, the same.
-            ArgValue::Image(_, s) => (s.len() as u64, 0),
+            // Bound, a self-contained image is its storage's buffer (a
+            // checked launch makes the others so) and a sampler a scalar;
+            // as given, the same.
+            ArgValue::Image(i) => (i.storage().len() as u64, 0),
             ArgValue::Null | ArgValue::Scalar(..) | ArgValue::Sampler(_) => (0, 0),
         };
         if meta.is_const && matches!(a, ArgValue::Buffer(_)) {

@@ -141,6 +141,15 @@ pub enum LaunchError {
     /// The worker threads could not be started.
     #[error("cannot start {threads} worker threads: {message}; ask for fewer (--threads, LOCKSTEP_THREADS)")]
     WorkerThreads { threads: usize, message: String },
+    /// An image argument whose texels are a buffer's could not be copied
+    /// for the interpreter or checked code, which run on a self-contained
+    /// copy.
+    #[error("argument {index} of kernel '{kernel}' is an image in a buffer, which the interpreter and checked mode run on a copy of; the copy failed: {message}")]
+    ImageCopy {
+        kernel: String,
+        index: usize,
+        message: String,
+    },
     /// The kernel faulted while running (out-of-bounds access, barrier
     /// divergence…); the message has the source location.
     #[error("kernel '{kernel}' failed: {message}")]

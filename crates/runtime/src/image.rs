@@ -1,18 +1,24 @@
 //! Images and samplers: formats, the storage layout kernels read, host-side
 //! region copies and fills.
 //!
-//! An image is one [`Storage`]: a [`HEADER`]-byte descriptor, then the
-//! texels, row after row ([`Image::row_pitch`] bytes apart), slice after
-//! slice (or layer after layer, [`Image::slice_pitch`] apart). A kernel's
-//! image argument is a `__global` pointer to that storage, so both engines
-//! run the builtin library's `read_image*`/`write_image*`/`get_image_*`
-//! (`crates/frontend/builtins/images.cl`) as ordinary code over the
-//! descriptor, with no image operation in the IR. The descriptor's words are
-//! the `LS_D_*` indices of `images.cl`; the two must agree.
+//! A kernel's image argument is a `__global` pointer to a [`HEADER`]-byte
+//! descriptor, so both engines run the builtin library's
+//! `read_image*`/`write_image*`/`get_image_*`
+//! (`crates/frontend/builtins/images.cl`) as ordinary code over it, with no
+//! image operation in the IR. The descriptor's words are the `LS_D_*`
+//! indices of `images.cl`; the two must agree. Its last word is the byte
+//! offset from the descriptor to the first texel: an image made by
+//! [`Image::new`] keeps its texels right after the descriptor, in one
+//! [`Storage`] (offset [`HEADER`]), and an image made by
+//! [`Image::in_storage`] (OpenCL's images from buffers) has a descriptor of
+//! its own and its texels in the buffer's storage, which it shares: the
+//! offset then spans two allocations. Texels are row after row
+//! ([`Image::row_pitch`] bytes apart), slice after slice (or layer after
+//! layer, [`Image::slice_pitch`] apart).
 //!
 //! A 1D array keeps its layers where a 2D image keeps its rows (the row
 //! pitch is the layer pitch), a 2D array its layers where a 3D image keeps
-//! its slices: a texel is at `HEADER + x * element + y * row_pitch + z *
+//! its slices: a texel is at `texels + x * element + y * row_pitch + z *
 //! slice_pitch` for every type.
 //!
 //! A sampler is its OpenCL C `CLK_*` bitfield ([`Sampler::bits`]), the value
@@ -20,7 +26,7 @@
 
 use std::sync::Arc;
 
-use crate::buffer::{AllocError, Storage};
+use crate::buffer::{lock_all, Access, AllocError, Storage};
 
 /// Bytes of descriptor before the texels (keeps texels 64-byte aligned).
 pub const HEADER: usize = 64;
@@ -300,10 +306,13 @@ pub mod limits {
     pub const MAX_READ_WRITE_IMAGE_ARGS: u32 = 64;
     pub const MAX_SAMPLERS: u32 = 16;
     /// `CL_DEVICE_IMAGE_PITCH_ALIGNMENT` and
-    /// `CL_DEVICE_IMAGE_BASE_ADDRESS_ALIGNMENT`: 0, as OpenCL 3.0 asks of a
-    /// device without 2D images from buffers (`cl_khr_image2d_from_buffer`).
-    pub const IMAGE_PITCH_ALIGNMENT: u32 = 0;
-    pub const IMAGE_BASE_ADDRESS_ALIGNMENT: u32 = 0;
+    /// `CL_DEVICE_IMAGE_BASE_ADDRESS_ALIGNMENT`, in pixels, for 2D images
+    /// from buffers (`cl_khr_image2d_from_buffer`): one. Kernels read any
+    /// row of whole texels, and a texel's loads need only the alignment of
+    /// its own size (buffers are 128-byte aligned; a `CL_MEM_USE_HOST_PTR`
+    /// buffer's memory must be aligned to one texel).
+    pub const IMAGE_PITCH_ALIGNMENT: u32 = 1;
+    pub const IMAGE_BASE_ADDRESS_ALIGNMENT: u32 = 1;
 }
 
 /// The extents of an image: width, then height (or the layers of a 1D
@@ -365,10 +374,19 @@ impl std::fmt::Display for ImageError {
 
 impl std::error::Error for ImageError {}
 
-/// An image: format, extents, and its storage (descriptor and texels).
+/// Byte offset of the descriptor's texel offset (an `i64`, `LS_D_TEXELS`
+/// in images.cl).
+const TEXELS_WORD: usize = 56;
+
+/// An image: format, extents, its descriptor's storage and its texels'.
 #[derive(Clone)]
 pub struct Image {
+    /// The descriptor (and, for an image of its own, the texels after it).
     storage: Arc<Storage>,
+    /// The storage holding the texels: `storage`, or a buffer's.
+    texels: Arc<Storage>,
+    /// The offset of the first texel in `texels`.
+    base: usize,
     format: ImageFormat,
     desc: ImageDesc,
     element_size: usize,
@@ -377,15 +395,9 @@ pub struct Image {
 }
 
 impl Image {
-    /// A zeroed image, with texels packed tightly.
+    /// A zeroed image, with texels packed tightly after its descriptor.
     pub fn new(format: ImageFormat, desc: ImageDesc) -> Result<Image, ImageError> {
-        if !format.is_valid() {
-            return Err(ImageError::InvalidFormat);
-        }
-        if !format.is_supported() {
-            return Err(ImageError::UnsupportedFormat);
-        }
-        let element_size = format.element_size().ok_or(ImageError::InvalidFormat)?;
+        let element_size = checked_format(format)?;
         check_size(&desc)?;
         let [w, h, d] = desc.extent();
         let row_pitch = w * element_size;
@@ -396,7 +408,53 @@ impl Image {
             .ok_or(ImageError::InvalidSize)?;
         let storage = Storage::try_zeroed(HEADER + bytes).map_err(ImageError::Alloc)?;
         let image = Image {
+            texels: storage.clone(),
             storage,
+            base: HEADER,
+            format,
+            desc,
+            element_size,
+            row_pitch,
+            slice_pitch,
+        };
+        image.write_header();
+        Ok(image)
+    }
+
+    /// An image whose texels are the bytes of `texels` from its start, rows
+    /// `row_pitch` bytes apart (0: tightly packed), slices (or 2D layers)
+    /// `row_pitch * height` apart: OpenCL's 1D buffer images and 2D images
+    /// from buffers. The image shares the memory (what the image's writes
+    /// change, the storage's users see, and the other way round) and keeps
+    /// it alive; only the descriptor is allocated.
+    /// [`ImageError::InvalidSize`] if the texels do not fit in the storage
+    /// or a pitch is smaller than a row or not a multiple of the element.
+    pub fn in_storage(
+        format: ImageFormat,
+        desc: ImageDesc,
+        texels: &Arc<Storage>,
+        row_pitch: usize,
+    ) -> Result<Image, ImageError> {
+        let element_size = checked_format(format)?;
+        check_size(&desc)?;
+        let [w, h, d] = desc.extent();
+        let row = w * element_size;
+        let row_pitch = if row_pitch == 0 { row } else { row_pitch };
+        if row_pitch < row || !row_pitch.is_multiple_of(element_size) {
+            return Err(ImageError::InvalidSize);
+        }
+        let slice_pitch = row_pitch.checked_mul(h).ok_or(ImageError::InvalidSize)?;
+        let fits = slice_pitch
+            .checked_mul(d)
+            .is_some_and(|bytes| bytes <= texels.len());
+        if !fits || slice_pitch > u32::MAX as usize {
+            return Err(ImageError::InvalidSize);
+        }
+        let storage = Storage::try_zeroed(HEADER).map_err(ImageError::Alloc)?;
+        let image = Image {
+            storage,
+            texels: texels.clone(),
+            base: 0,
             format,
             desc,
             element_size,
@@ -424,20 +482,66 @@ impl Image {
             swizzle,
             alpha as u32,
         ];
+        // The first texel, from the descriptor: the storages never move.
+        let texels = (self.texels.as_ptr() as i64)
+            .wrapping_add(self.base as i64)
+            .wrapping_sub(self.storage.as_ptr() as i64);
         let _guard = self.storage.write_lock();
-        for (i, w) in words.iter().enumerate() {
+        let put = |at: usize, bytes: &[u8]| {
             // SAFETY: the storage holds at least HEADER bytes.
             unsafe {
                 std::ptr::copy_nonoverlapping(
-                    w.to_le_bytes().as_ptr(),
-                    self.storage.as_ptr().add(4 * i),
-                    4,
+                    bytes.as_ptr(),
+                    self.storage.as_ptr().add(at),
+                    bytes.len(),
                 )
             };
+        };
+        for (i, w) in words.iter().enumerate() {
+            put(4 * i, &w.to_le_bytes());
+        }
+        put(TEXELS_WORD, &texels.to_le_bytes());
+    }
+
+    /// True if the texels follow the descriptor in its storage (an image
+    /// made by [`Image::new`]): then the storage alone is the image.
+    pub fn is_self_contained(&self) -> bool {
+        Arc::ptr_eq(&self.storage, &self.texels)
+    }
+
+    /// The storage holding the texels (the descriptor's own, or the one
+    /// given to [`Image::in_storage`]); [`Image::offset`] and
+    /// [`Image::rows`] are offsets into it.
+    pub fn texels(&self) -> &Arc<Storage> {
+        &self.texels
+    }
+
+    /// A self-contained copy of the image (same format, extents and
+    /// texels, tightly packed).
+    pub fn self_contained_copy(&self) -> Result<Image, ImageError> {
+        let copy = Image::new(self.format, self.desc)?;
+        copy.copy_texels_from(self);
+        Ok(copy)
+    }
+
+    /// Copies every texel of `src`, an image of the same format and
+    /// extents, into this one.
+    ///
+    /// # Panics
+    /// If the formats or extents differ.
+    pub fn copy_texels_from(&self, src: &Image) {
+        assert!(self.format == src.format && self.desc.extent() == src.desc.extent());
+        let ext = self.desc.extent();
+        let n = ext[0] * self.element_size;
+        let _guards = lock_all([(&*src.texels, Access::Read), (&*self.texels, Access::Write)]);
+        for (s, d) in src.rows([0; 3], ext).zip(self.rows([0; 3], ext)) {
+            // SAFETY: both rows lie inside their images.
+            unsafe { std::ptr::copy(src.texels.as_ptr().add(s), self.texels.as_ptr().add(d), n) };
         }
     }
 
-    /// The storage (descriptor, then texels): what a kernel argument binds.
+    /// The descriptor's storage (followed by the texels in a
+    /// self-contained image): what a kernel argument binds.
     pub fn storage(&self) -> &Arc<Storage> {
         &self.storage
     }
@@ -465,14 +569,15 @@ impl Image {
         self.slice_pitch
     }
 
-    /// Bytes of texels (`CL_MEM_SIZE`).
+    /// Bytes of texels, with the rows' and slices' padding
+    /// (`CL_MEM_SIZE`).
     pub fn size(&self) -> usize {
-        self.storage.len() - HEADER
+        self.slice_pitch * self.desc.extent()[2]
     }
 
-    /// The storage offset of texel (x, y, z).
+    /// The offset of texel (x, y, z) in [`Image::texels`].
     pub fn offset(&self, at: [usize; 3]) -> usize {
-        HEADER + at[0] * self.element_size + at[1] * self.row_pitch + at[2] * self.slice_pitch
+        self.base + at[0] * self.element_size + at[1] * self.row_pitch + at[2] * self.slice_pitch
     }
 
     /// True if the box `origin + region` lies inside the image (and is not
@@ -487,7 +592,7 @@ impl Image {
         })
     }
 
-    /// The rows of a box as (storage offset, row bytes), for copies.
+    /// The start of each row of a box, as offsets in [`Image::texels`].
     pub fn rows(
         &self,
         origin: [usize; 3],
@@ -513,11 +618,11 @@ impl Image {
     ) {
         let (rp, sp) = self.host_pitches(region, row_pitch, slice_pitch);
         let n = region[0] * self.element_size;
-        let _guard = self.storage.read_lock();
+        let _guard = self.texels.read_lock();
         for z in 0..region[2] {
             for y in 0..region[1] {
                 let src = self.offset([origin[0], origin[1] + y, origin[2] + z]);
-                std::ptr::copy(self.storage.as_ptr().add(src), dst.add(y * rp + z * sp), n);
+                std::ptr::copy(self.texels.as_ptr().add(src), dst.add(y * rp + z * sp), n);
             }
         }
     }
@@ -536,11 +641,11 @@ impl Image {
     ) {
         let (rp, sp) = self.host_pitches(region, row_pitch, slice_pitch);
         let n = region[0] * self.element_size;
-        let _guard = self.storage.write_lock();
+        let _guard = self.texels.write_lock();
         for z in 0..region[2] {
             for y in 0..region[1] {
                 let dst = self.offset([origin[0], origin[1] + y, origin[2] + z]);
-                std::ptr::copy(src.add(y * rp + z * sp), self.storage.as_ptr().add(dst), n);
+                std::ptr::copy(src.add(y * rp + z * sp), self.texels.as_ptr().add(dst), n);
             }
         }
     }
@@ -593,7 +698,7 @@ impl Image {
     /// Fills the box with one texel (already in the image's format).
     pub fn fill(&self, origin: [usize; 3], region: [usize; 3], texel: &[u8]) {
         debug_assert_eq!(texel.len(), self.element_size);
-        let _guard = self.storage.write_lock();
+        let _guard = self.texels.write_lock();
         for z in 0..region[2] {
             for y in 0..region[1] {
                 let start = self.offset([origin[0], origin[1] + y, origin[2] + z]);
@@ -602,7 +707,7 @@ impl Image {
                     unsafe {
                         std::ptr::copy_nonoverlapping(
                             texel.as_ptr(),
-                            self.storage.as_ptr().add(start + x * self.element_size),
+                            self.texels.as_ptr().add(start + x * self.element_size),
                             self.element_size,
                         )
                     };
@@ -660,6 +765,17 @@ fn encode_channel(data_type: u32, w: u32, out: &mut Vec<u8>) {
         HALF_FLOAT => out.extend((lockstep_interp::convert::f32_to_f16(f) as u16).to_le_bytes()),
         _ => out.extend(w.to_le_bytes()), // SIGNED_INT32, UNSIGNED_INT32, FLOAT
     }
+}
+
+/// The element size of a format an image can have.
+fn checked_format(format: ImageFormat) -> Result<usize, ImageError> {
+    if !format.is_valid() {
+        return Err(ImageError::InvalidFormat);
+    }
+    if !format.is_supported() {
+        return Err(ImageError::UnsupportedFormat);
+    }
+    format.element_size().ok_or(ImageError::InvalidFormat)
 }
 
 /// Checks the extents against the device limits.

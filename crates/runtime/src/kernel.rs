@@ -70,9 +70,11 @@ pub enum ArgValue {
     Scalar(ScalarKind, Vec<u8>),
     /// Raw bytes of a by-value struct or vector.
     Bytes(Vec<u8>),
-    /// An image: its type and storage (descriptor and texels). Bound, it is
-    /// held as the [`ArgValue::Buffer`] of that storage.
-    Image(crate::ImageType, Arc<Storage>),
+    /// An image. Bound, a self-contained one is held as the
+    /// [`ArgValue::Buffer`] of its storage; one whose texels are a buffer's
+    /// stays an image (the engines lock both storages, and the interpreter
+    /// and checked code run on a self-contained copy).
+    Image(crate::Image),
     /// A sampler's `CLK_*` bits. Bound, it is held as a 32-bit scalar.
     Sampler(u32),
 }
@@ -85,7 +87,7 @@ impl ArgValue {
             ArgValue::Local(n) => format!("{n} bytes of local memory"),
             ArgValue::Scalar(k, _) => k.to_string(),
             ArgValue::Bytes(b) => format!("{} bytes by value", b.len()),
-            ArgValue::Image(ty, _) => format!("an image ({ty:?})"),
+            ArgValue::Image(i) => format!("an image ({:?})", i.desc().ty),
             ArgValue::Sampler(_) => "a sampler".into(),
         }
     }
@@ -99,7 +101,7 @@ impl<T: Pod> From<&Buffer<T>> for ArgValue {
 
 impl From<&crate::Image> for ArgValue {
     fn from(i: &crate::Image) -> ArgValue {
-        ArgValue::Image(i.desc().ty, i.storage().clone())
+        ArgValue::Image(i.clone())
     }
 }
 
@@ -328,7 +330,7 @@ impl Kernel {
             (ArgKind::Scalar(want), _) => {
                 return Err(mismatch(format!("{want} ({})", meta.type_name)))
             }
-            (ArgKind::Image(want), ArgValue::Image(got, _)) if want == got => {}
+            (ArgKind::Image(want), ArgValue::Image(got)) if *want == got.desc().ty => {}
             (ArgKind::Image(want), _) => return Err(mismatch(format!("an image ({want:?})"))),
             (ArgKind::Sampler, ArgValue::Sampler(_)) => {}
             (ArgKind::Sampler, _) => return Err(mismatch("a sampler".into())),
@@ -342,7 +344,9 @@ impl Kernel {
         }
         let value = match (&meta.kind, value) {
             (ArgKind::Scalar(kind), ArgValue::Bytes(b)) => ArgValue::Scalar(*kind, b),
-            (_, ArgValue::Image(_, storage)) => ArgValue::Buffer(storage),
+            (_, ArgValue::Image(image)) if image.is_self_contained() => {
+                ArgValue::Buffer(image.storage().clone())
+            }
             (_, ArgValue::Sampler(bits)) => {
                 ArgValue::Scalar(ScalarKind::Int(32), bits.to_le_bytes().to_vec())
             }

@@ -444,21 +444,46 @@ impl Context {
     fn launch_now(&self, kernel: &Kernel, range: &NDRange) -> Result<LaunchReport, LaunchError> {
         let width = self.kernel_width(kernel);
         let local = kernel::validate_range(kernel, range, width)?;
-        let bound = kernel.bound_args()?;
+        let mut bound = kernel.bound_args()?;
         kernel::check_local_memory(kernel, &bound)?;
-        if let (Engine::Simd, Some(index)) = (self.engine, kernel.null_buffer_used(&bound)) {
-            let mut report = self.run_interpreter(kernel, range, local, &bound)?;
-            report.fallback = Some(format!(
-                "argument {index} ('{}') of kernel '{}' is a NULL buffer the kernel may access; it ran on the interpreter, which checks every access",
-                kernel.args()[index].name,
-                kernel.name()
-            ));
+        let null_buffer = match self.engine {
+            Engine::Simd => kernel.null_buffer_used(&bound),
+            Engine::Interpreter => None,
+        };
+        // Images whose texels are a buffer's: the SIMD engine reads them
+        // in place; the interpreter and checked code know only the memory
+        // of each argument, so they run on self-contained copies.
+        let in_place = self.engine == Engine::Simd && !self.checked && null_buffer.is_none();
+        let staged = if in_place {
+            Vec::new()
+        } else {
+            stage_images(kernel, &mut bound)?
+        };
+        let result = if let Some(index) = null_buffer {
+            self.run_interpreter(kernel, range, local, &bound)
+                .map(|mut report| {
+                    report.fallback = Some(format!(
+                        "argument {index} ('{}') of kernel '{}' is a NULL buffer the kernel may access; it ran on the interpreter, which checks every access",
+                        kernel.args()[index].name,
+                        kernel.name()
+                    ));
+                    report
+                })
+        } else {
+            match self.engine {
+                Engine::Interpreter => self.run_interpreter(kernel, range, local, &bound),
+                Engine::Simd => simd::launch(kernel, range, local, width, &bound, self),
+            }
+        };
+        // What the kernel wrote goes back, also after a fault (memory
+        // written before it stays written, as in place).
+        for (image, copy) in staged {
+            image.copy_texels_from(&copy);
+        }
+        let report = result?;
+        if null_buffer.is_some() {
             return Ok(report);
         }
-        let report = match self.engine {
-            Engine::Interpreter => self.run_interpreter(kernel, range, local, &bound),
-            Engine::Simd => simd::launch(kernel, range, local, width, &bound, self),
-        }?;
         if self.checked && check::abort_requested() {
             if let Some(first) = report.diagnostics.first() {
                 check::abort_with(first);
@@ -504,7 +529,7 @@ impl Context {
                 ArgValue::Scalar(_, bytes) => interp::KernelArg::Scalar(bytes.clone()),
                 ArgValue::Bytes(bytes) => interp::KernelArg::ByVal(bytes.clone()),
                 ArgValue::Image(..) | ArgValue::Sampler(_) => {
-                    unreachable!("Kernel::set_arg binds these as Buffer / Scalar")
+                    unreachable!("set_arg binds these as Buffer / Scalar, launch_now stages images")
                 }
             })
             .collect();
@@ -742,6 +767,34 @@ fn refill_from_env() -> RefillMode {
 /// The interpreter's error with the source file named in its location
 /// (`at program.cl:3:16` rather than `at 3:16`): the IR keeps only line and
 /// column.
+/// Replaces each image argument whose texels are a buffer's by a
+/// self-contained copy; returns the images a kernel may write with their
+/// copies, to copy back after the launch.
+fn stage_images(
+    kernel: &Kernel,
+    bound: &mut [ArgValue],
+) -> Result<Vec<(Image, Image)>, LaunchError> {
+    let mut staged = Vec::new();
+    for (index, arg) in bound.iter_mut().enumerate() {
+        let ArgValue::Image(image) = arg else {
+            continue;
+        };
+        let copy = image
+            .self_contained_copy()
+            .map_err(|e| LaunchError::ImageCopy {
+                kernel: kernel.name().to_string(),
+                index,
+                message: e.to_string(),
+            })?;
+        let storage = copy.storage().clone();
+        if kernel.args()[index].access != lockstep_ir::AccessQual::ReadOnly {
+            staged.push((image.clone(), copy));
+        }
+        *arg = ArgValue::Buffer(storage);
+    }
+    Ok(staged)
+}
+
 fn execution_message(e: &interp::InterpError, file: &str) -> String {
     use interp::InterpError as E;
     let text = e.to_string();

@@ -266,10 +266,11 @@ pub(crate) fn launch(
     let size_of = |d: usize, g: u64| (global[d] - g * local[d]).min(local[d]);
     let tiering = ctx.tiering().for_launch(global.iter().product());
     // Every buffer or image below 2 GiB: offsets into one fit in 32 bits.
+    // An image whose texels are a buffer's (bound as an image) reaches
+    // them by an offset from its descriptor that spans two allocations.
     let small_buffers = bound.iter().all(|arg| match arg {
-        ArgValue::Buffer(storage) | ArgValue::Image(_, storage) => {
-            (storage.len() as u64) < SMALL_OBJECT
-        }
+        ArgValue::Buffer(storage) => (storage.len() as u64) < SMALL_OBJECT,
+        ArgValue::Image(_) => false,
         _ => true,
     });
     // The specializations, by group size, compiled for `width` with refill
@@ -377,9 +378,13 @@ pub(crate) fn launch(
     let mut local_total = static_local;
     let mut byval: Vec<ByValue> = Vec::new();
     // Every buffer locked once, in the global lock order, before any runs.
-    let guards = crate::lock_all(bound.iter().filter_map(|a| match a {
-        ArgValue::Buffer(s) => Some((&**s, crate::Access::Write)),
-        _ => None,
+    let guards = crate::lock_all(bound.iter().flat_map(|a| match a {
+        ArgValue::Buffer(s) => vec![(&**s, crate::Access::Write)],
+        ArgValue::Image(i) => vec![
+            (&**i.storage(), crate::Access::Read),
+            (&**i.texels(), crate::Access::Write),
+        ],
+        _ => Vec::new(),
     }));
     let mut args = Vec::with_capacity(bound.len());
     for a in bound {
@@ -398,7 +403,9 @@ pub(crate) fn launch(
                 raw[..bytes.len().min(8)].copy_from_slice(&bytes[..bytes.len().min(8)]);
                 u64::from_le_bytes(raw)
             }
-            ArgValue::Image(..) | ArgValue::Sampler(_) => unreachable!("bound as Buffer / Scalar"),
+            // Its descriptor; the texels' lock is held in `guards` too.
+            ArgValue::Image(i) => i.storage().as_ptr() as u64,
+            ArgValue::Sampler(_) => unreachable!("bound as Scalar"),
             ArgValue::Bytes(bytes) => {
                 // An aligned copy the kernel reads (and may write) by pointer.
                 let copy = ByValue::new(bytes);
