@@ -764,11 +764,9 @@ fn refill_from_env() -> RefillMode {
     })
 }
 
-/// The interpreter's error with the source file named in its location
-/// (`at program.cl:3:16` rather than `at 3:16`): the IR keeps only line and
-/// column.
-/// Replaces each image argument whose texels are a buffer's by a
-/// self-contained copy; returns the images a kernel may write with their
+/// Binds each image argument as the memory holding its descriptor and
+/// texels: its own for a self-contained image, a copy for one whose texels
+/// are a buffer's. Returns the images a kernel may write with their
 /// copies, to copy back after the launch.
 fn stage_images(
     kernel: &Kernel,
@@ -779,6 +777,10 @@ fn stage_images(
         let ArgValue::Image(image) = arg else {
             continue;
         };
+        if image.is_self_contained() {
+            *arg = ArgValue::Buffer(image.storage().clone());
+            continue;
+        }
         let copy = image
             .self_contained_copy()
             .map_err(|e| LaunchError::ImageCopy {
@@ -795,6 +797,9 @@ fn stage_images(
     Ok(staged)
 }
 
+/// The interpreter's error with the source file named in its location
+/// (`at program.cl:3:16` rather than `at 3:16`): the IR keeps only line and
+/// column.
 fn execution_message(e: &interp::InterpError, file: &str) -> String {
     use interp::InterpError as E;
     let text = e.to_string();

@@ -266,11 +266,13 @@ pub(crate) fn launch(
     let size_of = |d: usize, g: u64| (global[d] - g * local[d]).min(local[d]);
     let tiering = ctx.tiering().for_launch(global.iter().product());
     // Every buffer or image below 2 GiB: offsets into one fit in 32 bits.
-    // An image whose texels are a buffer's (bound as an image) reaches
-    // them by an offset from its descriptor that spans two allocations.
+    // An image whose texels are a buffer's reaches them by an offset from
+    // its descriptor that spans two allocations.
     let small_buffers = bound.iter().all(|arg| match arg {
         ArgValue::Buffer(storage) => (storage.len() as u64) < SMALL_OBJECT,
-        ArgValue::Image(_) => false,
+        ArgValue::Image(image) => {
+            image.is_self_contained() && (image.storage().len() as u64) < SMALL_OBJECT
+        }
         _ => true,
     });
     // The specializations, by group size, compiled for `width` with refill
