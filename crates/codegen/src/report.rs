@@ -16,6 +16,9 @@ pub enum Access {
     Scalar,
     /// One (masked) vector access (consecutive address, stride = size).
     Vector,
+    /// Every `factor`-th element of a (masked) vector access `factor`
+    /// times as wide (consecutive address, stride = `factor` × size).
+    Strided { factor: u32 },
     /// A gather or scatter; the address's shape says why.
     Gather {
         shape: Shape,
@@ -31,8 +34,7 @@ pub enum Access {
     /// operands combined.
     Combined,
     /// An atomic add at per-lane addresses in local memory: a gather and a
-    /// scatter, lanes with the same address combined (AVX-512 conflict
-    /// detection).
+    /// scatter, lanes with the same address combined.
     Conflicts,
 }
 
@@ -225,6 +227,9 @@ impl fmt::Display for Report {
             let how = match access {
                 Access::Scalar => "scalar (uniform address)".to_string(),
                 Access::Vector => "vector (consecutive)".to_string(),
+                Access::Strided { factor } => format!(
+                    "strided vector (elements {factor} apart: a {factor}x wider masked access and a shuffle)"
+                ),
                 Access::Gather {
                     shape,
                     offsets_32,

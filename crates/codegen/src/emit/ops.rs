@@ -1443,6 +1443,20 @@ impl<'a> Emitter<'a> {
                 &[p, align_v, self.mask, pass],
             );
             (Repr::Vector(self.mem_as(v, ty)), Access::Vector)
+        } else if let Some(factor) = self.strided_factor(shape, mt, volatile, false) {
+            let p = self.consecutive_address(ptr, size * factor as i64);
+            let wide = self.l.vec(self.ty(mt), self.w * factor);
+            let mask = self.strided_mask(factor);
+            let pass = self.l.poison(wide);
+            let align_v = self.l.const_int(self.l.i32(), align as u64);
+            let v = self.l.intrinsic(
+                "llvm.masked.load",
+                &[wide, self.l.ptr()],
+                &[p, align_v, mask, pass],
+            );
+            let picks: Vec<u32> = (0..self.w).map(|i| i * factor).collect();
+            let v = self.l.shuffle(v, pass, &picks);
+            (Repr::Vector(self.mem_as(v, ty)), Access::Strided { factor })
         } else {
             let test = self.consecutive_test(ptr, shape, volatile);
             let ps = self.lane_addresses(ptr, test);
@@ -1519,6 +1533,25 @@ impl<'a> Emitter<'a> {
                 &[v, p, align_v, self.mask],
             );
             Access::Vector
+        } else if let Some(factor) = self.strided_factor(shape, mt, volatile, true) {
+            let p = self.consecutive_address(ptr, size * factor as i64);
+            let v = self.vector(value);
+            let v = self.to_mem(v, ty);
+            // Lane i's value at element i * factor; the elements between
+            // are masked off (another access's, or nobody's).
+            let spread: Vec<u32> = (0..self.w * factor)
+                .map(|j| if j % factor == 0 { j / factor } else { 0 })
+                .collect();
+            let wide = self.l.shuffle(v, v, &spread);
+            let mask = self.strided_mask(factor);
+            let align_v = self.l.const_int(self.l.i32(), align as u64);
+            let wt = self.l.type_of(wide);
+            self.l.intrinsic(
+                "llvm.masked.store",
+                &[wt, self.l.ptr()],
+                &[wide, p, align_v, mask],
+            );
+            Access::Strided { factor }
         } else {
             let test = self.consecutive_test(ptr, shape, volatile);
             let ps = self.lane_addresses(ptr, test);
@@ -1545,6 +1578,40 @@ impl<'a> Emitter<'a> {
             self.gather_access(ptr, shape, volatile)
         };
         self.report.note_access(inst, "store", access);
+    }
+
+    /// The factor by which an access of `t` elements through an address of
+    /// `shape` is strided, if it is done as a `factor` times wider masked
+    /// vector access: consecutive addresses `factor` elements apart (2 to
+    /// 4: `data[2 * i]`, a field of an array of small structs) of 32- or
+    /// 64-bit elements, where the wide access's masked loads or stores are
+    /// cheaper than a gather or scatter. Masked stores are slow without
+    /// AVX-512 (on AMD, microcoded): stores are strided only with it.
+    fn strided_factor(&self, shape: Shape, t: Type, volatile: bool, store: bool) -> Option<u32> {
+        const MAX_FACTOR: i64 = 4;
+        let size = t.bytes() as i64;
+        let Shape::Consecutive { stride } = shape else {
+            return None;
+        };
+        let fits = matches!(size, 4 | 8)
+            && stride % size == 0
+            && (2..=MAX_FACTOR).contains(&(stride / size));
+        let masked_stores = || {
+            crate::target().is_ok_and(|t| {
+                t.has_feature("avx512f") && (self.w == 16 || t.has_feature("avx512vl"))
+            })
+        };
+        (fits && !volatile && (!store || masked_stores())).then_some((stride / size) as u32)
+    }
+
+    /// The mask of a `factor` times wider access in which lane i has
+    /// element i * factor: the gang's mask bits spread out, zeros between.
+    fn strided_mask(&mut self, factor: u32) -> V {
+        let none = self.l.const_null(self.l.type_of(self.mask));
+        let spread: Vec<u32> = (0..self.w * factor)
+            .map(|j| if j % factor == 0 { j / factor } else { self.w })
+            .collect();
+        self.l.shuffle(self.mask, none, &spread)
     }
 
     /// Whether a gather or scatter through `ptr` (of `shape`) first tests
