@@ -331,3 +331,31 @@ def k_build_options():
         null("extra"), out("out", "int", o, flags=["wo"])],
         options="-D TAPS=5 -D SCALE=3",
         comment="extra is a null buffer; TAPS and SCALE come from build_options.options")
+
+
+def k_strided_access():
+    n = 100
+    pairs = rand_int(340, 2 * n, -1000, 1000)
+    triples = [float(v) for v in rand_int(341, 3 * n, -100, 100)]
+    quads = [float(v) for v in rand_int(342, 4 * n, -100, 100)]
+    pair_out = [-1] * (2 * n)
+    triple_out = [7.0] * (3 * n)
+    quad_out = [9.0] * (4 * n)
+    for i in range(n):
+        if i % 5 == 3:
+            continue
+        a, b = pairs[2 * i], pairs[2 * i + 1]
+        pair_out[2 * i], pair_out[2 * i + 1] = a + b, a - b
+        x, y, z = triples[3 * i:3 * i + 3]
+        triple_out[3 * i + 1] = x * y + z
+        q = quads[4 * i:4 * i + 4]
+        quad_out[4 * i + 2] = q[0] + 2 * q[1] + 3 * q[2] + 4 * q[3]
+    return Kernel("strided_access", "strided_access", (n,), (20,), [
+        buf("pairs", "int", pairs, explicit_type=True),
+        buf("triples", "double", triples, explicit_type=True),
+        buf("quads", "float", quads, explicit_type=True),
+        out("pair_out", "int", pair_out, init="fill", fill_value=-1, explicit_type=True),
+        out("triple_out", "double", triple_out, init="fill", fill_value=7.0,
+            explicit_type=True, exact=True),
+        out("quad_out", "float", quad_out, init="fill", fill_value=9.0,
+            explicit_type=True, exact=True)])
