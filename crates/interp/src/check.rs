@@ -18,7 +18,10 @@
 //!
 //! `__local` memory is also tracked for initialization: a read of a byte no
 //! work-item of the group has written is reported. The shadows of `__local`
-//! memory are reset with each work-group.
+//! memory are reset with each work-group. So is `__private` memory in the
+//! stack (arrays, variables whose address is taken): a read of a byte its
+//! work-item has not written since the frame was entered is reported
+//! (private memory has no races: it is only tracked for initialization).
 
 use std::collections::HashSet;
 
@@ -57,8 +60,14 @@ struct Tracked {
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum FindingKind {
-    Race { write: bool, other_write: bool },
-    Uninit,
+    Race {
+        write: bool,
+        other_write: bool,
+    },
+    /// A read of bytes not written (in `space`).
+    Uninit {
+        space: Space,
+    },
 }
 
 /// A raw finding; the interpreter turns it into a `Diagnostic`.
@@ -202,7 +211,7 @@ impl Checker {
                 f.site,
                 f.other.site,
             ),
-            FindingKind::Uninit => (0, f.site, 0),
+            FindingKind::Uninit { .. } => (0, f.site, 0),
         };
         if self.findings.len() < MAX_FINDINGS && self.seen.insert(key) {
             self.findings.push(f);
@@ -229,7 +238,8 @@ impl Checker {
         if end > t.len {
             return;
         }
-        if t.space == Space::Local {
+        let space = t.space;
+        if matches!(space, Space::Local | Space::Private) {
             if t.init.is_empty() {
                 t.init = vec![false; t.len];
             }
@@ -240,13 +250,16 @@ impl Checker {
             if uninit {
                 let at = start + t.init[start..end].iter().position(|&b| !b).unwrap_or(0);
                 self.report(Finding {
-                    kind: FindingKind::Uninit,
+                    kind: FindingKind::Uninit { space },
                     region,
                     offset: at as u64,
                     site,
                     other: Access::default(),
                     other_group: None,
                 });
+            }
+            if space == Space::Private {
+                return;
             }
         }
         let Some(Some(t)) = self.tracked.get_mut(region as usize) else {

@@ -148,8 +148,10 @@ pub enum DiagnosticKind {
     /// writing, neither atomically (or, for `__global`, work-items of
     /// different groups).
     DataRace,
-    /// A read of `__local` memory that no work-item of the group wrote.
-    UninitializedLocal,
+    /// A read of `__local` memory that no work-item of the group wrote, or
+    /// of `__private` memory (an array, a variable whose address is taken)
+    /// that its work-item did not write.
+    Uninitialized,
     /// An access outside the object its pointer points into (skipped).
     InvalidAccess,
     /// An access whose address is not a multiple of its size.

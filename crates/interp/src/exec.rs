@@ -721,10 +721,15 @@ impl<'p, 'a> Exec<'p, '_, 'a> {
             let here = self.site(func, pc, id);
             let region = self.describe(f.region).0;
             let (kind, message) = match f.kind {
-                FindingKind::Uninit => (
-                    DiagnosticKind::UninitializedLocal,
+                FindingKind::Uninit { space } => (
+                    DiagnosticKind::Uninitialized,
                     format!(
-                        "read of uninitialized __local memory: {region}, byte offset {}",
+                        "read of uninitialized {} memory: {region}, byte offset {}",
+                        if space == Space::Private {
+                            "__private"
+                        } else {
+                            "__local"
+                        },
                         f.offset
                     ),
                 ),
@@ -898,7 +903,13 @@ impl<'p, 'a> Exec<'p, '_, 'a> {
                 slot: k as u32,
             };
             match self.mem.alloc(size as u64, name, Space::Private) {
-                Some(r) => it.slots.push(r),
+                Some(r) => {
+                    // A fresh frame's slot: nothing written yet.
+                    if let Some(ck) = &mut self.check {
+                        ck.track(r, Space::Private, size as u64);
+                    }
+                    it.slots.push(r)
+                }
                 None => {
                     let caller = it.frames.last().map_or(func, |f| f.func as usize);
                     return Err(InterpError::Unsupported {

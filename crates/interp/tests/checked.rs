@@ -80,7 +80,7 @@ fn local_read_write_race_without_barrier() {
     let uninit: Vec<_> = r
         .diagnostics
         .iter()
-        .filter(|d| d.kind == DiagnosticKind::UninitializedLocal)
+        .filter(|d| d.kind == DiagnosticKind::Uninitialized)
         .collect();
     assert_eq!(uninit.len(), 1, "{:#?}", r.diagnostics);
     assert_eq!(uninit[0].loc().map(|l| l.line), Some(12));
