@@ -19,6 +19,10 @@ pub enum Access {
     /// Every `factor`-th element of a (masked) vector access `factor`
     /// times as wide (consecutive address, stride = `factor` × size).
     Strided { factor: u32 },
+    /// One of `factor` stores whose values are written side by side (an
+    /// interleaved group): one masked vector access `factor` times as
+    /// wide for the group.
+    Interleaved { factor: u32 },
     /// A gather or scatter; the address's shape says why.
     Gather {
         shape: Shape,
@@ -227,6 +231,9 @@ impl fmt::Display for Report {
             let how = match access {
                 Access::Scalar => "scalar (uniform address)".to_string(),
                 Access::Vector => "vector (consecutive)".to_string(),
+                Access::Interleaved { factor } => format!(
+                    "interleaved vector (one of {factor} stores side by side: a {factor}x wider masked access for them all)"
+                ),
                 Access::Strided { factor } => format!(
                     "strided vector (elements {factor} apart: a {factor}x wider masked access and a shuffle)"
                 ),

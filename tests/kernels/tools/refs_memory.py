@@ -359,3 +359,27 @@ def k_strided_access():
             explicit_type=True, exact=True),
         out("quad_out", "float", quad_out, init="fill", fill_value=9.0,
             explicit_type=True, exact=True)])
+
+
+def k_interleaved_after_barrier():
+    n, group, rounds = 96, 32, 2
+    pairs = rand_int(343, 2 * n, -1000, 1000)
+    data = [pairs[2 * g] - pairs[2 * g + 1] for g in range(n)]
+    out_ = [-1] * (2 * n)
+    swapped = [-1] * (2 * n)
+    for base in range(0, n, group):
+        t = data[base:base + group]
+        for _ in range(rounds):
+            t = [t[l] + t[(l + 1) % group] for l in range(group)]
+        for l in range(group):
+            g = base + l
+            x = t[l]
+            y = t[l] - t[(l + 31) % group]
+            if g % 4 != 3:
+                out_[2 * g], out_[2 * g + 1] = x, y
+                swapped[2 * g + 1], swapped[2 * g] = x, y
+    return Kernel("interleaved_after_barrier", "interleaved_after_barrier", (n,), (group,), [
+        buf("in", "int", pairs, explicit_type=True),
+        out("out", "int", out_, init="fill", fill_value=-1, explicit_type=True),
+        out("swapped", "int", swapped, init="fill", fill_value=-1, explicit_type=True),
+        scalar("rounds", "int", rounds)])

@@ -28,7 +28,9 @@ use std::collections::HashMap;
 use cranelift_entity::SecondaryMap;
 use llvm_sys::prelude::LLVMBasicBlockRef;
 use lockstep_ir::{self as ir, Block, FuncId, InstData, Value};
-use lockstep_passes::analysis::{refill_choice, Gathers, Shape, Uniformity, UniformityConfig};
+use lockstep_passes::analysis::{
+    refill_choice, Gathers, Interleaved, Shape, Uniformity, UniformityConfig,
+};
 use lockstep_passes::pipeline::Pass;
 
 use crate::report::Report;
@@ -57,6 +59,8 @@ pub(crate) struct Emitter<'a> {
     pub uni: Uniformity,
     /// How per-lane addresses are accessed.
     pub gathers: Gathers,
+    /// Stores written together as the interleaving of their values.
+    pub interleaved: Interleaved,
     pub w: u32,
     pub spec: Spec,
     pub report: Report,
@@ -185,9 +189,11 @@ pub fn emit_kernel(
     l.add_fn_attr(f, "alwaysinline");
     let alloca_block = l.append_block(f, "allocas");
     let gathers = Gathers::compute(func, |g| module.globals[g].size, spec.small_buffers);
+
     let mut e = Emitter {
         func,
         gathers,
+        interleaved: Interleaved::default(),
         w,
         spec: *spec,
         report,
@@ -225,6 +231,16 @@ pub fn emit_kernel(
         uni,
         l,
     };
+    // Stores written together (checked code checks each store by itself:
+    // no groups there); `strided_factor` is the code generator's own rule.
+    if !spec.checked {
+        let factor = |ptr, ty: ir::Type, block| {
+            let shape = e.uni.operand_shape(ptr, block);
+            e.strided_factor(shape, ty, false, false)
+                .map(|f| f as usize)
+        };
+        e.interleaved = Interleaved::compute(func, factor);
+    }
     e.report.note_shapes(func, &e.uni);
     // What each gang keeps across each suspend point: its arguments.
     for (_, inst) in func.insts_in_layout() {

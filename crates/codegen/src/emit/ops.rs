@@ -10,7 +10,7 @@ use lockstep_ir::{
     self as ir, BinaryOp, Collective, Combine, ConvertOp, FloatCC, GangOp, InstData, IntCC,
     Rounding, TernaryOp, Type, UnaryOp, Value, WorkItemQuery,
 };
-use lockstep_passes::analysis::Shape;
+use lockstep_passes::analysis::{Shape, StoreGroup};
 
 use super::llvm::V;
 use super::{Emitter, Repr};
@@ -1487,11 +1487,26 @@ impl<'a> Emitter<'a> {
     }
 
     fn store(&mut self, inst: ir::Inst, value: Value, ptr: Value, align: u32, volatile: bool) {
+        if let Some(group) = self.interleaved.group_of(inst).cloned() {
+            let factor = group.members.len() as u32;
+            if group.last == inst {
+                self.interleaved_stores(&group);
+            }
+            self.report
+                .note_access(inst, "store", Access::Interleaved { factor });
+            return;
+        }
+        let access = self.store_access(value, ptr, align, volatile);
+        self.report.note_access(inst, "store", access);
+    }
+
+    /// Stores `value` at `ptr` under the current mask; returns how.
+    fn store_access(&mut self, value: Value, ptr: Value, align: u32, volatile: bool) -> Access {
         let ty = self.func.value_type(value);
         let mt = self.mem_ty(ty);
         let shape = self.use_shape(ptr);
         let size = mt.bytes() as i64;
-        let access = if shape.is_uniform() {
+        if shape.is_uniform() {
             // All active lanes write one address: the last active lane wins.
             let p = self.scalar(ptr);
             let v = if self.use_shape(value).is_uniform() {
@@ -1576,8 +1591,7 @@ impl<'a> Emitter<'a> {
                 },
             );
             self.gather_access(ptr, shape, volatile)
-        };
-        self.report.note_access(inst, "store", access);
+        }
     }
 
     /// The factor by which an access of `t` elements through an address of
@@ -1587,7 +1601,13 @@ impl<'a> Emitter<'a> {
     /// 64-bit elements, where the wide access's masked loads or stores are
     /// cheaper than a gather or scatter. Masked stores are slow without
     /// AVX-512 (on AMD, microcoded): stores are strided only with it.
-    fn strided_factor(&self, shape: Shape, t: Type, volatile: bool, store: bool) -> Option<u32> {
+    pub(super) fn strided_factor(
+        &self,
+        shape: Shape,
+        t: Type,
+        volatile: bool,
+        store: bool,
+    ) -> Option<u32> {
         const MAX_FACTOR: i64 = 4;
         let size = t.bytes() as i64;
         let Shape::Consecutive { stride } = shape else {
@@ -1602,6 +1622,116 @@ impl<'a> Emitter<'a> {
             })
         };
         (fits && !volatile && (!store || masked_stores())).then_some((stride / size) as u32)
+    }
+
+    /// The value, address and alignment of store `inst`.
+    fn store_operands(&self, inst: ir::Inst) -> ([Value; 2], u32) {
+        match &self.func.insts[inst] {
+            InstData::Predicated { inst, .. } => match **inst {
+                InstData::Store { args, align, .. } => (args, align),
+                _ => unreachable!("groups are of stores"),
+            },
+            InstData::Store { args, align, .. } => (*args, *align),
+            _ => unreachable!("groups are of stores"),
+        }
+    }
+
+    /// Writes an interleaved store group (see
+    /// `lockstep_passes::analysis::interleave`) at its last member: side by
+    /// side if proven, else if member j's address is member 0's plus j
+    /// elements at run time, else member by member.
+    fn interleaved_stores(&mut self, group: &StoreGroup) {
+        let members: Vec<([Value; 2], u32)> = group
+            .members
+            .iter()
+            .map(|&m| self.store_operands(m))
+            .collect();
+        if group.proven {
+            self.interleaved_store(&members);
+            return;
+        }
+        let k = members.len() as i64;
+        let ty = self.func.value_type(members[0].0[0]);
+        let size = self.mem_ty(ty).bytes() as i64;
+        let i64t = self.l.i64();
+        let lane0: Vec<V> = members
+            .iter()
+            .map(|&([_, ptr], _)| {
+                let p = self.consecutive_address(ptr, size * k);
+                self.l.cast(LLVMOpcode::LLVMPtrToInt, p, i64t)
+            })
+            .collect();
+        let mut side_by_side = self.l.const_int(self.l.i1(), 1);
+        for (j, &p) in lane0.iter().enumerate().skip(1) {
+            let expected = self
+                .l
+                .add(lane0[0], self.l.const_int(i64t, (j as i64 * size) as u64));
+            let same = self
+                .l
+                .icmp(llvm_sys::LLVMIntPredicate::LLVMIntEQ, p, expected);
+            side_by_side = self.l.and(side_by_side, same);
+        }
+        let (yes, no, done) = (
+            self.l.append_block(self.f, "interleave.yes"),
+            self.l.append_block(self.f, "interleave.no"),
+            self.l.append_block(self.f, "interleave.done"),
+        );
+        self.l.cond_br(side_by_side, yes, no);
+        self.l.position_at_end(yes);
+        self.interleaved_store(&members);
+        self.l.br(done);
+        self.l.position_at_end(no);
+        for &([value, ptr], align) in &members {
+            self.store_access(value, ptr, align, false);
+        }
+        self.l.br(done);
+        self.l.position_at_end(done);
+    }
+
+    /// Writes an interleaved group's values (`members`, in address order)
+    /// side by side: lane i's value of member j at element i * k + j from
+    /// member 0's lane-0 address, under the mask spread over each lane's
+    /// `k` elements (aligned as member 0's address is).
+    fn interleaved_store(&mut self, members: &[([Value; 2], u32)]) {
+        let k = members.len() as u32;
+        let w = self.w;
+        let ([value0, ptr0], align) = members[0];
+        let ty = self.func.value_type(value0);
+        let size = self.mem_ty(ty).bytes() as i64;
+        let parts: Vec<V> = members
+            .iter()
+            .map(|&([value, _], _)| {
+                let v = self.vector(value);
+                self.to_mem(v, ty)
+            })
+            .collect();
+        let p = self.consecutive_address(ptr0, size * k as i64);
+        // Concatenated (padded to a power of two), then interleaved.
+        let pad = self.l.poison(self.l.type_of(parts[0]));
+        let mut level = parts;
+        level.resize(k.next_power_of_two() as usize, pad);
+        while level.len() > 1 {
+            level = level
+                .chunks(2)
+                .map(|pair| {
+                    let n = self.l.vec_len(pair[0]);
+                    self.l
+                        .shuffle(pair[0], pair[1], &(0..2 * n).collect::<Vec<_>>())
+                })
+                .collect();
+        }
+        let all = level[0];
+        let order: Vec<u32> = (0..w * k).map(|e| (e % k) * w + e / k).collect();
+        let wide = self.l.shuffle(all, all, &order);
+        let spread: Vec<u32> = (0..w * k).map(|e| e / k).collect();
+        let mask = self.l.shuffle(self.mask, self.mask, &spread);
+        let align_v = self.l.const_int(self.l.i32(), align as u64);
+        let wt = self.l.type_of(wide);
+        self.l.intrinsic(
+            "llvm.masked.store",
+            &[wt, self.l.ptr()],
+            &[wide, p, align_v, mask],
+        );
     }
 
     /// The mask of a `factor` times wider access in which lane i has
