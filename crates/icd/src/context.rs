@@ -1,5 +1,8 @@
-//! Contexts: `clCreateContext(FromType)`, their properties, queries and
-//! destructor callbacks.
+//! Contexts: `clCreateContext(FromType)`, their devices and properties,
+//! queries and destructor callbacks.
+//!
+//! A context holds a reference to each of its devices (the root device,
+//! sub-devices, or both): queues are made on them, programs built for them.
 
 #![allow(non_snake_case)]
 
@@ -7,9 +10,10 @@ use std::ffi::{c_char, c_void};
 use std::sync::{Arc, Mutex};
 
 use crate::cl::*;
-use crate::handle::{self, creator, status, ClType, Kind, Object};
+use crate::device::{self, Device};
+use crate::handle::{self, creator, status, ClType, Kind, Object, Retained};
 use crate::info::Info;
-use crate::platform::{self, Device};
+use crate::platform;
 
 pub type ContextNotify = unsafe extern "C" fn(
     errinfo: *const c_char,
@@ -22,6 +26,8 @@ pub type ContextDestructor = unsafe extern "C" fn(context: cl_context, user: *mu
 pub struct Context {
     /// The properties as given (zero-terminated), for `CL_CONTEXT_PROPERTIES`.
     pub properties: Vec<cl_context_properties>,
+    /// Its devices, each once, in the order given.
+    devices: Vec<Retained<Device>>,
     destructors: Mutex<Vec<(ContextDestructor, usize)>>,
     /// The runtime context kernels run in.
     pub runtime: lockstep_runtime::Context,
@@ -30,6 +36,33 @@ pub struct Context {
 impl ClType for Context {
     const KIND: Kind = Kind::Context;
     const INVALID: cl_int = CL_INVALID_CONTEXT;
+}
+
+impl Context {
+    /// Its devices, each once.
+    pub fn devices(&self) -> impl Iterator<Item = &Arc<Object<Device>>> {
+        self.devices.iter().map(|d| &**d)
+    }
+
+    pub fn has_device(&self, d: &Arc<Object<Device>>) -> bool {
+        self.devices().any(|c| Arc::ptr_eq(c, d))
+    }
+
+    /// The device behind `handle` if it is one of the context's; otherwise
+    /// `CL_INVALID_DEVICE`.
+    pub fn device(&self, handle: cl_device_id) -> Result<Arc<Object<Device>>, cl_int> {
+        let d = device::get(handle)?;
+        if self.has_device(&d) {
+            Ok(d)
+        } else {
+            Err(CL_INVALID_DEVICE)
+        }
+    }
+
+    /// Its devices' handles.
+    pub fn device_handles(&self) -> Vec<cl_device_id> {
+        self.devices().map(handle::handle).collect()
+    }
 }
 
 impl Drop for Context {
@@ -92,9 +125,20 @@ unsafe fn read_properties(
     }
 }
 
-fn new_context(properties: Vec<cl_context_properties>) -> cl_context {
+fn new_context(
+    properties: Vec<cl_context_properties>,
+    devices: &[Arc<Object<Device>>],
+) -> cl_context {
+    let mut unique: Vec<Retained<Device>> = Vec::new();
+    for d in devices {
+        // The spec ignores duplicates.
+        if !unique.iter().any(|u| Arc::ptr_eq(u, d)) {
+            unique.push(Retained::new(d));
+        }
+    }
     let context = handle::create(Context {
         properties,
+        devices: unique,
         destructors: Mutex::new(Vec::new()),
         runtime: platform::runtime().clone(),
     });
@@ -113,9 +157,9 @@ pub unsafe extern "C" fn clCreateContext(
         if devices.is_null() || num_devices == 0 || (pfn_notify.is_none() && !user_data.is_null()) {
             return Err(CL_INVALID_VALUE);
         }
-        handle::get_list::<Device>(num_devices, devices, CL_INVALID_VALUE)?;
+        let devices = handle::get_list::<Device>(num_devices, devices, CL_INVALID_VALUE)?;
         let properties = read_properties(properties)?;
-        Ok(new_context(properties))
+        Ok(new_context(properties, &devices))
     })
 }
 
@@ -142,7 +186,7 @@ pub unsafe extern "C" fn clCreateContextFromType(
             CL_SUCCESS => {}
             e => return Err(e),
         }
-        Ok(new_context(properties))
+        Ok(new_context(properties, &[device::root().clone()]))
     })
 }
 
@@ -171,8 +215,8 @@ pub unsafe extern "C" fn clGetContextInfo(
         let c = handle::get::<Context>(context)?;
         let info = match param_name {
             CL_CONTEXT_REFERENCE_COUNT => Info::from(c.ref_count()),
-            CL_CONTEXT_NUM_DEVICES => Info::from(1u32),
-            CL_CONTEXT_DEVICES => Info::ptr(platform::device_handle()),
+            CL_CONTEXT_NUM_DEVICES => Info::from(c.devices.len() as cl_uint),
+            CL_CONTEXT_DEVICES => Info::list(&c.device_handles()),
             CL_CONTEXT_PROPERTIES => Info::list(&c.properties),
             _ => return Err(CL_INVALID_VALUE),
         };

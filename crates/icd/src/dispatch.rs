@@ -11,7 +11,7 @@
 use std::ffi::c_void;
 use std::sync::OnceLock;
 
-use crate::{context, image, kernel, memory, platform, program, queue, stubs};
+use crate::{context, device, image, kernel, memory, platform, program, queue, stubs};
 
 /// The number of slots in `cl_icd_dispatch` (OpenCL 3.0 headers).
 pub const DISPATCH_SLOTS: usize = 149;
@@ -125,9 +125,9 @@ fn build() -> Dispatch {
         stubs::unsupported as *const c_void,                       // clRetainDeviceEXT
         stubs::unsupported as *const c_void,                       // clReleaseDeviceEXT
         stubs::null as *const c_void,                              // clCreateEventFromGLsyncKHR
-        platform::clCreateSubDevices as *const c_void,             // clCreateSubDevices
-        platform::clRetainDevice as *const c_void,                 // clRetainDevice
-        platform::clReleaseDevice as *const c_void,                // clReleaseDevice
+        device::clCreateSubDevices as *const c_void,               // clCreateSubDevices
+        device::clRetainDevice as *const c_void,                   // clRetainDevice
+        device::clReleaseDevice as *const c_void,                  // clReleaseDevice
         image::clCreateImage as *const c_void,                     // clCreateImage
         program::clCreateProgramWithBuiltInKernels as *const c_void, // clCreateProgramWithBuiltInKernels
         program::clCompileProgram as *const c_void,                  // clCompileProgram

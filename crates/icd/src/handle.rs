@@ -265,7 +265,7 @@ mod tests {
     #[test]
     fn a_released_handle_is_invalid_but_internal_references_keep_the_memory() {
         let mut err = 0;
-        let device = crate::platform::device_handle();
+        let device = crate::device::root_handle();
         // SAFETY: valid arguments for these entry points.
         unsafe {
             let ctx = crate::context::clCreateContext(

@@ -358,6 +358,25 @@ pub unsafe extern "C" fn clGetKernelArgInfo(
     })
 }
 
+/// The device a work-group or subgroup query names must be one of the
+/// kernel's program's, or NULL when the program has only one.
+fn check_query_device(k: &Object<Kernel>, device: cl_device_id) -> Result<(), cl_int> {
+    let devices = program::devices_of(&k.program);
+    if device.is_null() {
+        return if devices.len() == 1 {
+            Ok(())
+        } else {
+            Err(CL_INVALID_DEVICE)
+        };
+    }
+    let d = crate::device::get(device)?;
+    if devices.iter().any(|e| Arc::ptr_eq(e, &d)) {
+        Ok(())
+    } else {
+        Err(CL_INVALID_DEVICE)
+    }
+}
+
 pub unsafe extern "C" fn clGetKernelWorkGroupInfo(
     kernel: cl_kernel,
     device: cl_device_id,
@@ -368,9 +387,7 @@ pub unsafe extern "C" fn clGetKernelWorkGroupInfo(
 ) -> cl_int {
     status(|| {
         let k = get(kernel)?;
-        if !device.is_null() {
-            platform::check_device(device)?;
-        }
+        check_query_device(&k, device)?;
         let state = k.lock();
         let required = state.runtime.required_work_group_size();
         let info = match param_name {
@@ -416,9 +433,7 @@ pub unsafe extern "C" fn clGetKernelSubGroupInfo(
 ) -> cl_int {
     status(|| {
         let k = get(kernel)?;
-        if !device.is_null() {
-            platform::check_device(device)?;
-        }
+        check_query_device(&k, device)?;
         let state = k.lock();
         let width = platform::runtime().kernel_width(&state.runtime) as usize;
         let max_group = match state.runtime.required_work_group_size() {
@@ -636,7 +651,7 @@ unsafe fn ndrange(
         return Err(CL_OUT_OF_RESOURCES);
     }
     let range = NDRange::new(work_dim, global).local(local).offset(offset);
-    let runtime_ctx = q.context.runtime.clone();
+    let runtime_ctx = q.runtime();
     let uses = state
         .mems
         .iter()

@@ -15,6 +15,7 @@
 
 mod cl;
 mod context;
+mod device;
 mod dispatch;
 mod handle;
 mod image;

@@ -1,5 +1,6 @@
-//! The platform and its one device (the host CPU), and every query about
-//! them: `clGetPlatformIDs`, `clGetPlatformInfo`, `clGetDeviceIDs`,
+//! The platform and its devices (the host CPU, and the sub-devices
+//! partitioned from it: [`crate::device`]), and every query about them:
+//! `clGetPlatformIDs`, `clGetPlatformInfo`, `clGetDeviceIDs`,
 //! `clGetDeviceInfo`, and the ICD loader's entry points.
 //!
 //! Answers come from `lockstep_runtime::Device` (cores, SIMD width, local
@@ -15,6 +16,7 @@ use lockstep_runtime::image::limits as image_limits;
 use lockstep_runtime::{MAX_LOCAL_MEM_SIZE, MAX_WORK_GROUP_SIZE};
 
 use crate::cl::*;
+use crate::device::{self, Device};
 use crate::handle::{self, status, ClType, Kind, Object};
 use crate::info::{name_version, Info};
 
@@ -23,13 +25,6 @@ pub struct Platform;
 impl ClType for Platform {
     const KIND: Kind = Kind::Platform;
     const INVALID: cl_int = CL_INVALID_PLATFORM;
-}
-
-pub struct Device;
-
-impl ClType for Device {
-    const KIND: Kind = Kind::Device;
-    const INVALID: cl_int = CL_INVALID_DEVICE;
 }
 
 pub const PLATFORM_NAME: &str = "Lockstep";
@@ -51,6 +46,7 @@ fn device_version() -> String {
 /// the device reports too.
 const PLATFORM_EXTENSIONS: &[&str] = &[
     "cl_khr_icd",
+    "cl_khr_create_command_queue",
     "cl_khr_image2d_from_buffer",
     "cl_khr_suggested_local_work_size",
     "cl_intel_required_subgroup_size",
@@ -105,18 +101,8 @@ pub fn platform() -> &'static Arc<Object<Platform>> {
     PLATFORM.get_or_init(|| handle::create(Platform))
 }
 
-/// The device object (lives for the whole process).
-pub fn device() -> &'static Arc<Object<Device>> {
-    static DEVICE: OnceLock<Arc<Object<Device>>> = OnceLock::new();
-    DEVICE.get_or_init(|| handle::create(Device))
-}
-
 pub fn platform_handle() -> cl_platform_id {
     handle::handle(platform())
-}
-
-pub fn device_handle() -> cl_device_id {
-    handle::handle(device())
 }
 
 /// The runtime context of the platform, with the LLVM toolchain: programs
@@ -164,9 +150,9 @@ fn check_platform(p: cl_platform_id) -> Result<(), cl_int> {
     handle::get::<Platform>(p).map(|_| ())
 }
 
-/// Validates a device handle: only Lockstep's one device.
+/// Validates a device handle: the root device or a live sub-device.
 pub fn check_device(d: cl_device_id) -> Result<(), cl_int> {
-    handle::get::<Device>(d).map(|_| ())
+    device::get(d).map(|_| ())
 }
 
 /// Exported: the loader's way in (`cl_khr_icd`).
@@ -283,7 +269,7 @@ pub unsafe extern "C" fn clGetDeviceIDs(
             return Err(CL_DEVICE_NOT_FOUND);
         }
         if !devices.is_null() {
-            *devices = device_handle();
+            *devices = device::root_handle();
         }
         if !num_devices.is_null() {
             *num_devices = 1;
@@ -318,8 +304,8 @@ pub unsafe extern "C" fn clGetDeviceInfo(
     size_ret: *mut usize,
 ) -> cl_int {
     status(|| {
-        check_device(device_id)?;
-        let info = device_info(param_name)?;
+        let d = device::get(device_id)?;
+        let info = device_info(&d, param_name)?;
         match info.write(size, value, size_ret) {
             CL_SUCCESS => Ok(()),
             e => Err(e),
@@ -327,7 +313,7 @@ pub unsafe extern "C" fn clGetDeviceInfo(
     })
 }
 
-fn device_info(param: cl_device_info) -> Result<Info, cl_int> {
+fn device_info(d: &Object<Device>, param: cl_device_info) -> Result<Info, cl_int> {
     let host = runtime().device();
     let width = simd_width();
     let fp_config: cl_device_fp_config = CL_FP_DENORM
@@ -350,7 +336,7 @@ fn device_info(param: cl_device_info) -> Result<Info, cl_int> {
     Ok(match param {
         CL_DEVICE_TYPE => Info::from(CL_DEVICE_TYPE_CPU),
         CL_DEVICE_VENDOR_ID => Info::from(0u32),
-        CL_DEVICE_MAX_COMPUTE_UNITS => Info::from(host.cores as cl_uint),
+        CL_DEVICE_MAX_COMPUTE_UNITS => Info::from(d.compute_units()),
         CL_DEVICE_MAX_WORK_ITEM_DIMENSIONS => Info::from(3u32),
         CL_DEVICE_MAX_WORK_ITEM_SIZES => Info::list(&[MAX_WORK_GROUP_SIZE as usize; 3]),
         CL_DEVICE_MAX_WORK_GROUP_SIZE => Info::from(MAX_WORK_GROUP_SIZE as usize),
@@ -432,7 +418,6 @@ fn device_info(param: cl_device_info) -> Result<Info, cl_int> {
         | CL_DEVICE_MAX_PIPE_ARGS
         | CL_DEVICE_PIPE_MAX_ACTIVE_RESERVATIONS
         | CL_DEVICE_PIPE_MAX_PACKET_SIZE
-        | CL_DEVICE_PARTITION_MAX_SUB_DEVICES
         | CL_DEVICE_PREFERRED_PLATFORM_ATOMIC_ALIGNMENT
         | CL_DEVICE_PREFERRED_GLOBAL_ATOMIC_ALIGNMENT
         | CL_DEVICE_PREFERRED_LOCAL_ATOMIC_ALIGNMENT => Info::from(0u32),
@@ -477,11 +462,13 @@ fn device_info(param: cl_device_info) -> Result<Info, cl_int> {
         CL_DEVICE_IL_VERSION => Info::string(&il_version()),
         CL_DEVICE_PRINTF_BUFFER_SIZE => Info::from(1usize << 20),
         CL_DEVICE_PREFERRED_INTEROP_USER_SYNC => Info::bool(true),
-        CL_DEVICE_PARENT_DEVICE => Info::ptr(std::ptr::null()),
-        CL_DEVICE_PARTITION_PROPERTIES => Info::list(&[0isize]),
-        CL_DEVICE_PARTITION_AFFINITY_DOMAIN => Info::from(0u64),
-        CL_DEVICE_PARTITION_TYPE => Info::empty(),
-        CL_DEVICE_REFERENCE_COUNT => Info::from(1u32),
+        CL_DEVICE_PARENT_DEVICE => Info::ptr(d.parent()),
+        CL_DEVICE_PARTITION_MAX_SUB_DEVICES => Info::from(d.max_sub_devices()),
+        CL_DEVICE_PARTITION_PROPERTIES => Info::list(&d.partition_properties()),
+        CL_DEVICE_PARTITION_AFFINITY_DOMAIN => Info::from(d.affinity_domains()),
+        // Empty for the root device.
+        CL_DEVICE_PARTITION_TYPE => Info::list(d.partition_type()),
+        CL_DEVICE_REFERENCE_COUNT => Info::from(Device::reference_count(d)),
         CL_DEVICE_SVM_CAPABILITIES => Info::from(0u64),
         // A subgroup is a gang; a work-group of the largest size in gangs
         // of the smallest width.
@@ -524,28 +511,6 @@ fn cpu_mhz() -> cl_uint {
                 .and_then(|v| v.trim().parse::<f64>().ok())
         })
         .map_or(0, |mhz| mhz as cl_uint)
-}
-
-pub unsafe extern "C" fn clRetainDevice(device_id: cl_device_id) -> cl_int {
-    status(|| check_device(device_id))
-}
-
-pub unsafe extern "C" fn clReleaseDevice(device_id: cl_device_id) -> cl_int {
-    status(|| check_device(device_id))
-}
-
-pub unsafe extern "C" fn clCreateSubDevices(
-    in_device: cl_device_id,
-    _properties: *const isize,
-    _num_devices: cl_uint,
-    _out_devices: *mut cl_device_id,
-    _num_devices_ret: *mut cl_uint,
-) -> cl_int {
-    status(|| {
-        check_device(in_device)?;
-        // CL_DEVICE_PARTITION_PROPERTIES lists no partition type.
-        Err(CL_INVALID_VALUE)
-    })
 }
 
 pub unsafe extern "C" fn clUnloadCompiler() -> cl_int {
@@ -593,7 +558,8 @@ pub unsafe extern "C" fn clGetDeviceAndHostTimer(
 }
 
 /// Exported: extension functions by name: the loader's own
-/// (`clIcdGetPlatformIDsKHR`) and `cl_khr_suggested_local_work_size`'s.
+/// (`clIcdGetPlatformIDsKHR`), `cl_khr_suggested_local_work_size`'s,
+/// `cl_khr_create_command_queue`'s and the subgroup query's.
 #[no_mangle]
 pub unsafe extern "C" fn clGetExtensionFunctionAddress(name: *const c_char) -> *mut c_void {
     get_extension_function_address(name)
@@ -618,6 +584,9 @@ pub unsafe extern "C" fn get_extension_function_address(name: *const c_char) -> 
             crate::kernel::clGetKernelSuggestedLocalWorkSizeKHR as *mut c_void
         }
         b"clGetKernelSubGroupInfoKHR" => crate::kernel::clGetKernelSubGroupInfo as *mut c_void,
+        b"clCreateCommandQueueWithPropertiesKHR" => {
+            crate::queue::clCreateCommandQueueWithProperties as *mut c_void
+        }
         _ => std::ptr::null_mut(),
     }
 }

@@ -18,6 +18,11 @@
 //! LLVM IR clang made of it (`lockstep_frontend::compile_object`: the
 //! compile options and input headers applied, not yet optimized).
 //!
+//! Devices: a program is for its context's devices, or for those a binary
+//! was given for. They are all the same CPU (the root device and its
+//! sub-devices), so one executable serves them all: a build for some of
+//! them builds for every one, and each device's binary is the same.
+//!
 //! Linking links the objects' LLVM modules with LLVM's linker
 //! (`lockstep_frontend::link`) and builds the result: each object keeps
 //! its own declarations (two may both declare `struct bar`, or both carry
@@ -35,6 +40,7 @@ use std::sync::{Arc, Mutex};
 
 use crate::cl::*;
 use crate::context::Context;
+use crate::device::Device;
 use crate::handle::{self, creator, status, ClType, Kind, Object, Retained};
 use crate::info::Info;
 use crate::platform;
@@ -43,6 +49,8 @@ pub type BuildNotify = unsafe extern "C" fn(program: cl_program, user: *mut c_vo
 
 pub struct Program {
     pub context: Retained<Context>,
+    /// The devices it is for (the context keeps them alive).
+    devices: Vec<Arc<Object<Device>>>,
     /// The source, for programs created from source.
     source: Option<String>,
     /// The SPIR-V module, for programs created from IL.
@@ -213,22 +221,26 @@ impl Program {
     }
 }
 
+/// A program for every device of its context.
 fn new_program(
     context: Arc<Object<Context>>,
     source: Option<String>,
     state: ProgramState,
 ) -> Arc<Object<Program>> {
-    new_program_with_il(context, source, None, state)
+    let devices = context.devices().cloned().collect();
+    new_program_with_il(context, devices, source, None, state)
 }
 
 fn new_program_with_il(
     context: Arc<Object<Context>>,
+    devices: Vec<Arc<Object<Device>>>,
     source: Option<String>,
     il: Option<Il>,
     state: ProgramState,
 ) -> Arc<Object<Program>> {
     handle::create(Program {
         context: Retained::new(&context),
+        devices,
         source,
         il,
         state: Mutex::new(state),
@@ -295,25 +307,41 @@ pub unsafe extern "C" fn clCreateProgramWithBinary(
         if num_devices == 0 || device_list.is_null() {
             return Err(CL_INVALID_VALUE);
         }
-        handle::get_list::<platform::Device>(num_devices, device_list, CL_INVALID_DEVICE)?;
-        if num_devices != 1 {
-            // The one device cannot be listed twice.
-            return Err(CL_INVALID_DEVICE);
+        let n = num_devices as usize;
+        let mut devices: Vec<Arc<Object<Device>>> = Vec::with_capacity(n);
+        for &d in std::slice::from_raw_parts(device_list, n) {
+            let d = c.device(d)?;
+            if devices.iter().any(|e| Arc::ptr_eq(e, &d)) {
+                // A device listed twice would have two binaries.
+                return Err(CL_INVALID_DEVICE);
+            }
+            devices.push(d);
         }
-        if lengths.is_null() || binaries.is_null() || (*binaries).is_null() || *lengths == 0 {
+        if lengths.is_null() || binaries.is_null() {
             return Err(CL_INVALID_VALUE);
         }
-        let bytes = std::slice::from_raw_parts(*binaries, *lengths);
-        let set_status = |s: cl_int| {
-            if !binary_status.is_null() {
-                *binary_status = s;
+        let lengths = std::slice::from_raw_parts(lengths, n);
+        let binaries = std::slice::from_raw_parts(binaries, n);
+        if (0..n).any(|i| binaries[i].is_null() || lengths[i] == 0) {
+            return Err(CL_INVALID_VALUE);
+        }
+        // Each device's binary is checked; the devices share one
+        // executable, so the first binary's is loaded.
+        let parsed: Vec<Option<Binary>> = (0..n)
+            .map(|i| Binary::parse(std::slice::from_raw_parts(binaries[i], lengths[i])))
+            .collect();
+        if !binary_status.is_null() {
+            for (i, b) in parsed.iter().enumerate() {
+                *binary_status.add(i) = if b.is_some() {
+                    CL_SUCCESS
+                } else {
+                    CL_INVALID_BINARY
+                };
             }
-        };
-        let Some(binary) = Binary::parse(bytes) else {
-            set_status(CL_INVALID_BINARY);
+        }
+        let Some(Some(binary)) = parsed.into_iter().next() else {
             return Err(CL_INVALID_BINARY);
         };
-        set_status(CL_SUCCESS);
         let mut state = empty_state();
         state.options = binary.options.clone();
         state.log = binary.log.clone();
@@ -338,7 +366,9 @@ pub unsafe extern "C" fn clCreateProgramWithBinary(
                 };
             }
         }
-        Ok(handle::handle(&new_program(c, None, state)))
+        Ok(handle::handle(&new_program_with_il(
+            c, devices, None, None, state,
+        )))
     })
 }
 
@@ -372,8 +402,10 @@ pub unsafe extern "C" fn clCreateProgramWithIL(
         let module =
             lockstep_frontend::spirv::Module::parse(&bytes).map_err(|_| CL_INVALID_VALUE)?;
         let il = Il { bytes, module };
+        let devices = c.devices().cloned().collect();
         Ok(handle::handle(&new_program_with_il(
             c,
+            devices,
             None,
             Some(il),
             empty_state(),
@@ -395,16 +427,28 @@ pub unsafe extern "C" fn clReleaseProgram(program: cl_program) -> cl_int {
     })
 }
 
-/// Checks a device list given to a build: NULL means the one device.
-unsafe fn check_devices(num: cl_uint, list: *const cl_device_id) -> Result<(), cl_int> {
-    handle::get_list::<platform::Device>(num, list, CL_INVALID_VALUE).map_err(|e| {
+/// Checks a device list given to a build or link (NULL: all of them):
+/// each device must be one of `devices` (the program's, or the context's).
+unsafe fn check_devices(
+    devices: &[Arc<Object<Device>>],
+    num: cl_uint,
+    list: *const cl_device_id,
+) -> Result<(), cl_int> {
+    let listed = handle::get_list::<Device>(num, list, CL_INVALID_VALUE).map_err(|e| {
         if e == CL_INVALID_VALUE {
             e
         } else {
             CL_INVALID_DEVICE
         }
     })?;
-    Ok(())
+    if listed
+        .iter()
+        .all(|d| devices.iter().any(|e| Arc::ptr_eq(d, e)))
+    {
+        Ok(())
+    } else {
+        Err(CL_INVALID_DEVICE)
+    }
 }
 
 unsafe fn options_string(options: *const c_char) -> String {
@@ -472,7 +516,7 @@ pub unsafe extern "C" fn clBuildProgram(
 ) -> cl_int {
     status(|| {
         let p = get(program)?;
-        check_devices(num_devices, device_list)?;
+        check_devices(&p.devices, num_devices, device_list)?;
         if pfn_notify.is_none() && !user_data.is_null() {
             return Err(CL_INVALID_VALUE);
         }
@@ -595,7 +639,7 @@ pub unsafe extern "C" fn clCompileProgram(
 ) -> cl_int {
     status(|| {
         let p = get(program)?;
-        check_devices(num_devices, device_list)?;
+        check_devices(&p.devices, num_devices, device_list)?;
         if pfn_notify.is_none() && !user_data.is_null() {
             return Err(CL_INVALID_VALUE);
         }
@@ -715,7 +759,8 @@ pub unsafe extern "C" fn clLinkProgram(
     let mut link_status = CL_SUCCESS;
     let program = creator(errcode_ret, || {
         let c = crate::context::get(context)?;
-        check_devices(num_devices, device_list)?;
+        let context_devices: Vec<_> = c.devices().cloned().collect();
+        check_devices(&context_devices, num_devices, device_list)?;
         if pfn_notify.is_none() && !user_data.is_null() {
             return Err(CL_INVALID_VALUE);
         }
@@ -813,24 +858,32 @@ pub unsafe extern "C" fn clGetProgramInfo(
         let info = match param_name {
             CL_PROGRAM_REFERENCE_COUNT => Info::from(p.ref_count()),
             CL_PROGRAM_CONTEXT => Info::ptr(handle::handle(&p.context)),
-            CL_PROGRAM_NUM_DEVICES => Info::from(1u32),
-            CL_PROGRAM_DEVICES => Info::ptr(platform::device_handle()),
+            CL_PROGRAM_NUM_DEVICES => Info::from(p.devices.len() as cl_uint),
+            CL_PROGRAM_DEVICES => Info::list(
+                &p.devices
+                    .iter()
+                    .map(handle::handle)
+                    .collect::<Vec<cl_device_id>>(),
+            ),
             CL_PROGRAM_SOURCE => Info::string(p.source.as_deref().unwrap_or("")),
             CL_PROGRAM_IL => match &p.il {
                 Some(il) => Info(il.bytes.clone()),
                 None => Info::empty(),
             },
-            CL_PROGRAM_BINARY_SIZES => Info::from(p.binary().len()),
+            // One binary per device, all the same.
+            CL_PROGRAM_BINARY_SIZES => Info::list(&vec![p.binary().len(); p.devices.len()]),
             CL_PROGRAM_BINARIES => {
-                let n = std::mem::size_of::<*mut u8>();
+                let n = std::mem::size_of::<*mut u8>() * p.devices.len();
                 if !value.is_null() {
                     if size < n {
                         return Err(CL_INVALID_VALUE);
                     }
-                    let dst = *(value as *const *mut u8);
-                    if !dst.is_null() {
-                        let bytes = p.binary();
-                        std::ptr::copy_nonoverlapping(bytes.as_ptr(), dst, bytes.len());
+                    let bytes = p.binary();
+                    for i in 0..p.devices.len() {
+                        let dst = *(value as *const *mut u8).add(i);
+                        if !dst.is_null() {
+                            std::ptr::copy_nonoverlapping(bytes.as_ptr(), dst, bytes.len());
+                        }
                     }
                 }
                 if !size_ret.is_null() {
@@ -862,7 +915,10 @@ pub unsafe extern "C" fn clGetProgramBuildInfo(
 ) -> cl_int {
     status(|| {
         let p = get(program)?;
-        platform::check_device(device)?;
+        let d = crate::device::get(device)?;
+        if !p.devices.iter().any(|e| Arc::ptr_eq(e, &d)) {
+            return Err(CL_INVALID_DEVICE);
+        }
         let state = p.lock();
         let info = match param_name {
             CL_PROGRAM_BUILD_STATUS => Info::from(state.status),
@@ -925,6 +981,11 @@ pub unsafe extern "C" fn clSetProgramSpecializationConstant(
         state.spec_constants.push((spec_id, value));
         Ok(())
     })
+}
+
+/// The devices a program is for (for kernels).
+pub fn devices_of(p: &Object<Program>) -> &[Arc<Object<Device>>] {
+    &p.devices
 }
 
 /// The context of a program (for kernels).

@@ -46,10 +46,10 @@ use std::time::Instant;
 
 use crate::cl::*;
 use crate::context::Context;
+use crate::device::Device;
 use crate::handle::{self, creator, status, ClType, Kind, Object, Retained};
 use crate::info::Info;
 use crate::memory::Mem;
-use crate::platform;
 
 /// Nanoseconds on the profiling clock (monotonic, from the first use).
 pub fn now_ns() -> u64 {
@@ -77,6 +77,8 @@ pub fn clock_resolution_ns() -> u64 {
 
 pub struct Queue {
     pub context: Retained<Context>,
+    /// The device its commands run on (one of the context's).
+    device: Retained<Device>,
     pub properties: cl_command_queue_properties,
     /// The property list as given (`CL_QUEUE_PROPERTIES_ARRAY`).
     properties_array: Vec<cl_queue_properties>,
@@ -111,6 +113,20 @@ const PRUNE_AT: usize = 256;
 impl ClType for Queue {
     const KIND: Kind = Kind::Queue;
     const INVALID: cl_int = CL_INVALID_COMMAND_QUEUE;
+}
+
+impl Queue {
+    /// The runtime context its kernels are launched in: the context's,
+    /// on at most as many worker threads as the queue's device has compute
+    /// units (a sub-device's share).
+    pub fn runtime(&self) -> lockstep_runtime::Context {
+        let mut runtime = self.context.runtime.clone();
+        let threads = runtime.threads();
+        if self.device.threads(threads) != threads {
+            runtime.set_threads(self.device.threads(threads));
+        }
+        runtime
+    }
 }
 
 /// What a command does when it runs; an error becomes its event's status.
@@ -517,7 +533,7 @@ fn create_queue(
     properties_array: Vec<cl_queue_properties>,
 ) -> Result<cl_command_queue, cl_int> {
     let context = crate::context::get(context)?;
-    platform::check_device(device)?;
+    let device = context.device(device)?;
     // Bits no version defines, or an on-device queue that is not out of
     // order, or a default one that is not on the device, are not valid
     // (CL_INVALID_VALUE); a valid on-device queue is not supported
@@ -536,6 +552,7 @@ fn create_queue(
     }
     let queue = handle::create(Queue {
         context: Retained::new(&context),
+        device: Retained::new(&device),
         properties,
         properties_array,
         state: Mutex::new(QueueState {
@@ -623,7 +640,7 @@ pub unsafe extern "C" fn clGetCommandQueueInfo(
         let q = get(queue)?;
         let info = match param_name {
             CL_QUEUE_CONTEXT => Info::ptr(handle::handle(&q.context)),
-            CL_QUEUE_DEVICE => Info::ptr(platform::device_handle()),
+            CL_QUEUE_DEVICE => Info::ptr(handle::handle(&q.device)),
             CL_QUEUE_REFERENCE_COUNT => Info::from(q.ref_count()),
             CL_QUEUE_PROPERTIES => Info::from(q.properties),
             CL_QUEUE_PROPERTIES_ARRAY => Info::list(&q.properties_array),
