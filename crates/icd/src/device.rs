@@ -601,4 +601,72 @@ mod tests {
         assert_eq!(parse_cpu_list(""), Some(vec![]));
         assert_eq!(parse_cpu_list("x"), None);
     }
+
+    #[test]
+    fn a_sub_device_queue_launches_on_at_most_its_compute_units() {
+        let root = root_handle();
+        if super::root().compute_units() < 2 {
+            return; // Nothing to partition on one core.
+        }
+        let mut err = 0;
+        let mut subs = [std::ptr::null_mut(); 2];
+        let by_counts = [BY_COUNTS, 1, 1, 0, 0];
+        // SAFETY: valid arguments for these entry points.
+        unsafe {
+            assert_eq!(
+                clCreateSubDevices(root, by_counts.as_ptr(), 2, subs.as_mut_ptr(), &mut 0),
+                CL_SUCCESS
+            );
+            let devices = [subs[0], root];
+            let ctx = crate::context::clCreateContext(
+                std::ptr::null(),
+                2,
+                devices.as_ptr(),
+                None,
+                std::ptr::null_mut(),
+                &mut err,
+            );
+            assert_eq!(err, CL_SUCCESS);
+            let on_sub = crate::queue::clCreateCommandQueueWithProperties(
+                ctx,
+                subs[0],
+                std::ptr::null(),
+                &mut err,
+            );
+            assert_eq!(err, CL_SUCCESS);
+            let on_root = crate::queue::clCreateCommandQueueWithProperties(
+                ctx,
+                root,
+                std::ptr::null(),
+                &mut err,
+            );
+            assert_eq!(err, CL_SUCCESS);
+            // Not in the context.
+            crate::queue::clCreateCommandQueueWithProperties(
+                ctx,
+                subs[1],
+                std::ptr::null(),
+                &mut err,
+            );
+            assert_eq!(err, CL_INVALID_DEVICE);
+            let runtime = crate::platform::runtime().threads();
+            assert_eq!(crate::queue::get(on_sub).unwrap().runtime().threads(), 1);
+            assert_eq!(
+                crate::queue::get(on_root).unwrap().runtime().threads(),
+                runtime
+            );
+            // The context keeps a released sub-device alive.
+            assert_eq!(clReleaseDevice(subs[0]), CL_SUCCESS);
+            assert!(get(subs[0]).is_ok());
+            crate::queue::clReleaseCommandQueue(on_sub);
+            crate::queue::clReleaseCommandQueue(on_root);
+            crate::context::clReleaseContext(ctx);
+            assert_eq!(get(subs[0]).err(), Some(CL_INVALID_DEVICE));
+            assert_eq!(clReleaseDevice(subs[1]), CL_SUCCESS);
+            assert_eq!(clReleaseDevice(subs[1]), CL_INVALID_DEVICE);
+            // The root device is not counted.
+            assert_eq!(clReleaseDevice(root), CL_SUCCESS);
+            assert_eq!(Device::reference_count(super::root()), 1);
+        }
+    }
 }

@@ -598,6 +598,13 @@ unsafe fn ndrange(
     if !Arc::ptr_eq(&q.context, &k.program.context) {
         return Err(CL_INVALID_CONTEXT);
     }
+    // A program from binaries is for the devices they were given for.
+    if !program::devices_of(&k.program)
+        .iter()
+        .any(|d| Arc::ptr_eq(d, q.device()))
+    {
+        return Err(CL_INVALID_PROGRAM_EXECUTABLE);
+    }
     let wait = wait_list(&q.context, num, list)?;
     if !(1..=3).contains(&work_dim) {
         return Err(CL_INVALID_WORK_DIMENSION);

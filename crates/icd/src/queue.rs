@@ -116,6 +116,11 @@ impl ClType for Queue {
 }
 
 impl Queue {
+    /// The device its commands run on.
+    pub fn device(&self) -> &Arc<Object<Device>> {
+        &self.device
+    }
+
     /// The runtime context its kernels are launched in: the context's,
     /// on at most as many worker threads as the queue's device has compute
     /// units (a sub-device's share).

@@ -7,6 +7,7 @@
 #define CL_TARGET_OPENCL_VERSION 300
 #define CL_USE_DEPRECATED_OPENCL_1_2_APIS /* clCreateCommandQueue */
 #include <CL/cl.h>
+#include <CL/cl_ext.h> /* clCreateCommandQueueWithPropertiesKHR_fn */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -2189,6 +2190,394 @@ static void images_from_buffers(void) {
     clReleaseProgram(p);
 }
 
+/* --- Device partitioning (api/get_context_info_mult_devices,
+ * api/negative_create_sub_devices, the device_partition binary): the
+ * schemes, the sub-devices' info, their reference counts, contexts,
+ * programs and queues of several devices, and a kernel on a sub-device of
+ * one compute unit, which runs its work-groups one at a time. */
+
+static cl_uint device_uint(cl_device_id d, cl_device_info param) {
+    cl_uint v = 0;
+    OK(clGetDeviceInfo(d, param, sizeof v, &v, NULL));
+    return v;
+}
+
+/* The device's CL_DEVICE_PARTITION_TYPE equals `want` (n entries). */
+static void check_partition_type(cl_device_id d, const cl_device_partition_property *want, size_t n) {
+    cl_device_partition_property got[8] = {0};
+    size_t size = 0;
+    OK(clGetDeviceInfo(d, CL_DEVICE_PARTITION_TYPE, sizeof got, got, &size));
+    CHECK(size == n * sizeof *want, "CL_DEVICE_PARTITION_TYPE size %zu, expected %zu", size,
+          n * sizeof *want);
+    for (size_t i = 0; i < n && i < 8; i++)
+        CHECK(got[i] == want[i], "CL_DEVICE_PARTITION_TYPE[%zu] = %ld, expected %ld", i,
+              (long)got[i], (long)want[i]);
+}
+
+/* One work-item per group counts the groups running at once, the most
+ * seen in counters[1]. The barrier keeps each group's work-items in gangs
+ * of their own (lane refill, which may give one gang work-items of
+ * several groups, runs no kernel with a barrier), so a single thread runs
+ * the groups one after another. */
+static const char *concurrency_src =
+    "kernel void groups(global int *counters, global long *out, global int *data) {\n"
+    "    size_t i = get_global_id(0);\n"
+    "    data[i] = data[i] * 2 + 1;\n"
+    "    if (get_local_id(0) == 0) {\n"
+    "        int now = atomic_inc(&counters[0]) + 1;\n"
+    "        atomic_max(&counters[1], now);\n"
+    "        for (int k = 0; k < 20000; k++) atomic_add(&counters[2], 1);\n"
+    "        atomic_dec(&counters[0]);\n"
+    "    }\n"
+    "    barrier(CLK_GLOBAL_MEM_FENCE);\n"
+    "}\n";
+
+/* Runs `groups` on `q` over n work-items in groups of 16: checks the data
+ * and returns how many work-groups ran at once at most. */
+static int run_groups(cl_context c, cl_command_queue q, cl_device_id *build_for, cl_uint n_build) {
+    cl_int err;
+    cl_program p = clCreateProgramWithSource(c, 1, &concurrency_src, NULL, &err);
+    OK(err);
+    OK(clBuildProgram(p, n_build, build_for, NULL, NULL, NULL));
+    cl_kernel k = clCreateKernel(p, "groups", &err);
+    OK(err);
+    enum { N = 1024 };
+    cl_int counters[3] = {0, 0, 0}, data[N];
+    for (int i = 0; i < N; i++) data[i] = i;
+    cl_mem cbuf = clCreateBuffer(c, CL_MEM_COPY_HOST_PTR, sizeof counters, counters, &err);
+    OK(err);
+    cl_mem obuf = clCreateBuffer(c, CL_MEM_READ_WRITE, 2 * sizeof(cl_long), NULL, &err);
+    OK(err);
+    cl_mem dbuf = clCreateBuffer(c, CL_MEM_COPY_HOST_PTR, sizeof data, data, &err);
+    OK(err);
+    OK(clSetKernelArg(k, 0, sizeof cbuf, &cbuf));
+    OK(clSetKernelArg(k, 1, sizeof obuf, &obuf));
+    OK(clSetKernelArg(k, 2, sizeof dbuf, &dbuf));
+    size_t global = N, local = 16;
+    OK(clEnqueueNDRangeKernel(q, k, 1, NULL, &global, &local, 0, NULL, NULL));
+    OK(clEnqueueReadBuffer(q, cbuf, CL_TRUE, 0, sizeof counters, counters, 0, NULL, NULL));
+    OK(clEnqueueReadBuffer(q, dbuf, CL_TRUE, 0, sizeof data, data, 0, NULL, NULL));
+    int bad = 0;
+    for (int i = 0; i < N; i++) bad += data[i] != 2 * i + 1;
+    CHECK(bad == 0, "%d wrong results", bad);
+    CHECK(counters[0] == 0 && counters[2] == 20000 * (N / 16), "counters %d %d", counters[0],
+          counters[2]);
+    clReleaseMemObject(cbuf);
+    clReleaseMemObject(obuf);
+    clReleaseMemObject(dbuf);
+    clReleaseKernel(k);
+    clReleaseProgram(p);
+    return counters[1];
+}
+
+static void sub_devices(void) {
+    cl_int err;
+    cl_uint units = device_uint(dev, CL_DEVICE_MAX_COMPUTE_UNITS);
+    cl_device_partition_property props[8] = {0};
+    size_t props_size = 0, size = 0;
+    OK(clGetDeviceInfo(dev, CL_DEVICE_PARTITION_PROPERTIES, sizeof props, props, &props_size));
+    cl_device_affinity_domain domains = 0;
+    OK(clGetDeviceInfo(dev, CL_DEVICE_PARTITION_AFFINITY_DOMAIN, sizeof domains, &domains, NULL));
+    cl_device_id parent = (cl_device_id)1;
+    OK(clGetDeviceInfo(dev, CL_DEVICE_PARENT_DEVICE, sizeof parent, &parent, NULL));
+    CHECK(parent == NULL, "the root device has a parent");
+    OK(clGetDeviceInfo(dev, CL_DEVICE_PARTITION_TYPE, 0, NULL, &size));
+    CHECK(size == 0, "root CL_DEVICE_PARTITION_TYPE size %zu", size);
+    /* Invalid devices, whatever the device. */
+    cl_device_partition_property equally1[] = {CL_DEVICE_PARTITION_EQUALLY, 1, 0};
+    cl_uint n = 0;
+    EXPECT_ERR(clCreateSubDevices(NULL, equally1, 0, NULL, &n), CL_INVALID_DEVICE);
+    EXPECT_ERR(clCreateSubDevices((cl_device_id)platform, equally1, 0, NULL, &n), CL_INVALID_DEVICE);
+    if (units < 2) {
+        /* One compute unit: no scheme makes two sub-devices. */
+        CHECK(props_size == sizeof props[0] && props[0] == 0, "one unit: partition properties");
+        EXPECT_ERR(clCreateSubDevices(dev, equally1, 0, NULL, &n), CL_DEVICE_PARTITION_FAILED);
+        printf("one compute unit: partitioning not tested\n");
+        return;
+    }
+    CHECK(props_size == 3 * sizeof props[0] && props[0] == CL_DEVICE_PARTITION_EQUALLY &&
+              props[1] == CL_DEVICE_PARTITION_BY_COUNTS &&
+              props[2] == CL_DEVICE_PARTITION_BY_AFFINITY_DOMAIN,
+          "CL_DEVICE_PARTITION_PROPERTIES (%zu bytes)", props_size);
+    CHECK(domains == (CL_DEVICE_AFFINITY_DOMAIN_NUMA | CL_DEVICE_AFFINITY_DOMAIN_NEXT_PARTITIONABLE),
+          "CL_DEVICE_PARTITION_AFFINITY_DOMAIN %llx", (unsigned long long)domains);
+    CHECK(device_uint(dev, CL_DEVICE_PARTITION_MAX_SUB_DEVICES) == units, "max sub-devices");
+    CHECK(device_uint(dev, CL_DEVICE_REFERENCE_COUNT) == 1, "root reference count");
+
+    /* Equally by one: a sub-device per unit. */
+    OK(clCreateSubDevices(dev, equally1, 0, NULL, &n));
+    CHECK(n == units, "EQUALLY 1 makes %u sub-devices on %u units", n, units);
+    cl_device_id *ones = calloc(units, sizeof *ones);
+    EXPECT_ERR(clCreateSubDevices(dev, equally1, units - 1, ones, &n), CL_INVALID_VALUE);
+    EXPECT_ERR(clCreateSubDevices(dev, equally1, 0, ones, NULL), CL_INVALID_VALUE);
+    OK(clCreateSubDevices(dev, equally1, units, ones, &n));
+    for (cl_uint i = 0; i < units; i++) {
+        CHECK(device_uint(ones[i], CL_DEVICE_MAX_COMPUTE_UNITS) == 1, "sub-device units");
+        CHECK(device_uint(ones[i], CL_DEVICE_REFERENCE_COUNT) == 1, "sub-device reference count");
+        CHECK(device_uint(ones[i], CL_DEVICE_PARTITION_MAX_SUB_DEVICES) == 0, "one unit: max");
+        cl_device_type type = 0;
+        OK(clGetDeviceInfo(ones[i], CL_DEVICE_TYPE, sizeof type, &type, NULL));
+        CHECK(type == CL_DEVICE_TYPE_CPU, "sub-device type");
+        OK(clGetDeviceInfo(ones[i], CL_DEVICE_PARENT_DEVICE, sizeof parent, &parent, NULL));
+        CHECK(parent == dev, "sub-device parent");
+        check_partition_type(ones[i], equally1, 3);
+        OK(clGetDeviceInfo(ones[i], CL_DEVICE_PARTITION_PROPERTIES, sizeof props, props, &size));
+        CHECK(size == sizeof props[0] && props[0] == 0, "one unit: partition properties");
+        for (cl_uint j = 0; j < i; j++) CHECK(ones[i] != ones[j], "two sub-devices alike");
+    }
+    /* A device of one unit cannot be partitioned. */
+    EXPECT_ERR(clCreateSubDevices(ones[0], equally1, 1, &parent, &n), CL_DEVICE_PARTITION_FAILED);
+
+    /* Retain and release count for sub-devices and not for the root. */
+    OK(clRetainDevice(ones[0]));
+    CHECK(device_uint(ones[0], CL_DEVICE_REFERENCE_COUNT) == 2, "retained sub-device");
+    OK(clReleaseDevice(ones[0]));
+    CHECK(device_uint(ones[0], CL_DEVICE_REFERENCE_COUNT) == 1, "released sub-device");
+    OK(clRetainDevice(dev));
+    OK(clReleaseDevice(dev));
+    OK(clReleaseDevice(dev));
+    CHECK(device_uint(dev, CL_DEVICE_REFERENCE_COUNT) == 1, "root reference count");
+
+    /* By counts {1, units - 1}, then the second partitioned further. */
+    cl_device_partition_property counts[] = {CL_DEVICE_PARTITION_BY_COUNTS, 1, units - 1,
+                                             CL_DEVICE_PARTITION_BY_COUNTS_LIST_END, 0};
+    cl_device_id two[2];
+    OK(clCreateSubDevices(dev, counts, 2, two, &n));
+    CHECK(n == 2, "BY_COUNTS made %u", n);
+    CHECK(device_uint(two[0], CL_DEVICE_MAX_COMPUTE_UNITS) == 1 &&
+              device_uint(two[1], CL_DEVICE_MAX_COMPUTE_UNITS) == units - 1,
+          "BY_COUNTS units");
+    check_partition_type(two[1], counts, 5);
+    cl_device_partition_property all[] = {CL_DEVICE_PARTITION_BY_COUNTS, units,
+                                          CL_DEVICE_PARTITION_BY_COUNTS_LIST_END, 0};
+    cl_device_id whole, nested[2];
+    OK(clCreateSubDevices(dev, all, 1, &whole, &n));
+    CHECK(device_uint(whole, CL_DEVICE_MAX_COMPUTE_UNITS) == units, "BY_COUNTS all units");
+    cl_device_partition_property one_and_one[] = {CL_DEVICE_PARTITION_BY_COUNTS, 1, 1,
+                                                  CL_DEVICE_PARTITION_BY_COUNTS_LIST_END, 0};
+    OK(clCreateSubDevices(whole, one_and_one, 2, nested, &n));
+    CHECK(n == 2, "nested partition made %u", n);
+    OK(clGetDeviceInfo(nested[1], CL_DEVICE_PARENT_DEVICE, sizeof parent, &parent, NULL));
+    CHECK(parent == whole, "nested parent");
+    CHECK(device_uint(whole, CL_DEVICE_REFERENCE_COUNT) == 3, "sub-devices retain their parent");
+    OK(clReleaseDevice(whole));
+    OK(clGetDeviceInfo(nested[0], CL_DEVICE_PARENT_DEVICE, sizeof parent, &parent, NULL));
+    CHECK(parent == whole, "a released parent stays while its sub-devices do");
+    CHECK(device_uint(whole, CL_DEVICE_MAX_COMPUTE_UNITS) == units, "released parent");
+    OK(clReleaseDevice(nested[0]));
+    OK(clReleaseDevice(nested[1]));
+    EXPECT_ERR(clRetainDevice(nested[1]), CL_INVALID_DEVICE);
+    EXPECT_ERR(clGetDeviceInfo(whole, CL_DEVICE_MAX_COMPUTE_UNITS, sizeof n, &n, NULL),
+               CL_INVALID_DEVICE);
+
+    /* The spec's errors. */
+    EXPECT_ERR(clCreateSubDevices(dev, NULL, 0, NULL, &n), CL_INVALID_VALUE);
+    cl_device_partition_property bad[] = {-1, 1, 0};
+    EXPECT_ERR(clCreateSubDevices(dev, bad, 0, NULL, &n), CL_INVALID_VALUE);
+    cl_device_partition_property two_schemes[] = {CL_DEVICE_PARTITION_EQUALLY, 1,
+                                                  CL_DEVICE_PARTITION_EQUALLY, 1, 0};
+    EXPECT_ERR(clCreateSubDevices(dev, two_schemes, 0, NULL, &n), CL_INVALID_VALUE);
+    cl_device_partition_property equally_n[] = {CL_DEVICE_PARTITION_EQUALLY, units, 0};
+    EXPECT_ERR(clCreateSubDevices(dev, equally_n, 0, NULL, &n), CL_DEVICE_PARTITION_FAILED);
+    equally_n[1] = units + 1;
+    EXPECT_ERR(clCreateSubDevices(dev, equally_n, 0, NULL, &n), CL_INVALID_DEVICE_PARTITION_COUNT);
+    equally_n[1] = 0;
+    EXPECT_ERR(clCreateSubDevices(dev, equally_n, 0, NULL, &n), CL_INVALID_DEVICE_PARTITION_COUNT);
+    cl_device_partition_property too_many_units[] = {CL_DEVICE_PARTITION_BY_COUNTS, units, 1,
+                                                     CL_DEVICE_PARTITION_BY_COUNTS_LIST_END, 0};
+    EXPECT_ERR(clCreateSubDevices(dev, too_many_units, 0, NULL, &n),
+               CL_INVALID_DEVICE_PARTITION_COUNT);
+    cl_device_partition_property negative[] = {CL_DEVICE_PARTITION_BY_COUNTS, -1,
+                                               CL_DEVICE_PARTITION_BY_COUNTS_LIST_END, 0};
+    EXPECT_ERR(clCreateSubDevices(dev, negative, 0, NULL, &n), CL_INVALID_DEVICE_PARTITION_COUNT);
+    cl_device_partition_property none[] = {CL_DEVICE_PARTITION_BY_COUNTS,
+                                           CL_DEVICE_PARTITION_BY_COUNTS_LIST_END, 0};
+    EXPECT_ERR(clCreateSubDevices(dev, none, 0, NULL, &n), CL_INVALID_DEVICE_PARTITION_COUNT);
+    cl_device_partition_property *ones_list = calloc(units + 3, sizeof *ones_list);
+    ones_list[0] = CL_DEVICE_PARTITION_BY_COUNTS;
+    for (cl_uint i = 1; i <= units + 1; i++) ones_list[i] = 1;
+    EXPECT_ERR(clCreateSubDevices(dev, ones_list, 0, NULL, &n), CL_INVALID_DEVICE_PARTITION_COUNT);
+    free(ones_list);
+    cl_device_partition_property l2[] = {CL_DEVICE_PARTITION_BY_AFFINITY_DOMAIN,
+                                         CL_DEVICE_AFFINITY_DOMAIN_L2_CACHE, 0};
+    EXPECT_ERR(clCreateSubDevices(dev, l2, 0, NULL, &n), CL_INVALID_VALUE);
+
+    /* NUMA and the next partitionable domain: one sub-device per NUMA node
+     * (reported as NUMA), or CL_DEVICE_PARTITION_FAILED with one node. */
+    cl_device_affinity_domain by[] = {CL_DEVICE_AFFINITY_DOMAIN_NUMA,
+                                      CL_DEVICE_AFFINITY_DOMAIN_NEXT_PARTITIONABLE};
+    for (int i = 0; i < 2; i++) {
+        cl_device_partition_property affinity[] = {CL_DEVICE_PARTITION_BY_AFFINITY_DOMAIN,
+                                                   (cl_device_partition_property)by[i], 0};
+        err = clCreateSubDevices(dev, affinity, 0, NULL, &n);
+        if (err == CL_DEVICE_PARTITION_FAILED) {
+            printf("affinity domain %llx: one NUMA node, no partition\n", (unsigned long long)by[i]);
+            continue;
+        }
+        OK(err);
+        CHECK(n >= 2, "NUMA partition into %u", n);
+        cl_device_id *nodes = calloc(n, sizeof *nodes);
+        OK(clCreateSubDevices(dev, affinity, n, nodes, NULL));
+        cl_device_partition_property numa[] = {CL_DEVICE_PARTITION_BY_AFFINITY_DOMAIN,
+                                               CL_DEVICE_AFFINITY_DOMAIN_NUMA, 0};
+        cl_uint total = 0;
+        for (cl_uint j = 0; j < n; j++) {
+            check_partition_type(nodes[j], numa, 3);
+            total += device_uint(nodes[j], CL_DEVICE_MAX_COMPUTE_UNITS);
+            OK(clReleaseDevice(nodes[j]));
+        }
+        CHECK(total == units, "NUMA nodes hold %u of %u units", total, units);
+        free(nodes);
+    }
+
+    /* A context of sub-devices and the root device; duplicates count once. */
+    cl_device_id set[4] = {two[0], two[1], dev, two[0]};
+    cl_context multi = clCreateContext(NULL, 4, set, NULL, NULL, &err);
+    OK(err);
+    cl_uint num = 0;
+    OK(clGetContextInfo(multi, CL_CONTEXT_NUM_DEVICES, sizeof num, &num, NULL));
+    CHECK(num == 3, "CL_CONTEXT_NUM_DEVICES %u", num);
+    cl_device_id got[4] = {0};
+    OK(clGetContextInfo(multi, CL_CONTEXT_DEVICES, sizeof got, got, &size));
+    CHECK(size == 3 * sizeof got[0] && got[0] == two[0] && got[1] == two[1] && got[2] == dev,
+          "CL_CONTEXT_DEVICES");
+    /* The context holds its devices: releasing one keeps it usable. */
+    OK(clRetainDevice(two[1]));
+    OK(clReleaseDevice(two[1]));
+    /* Queues only on the context's devices. */
+    cl_command_queue q = clCreateCommandQueueWithProperties(multi, ones[0], NULL, &err);
+    CHECK(q == NULL && err == CL_INVALID_DEVICE, "queue on a device not in the context: %d", err);
+    q = clCreateCommandQueueWithProperties(ctx, two[0], NULL, &err);
+    CHECK(q == NULL && err == CL_INVALID_DEVICE, "queue on a device not in the context: %d", err);
+    cl_command_queue on_one = clCreateCommandQueueWithProperties(multi, two[0], NULL, &err);
+    OK(err);
+    cl_device_id qdev = NULL;
+    OK(clGetCommandQueueInfo(on_one, CL_QUEUE_DEVICE, sizeof qdev, &qdev, NULL));
+    CHECK(qdev == two[0], "CL_QUEUE_DEVICE");
+    cl_command_queue on_root = clCreateCommandQueueWithProperties(multi, dev, NULL, &err);
+    OK(err);
+
+    /* Programs are for the context's devices; built for the root device,
+     * they run on the sub-devices too (one CPU). */
+    cl_program p = clCreateProgramWithSource(multi, 1, &concurrency_src, NULL, &err);
+    OK(err);
+    EXPECT_ERR(clBuildProgram(p, 1, &ones[0], NULL, NULL, NULL), CL_INVALID_DEVICE);
+    OK(clBuildProgram(p, 1, &dev, NULL, NULL, NULL));
+    OK(clGetProgramInfo(p, CL_PROGRAM_NUM_DEVICES, sizeof num, &num, NULL));
+    CHECK(num == 3, "CL_PROGRAM_NUM_DEVICES %u", num);
+    OK(clGetProgramInfo(p, CL_PROGRAM_DEVICES, sizeof got, got, &size));
+    CHECK(size == 3 * sizeof got[0] && got[1] == two[1], "CL_PROGRAM_DEVICES");
+    cl_build_status status = CL_BUILD_NONE;
+    OK(clGetProgramBuildInfo(p, two[1], CL_PROGRAM_BUILD_STATUS, sizeof status, &status, NULL));
+    CHECK(status == CL_BUILD_SUCCESS, "build status on a sub-device %d", status);
+    EXPECT_ERR(clGetProgramBuildInfo(p, ones[0], CL_PROGRAM_BUILD_STATUS, sizeof status, &status,
+                                     NULL),
+               CL_INVALID_DEVICE);
+    size_t sizes[3] = {0};
+    OK(clGetProgramInfo(p, CL_PROGRAM_BINARY_SIZES, sizeof sizes, sizes, &size));
+    CHECK(size == sizeof sizes && sizes[0] > 0 && sizes[0] == sizes[2], "one binary per device");
+    cl_kernel k = clCreateKernel(p, "groups", &err);
+    OK(err);
+    size_t wg = 0;
+    EXPECT_ERR(clGetKernelWorkGroupInfo(k, NULL, CL_KERNEL_WORK_GROUP_SIZE, sizeof wg, &wg, NULL),
+               CL_INVALID_DEVICE);
+    OK(clGetKernelWorkGroupInfo(k, two[0], CL_KERNEL_WORK_GROUP_SIZE, sizeof wg, &wg, NULL));
+    EXPECT_ERR(clGetKernelWorkGroupInfo(k, ones[0], CL_KERNEL_WORK_GROUP_SIZE, sizeof wg, &wg, NULL),
+               CL_INVALID_DEVICE);
+    clReleaseKernel(k);
+    /* A binary for one device is for that device only. */
+    unsigned char *bin = malloc(sizes[0]);
+    unsigned char *bins[3] = {bin, NULL, NULL};
+    OK(clGetProgramInfo(p, CL_PROGRAM_BINARIES, sizeof bins, bins, NULL));
+    cl_int bin_status = 1;
+    const unsigned char *cbin = bin;
+    cl_program from_bin =
+        clCreateProgramWithBinary(multi, 1, &dev, &sizes[0], &cbin, &bin_status, &err);
+    OK(err);
+    OK(clBuildProgram(from_bin, 0, NULL, NULL, NULL, NULL));
+    cl_kernel kb = clCreateKernel(from_bin, "groups", &err);
+    OK(err);
+    cl_mem scratch = clCreateBuffer(multi, CL_MEM_READ_WRITE, 4096, NULL, &err);
+    OK(err);
+    for (int a = 0; a < 3; a++) OK(clSetKernelArg(kb, a, sizeof scratch, &scratch));
+    size_t one = 1;
+    EXPECT_ERR(clEnqueueNDRangeKernel(on_one, kb, 1, NULL, &one, &one, 0, NULL, NULL),
+               CL_INVALID_PROGRAM_EXECUTABLE);
+    OK(clEnqueueNDRangeKernel(on_root, kb, 1, NULL, &one, &one, 0, NULL, NULL));
+    OK(clFinish(on_root));
+    clReleaseMemObject(scratch);
+    clReleaseKernel(kb);
+    clReleaseProgram(from_bin);
+    free(bin);
+    clReleaseProgram(p);
+
+    /* A kernel on the sub-device of one compute unit computes right and
+     * runs its work-groups one after another; on the root device they may
+     * overlap. */
+    int most = run_groups(multi, on_one, &dev, 1);
+    CHECK(most == 1, "%d work-groups at once on one compute unit", most);
+    int most_root = run_groups(multi, on_root, NULL, 0);
+    CHECK(most_root >= 1, "%d work-groups at once on the root device", most_root);
+    printf("work-groups at once: %d on the 1-unit sub-device, %d on the root device (%u units)\n",
+           most, most_root, units);
+
+    clReleaseCommandQueue(on_one);
+    clReleaseCommandQueue(on_root);
+    clReleaseContext(multi);
+    OK(clReleaseDevice(two[0]));
+    OK(clReleaseDevice(two[1]));
+    EXPECT_ERR(clReleaseDevice(two[1]), CL_INVALID_DEVICE);
+    for (cl_uint i = 0; i < units; i++) OK(clReleaseDevice(ones[i]));
+    free(ones);
+}
+
+/* --- cl_khr_create_command_queue (api/queue_properties,
+ * api/negative_create_command_queue_with_properties_khr): the extension
+ * is reported and its entry point is clCreateCommandQueueWithProperties. */
+static void create_command_queue_khr(void) {
+    char ext[4096] = "";
+    OK(clGetPlatformInfo(platform, CL_PLATFORM_EXTENSIONS, sizeof ext, ext, NULL));
+    CHECK(strstr(ext, "cl_khr_create_command_queue") != NULL, "platform extensions: %s", ext);
+    OK(clGetDeviceInfo(dev, CL_DEVICE_EXTENSIONS, sizeof ext, ext, NULL));
+    CHECK(strstr(ext, "cl_khr_create_command_queue") != NULL, "device extensions: %s", ext);
+    clCreateCommandQueueWithPropertiesKHR_fn create =
+        (clCreateCommandQueueWithPropertiesKHR_fn)clGetExtensionFunctionAddressForPlatform(
+            platform, "clCreateCommandQueueWithPropertiesKHR");
+    if (create == NULL) {
+        CHECK(create != NULL, "no clCreateCommandQueueWithPropertiesKHR");
+        return;
+    }
+    cl_int err;
+    cl_queue_properties_khr props[] = {CL_QUEUE_PROPERTIES, CL_QUEUE_PROFILING_ENABLE, 0};
+    cl_command_queue q = create(ctx, dev, props, &err);
+    OK(err);
+    cl_command_queue_properties got = 0;
+    OK(clGetCommandQueueInfo(q, CL_QUEUE_PROPERTIES, sizeof got, &got, NULL));
+    CHECK(got == CL_QUEUE_PROFILING_ENABLE, "CL_QUEUE_PROPERTIES %llx", (unsigned long long)got);
+    cl_program p = build("kernel void inc(global int *p) { p[get_global_id(0)] += 1; }", NULL);
+    cl_kernel k = kernel(p, "inc");
+    cl_int data[64] = {0};
+    cl_mem m = clCreateBuffer(ctx, CL_MEM_COPY_HOST_PTR, sizeof data, data, &err);
+    OK(err);
+    OK(clSetKernelArg(k, 0, sizeof m, &m));
+    size_t n = 64;
+    OK(clEnqueueNDRangeKernel(q, k, 1, NULL, &n, NULL, 0, NULL, NULL));
+    OK(clEnqueueReadBuffer(q, m, CL_TRUE, 0, sizeof data, data, 0, NULL, NULL));
+    CHECK(data[0] == 1 && data[63] == 1, "kernel on the KHR queue");
+    clReleaseCommandQueue(q);
+    /* Errors as clCreateCommandQueueWithProperties gives them. */
+    cl_queue_properties_khr bad[] = {(cl_queue_properties_khr)-1, 0, 0};
+    q = create(ctx, dev, bad, &err);
+    CHECK(q == NULL && err == CL_INVALID_VALUE, "bad property: %d", err);
+    q = create(NULL, dev, NULL, &err);
+    CHECK(q == NULL && err == CL_INVALID_CONTEXT, "no context: %d", err);
+    q = create(ctx, NULL, NULL, &err);
+    CHECK(q == NULL && err == CL_INVALID_DEVICE, "no device: %d", err);
+    clReleaseMemObject(m);
+    clReleaseKernel(k);
+    clReleaseProgram(p);
+}
+
 int main(int argc, char **argv) {
     if (argc != 2) {
         fprintf(stderr, "usage: conformance CASE\n");
@@ -2239,6 +2628,10 @@ int main(int argc, char **argv) {
         async_failure();
     else if (!strcmp(c, "async_release"))
         async_release();
+    else if (!strcmp(c, "sub_devices"))
+        sub_devices();
+    else if (!strcmp(c, "create_command_queue_khr"))
+        create_command_queue_khr();
     else {
         fprintf(stderr, "unknown case %s\n", c);
         return 2;

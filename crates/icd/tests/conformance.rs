@@ -152,6 +152,17 @@ fn commands_keep_released_buffers_queues_and_contexts_alive() {
     run_case("async_release");
 }
 
+#[test]
+fn sub_devices_partition_count_references_and_run_kernels_on_their_share() {
+    let out = run_case("sub_devices");
+    print!("{out}");
+}
+
+#[test]
+fn clcreatecommandqueuewithpropertieskhr_is_clcreatecommandqueuewithproperties() {
+    run_case("create_command_queue_khr");
+}
+
 /// `tests/spirv/NAME.spvasm` assembled (spirv-as) into `dir/NAME.spv`.
 fn assemble(name: &str, dir: &std::path::Path) {
     common::require("spirv-as", &["--version"], "the spirv-tools package");
