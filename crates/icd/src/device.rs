@@ -453,6 +453,8 @@ pub unsafe extern "C" fn clReleaseDevice(device: cl_device_id) -> cl_int {
 }
 
 #[cfg(test)]
+// Lists of one range are lists of one NUMA node.
+#[allow(clippy::single_range_in_vec_init)]
 mod tests {
     use super::*;
 
