@@ -915,3 +915,26 @@ void nat_collatz(const u32 *restrict start, u32 *restrict steps, u32 n)
         steps[i] = s;
     }
 }
+
+// blur_image: 5x5 binomial blur of RGBA floats, edges clamped.
+void nat_blur_image(const float *restrict in, float *restrict out, int w, int h)
+{
+    static const float wt[5] = {1.0f, 4.0f, 6.0f, 4.0f, 1.0f};
+#pragma omp parallel for schedule(static)
+    for (int y = 0; y < h; y++)
+        for (int x = 0; x < w; x++) {
+            float s[4] = {0.0f, 0.0f, 0.0f, 0.0f};
+            for (int j = 0; j < 5; j++) {
+                const float *row = in + (size_t)clampi(y + j - 2, 0, h - 1) * w * 4;
+                for (int i = 0; i < 5; i++) {
+                    const float *p = row + (size_t)clampi(x + i - 2, 0, w - 1) * 4;
+                    float k = wt[j] * wt[i];
+                    for (int c = 0; c < 4; c++)
+                        s[c] += k * p[c];
+                }
+            }
+            float *o = out + ((size_t)y * w + x) * 4;
+            for (int c = 0; c < 4; c++)
+                o[c] = s[c] * (1.0f / 256.0f);
+        }
+}

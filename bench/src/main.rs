@@ -207,6 +207,41 @@ const REFILL_STUDY: &[&str] = &[
     "vm",
 ];
 
+/// A benchmark buffer on Lockstep: a buffer, or an image.
+enum LsMem {
+    Buffer(Buffer<u32>),
+    Image(lockstep_runtime::Image),
+}
+
+impl LsMem {
+    fn new(words: &[u32], image: Option<&suite::ImageBuf>) -> Result<LsMem> {
+        let Some(im) = image else {
+            return Ok(LsMem::Buffer(Buffer::from_slice(words)));
+        };
+        use lockstep_runtime::image::{channel, order};
+        let format = lockstep_runtime::ImageFormat::new(order::RGBA, channel::FLOAT);
+        let desc = lockstep_runtime::ImageDesc::new_2d(im.width, im.height);
+        let image = lockstep_runtime::Image::new(format, desc)
+            .map_err(|e| anyhow::anyhow!("image {}: {e}", im.buf))?;
+        image.write(as_bytes(words));
+        Ok(LsMem::Image(image))
+    }
+
+    fn write(&self, words: &[u32]) {
+        match self {
+            LsMem::Buffer(b) => b.write(words),
+            LsMem::Image(i) => i.write(as_bytes(words)),
+        }
+    }
+
+    fn read(&self) -> Vec<u32> {
+        match self {
+            LsMem::Buffer(b) => b.read(),
+            LsMem::Image(i) => to_words(&i.read()),
+        }
+    }
+}
+
 struct Lockstep<'b> {
     ctx: Context,
     /// Lane refill forced off or on; `None`: the default (auto).
@@ -215,7 +250,7 @@ struct Lockstep<'b> {
     checked: bool,
     bench: &'b Bench,
     kernels: HashMap<&'static str, Kernel>,
-    bufs: Vec<Buffer<u32>>,
+    bufs: Vec<LsMem>,
     /// Set when a launch ran on the interpreter instead of the SIMD engine.
     fallback: Option<String>,
 }
@@ -244,7 +279,12 @@ impl<'b> Lockstep<'b> {
             checked,
             bench,
             kernels,
-            bufs: bench.bufs.iter().map(|b| Buffer::from_slice(b)).collect(),
+            bufs: bench
+                .bufs
+                .iter()
+                .enumerate()
+                .map(|(i, b)| LsMem::new(b, bench.images.iter().find(|im| im.buf == i)))
+                .collect::<Result<_>>()?,
             fallback: None,
         })
     }
@@ -267,7 +307,10 @@ impl<'b> Lockstep<'b> {
             let k = self.kernels.get_mut(l.kernel).expect("made in new");
             for (i, a) in l.args.iter().enumerate() {
                 match a {
-                    Arg::Buf(b) => k.set_arg(i, &self.bufs[*b])?,
+                    Arg::Buf(b) => match &self.bufs[*b] {
+                        LsMem::Buffer(buf) => k.set_arg(i, buf)?,
+                        LsMem::Image(image) => k.set_arg(i, image)?,
+                    },
                     Arg::U32(x) => k.set_arg(i, *x)?,
                     Arg::F32(x) => k.set_arg(i, *x)?,
                     Arg::Local(n) => k.set_arg(i, LocalMem(*n))?,
@@ -312,7 +355,11 @@ impl<'d, 'b> Ocl<'d, 'b> {
         let bufs = bench
             .bufs
             .iter()
-            .map(|b| dev.buffer(as_bytes(b)))
+            .enumerate()
+            .map(|(i, b)| match bench.images.iter().find(|im| im.buf == i) {
+                Some(im) => dev.image(as_bytes(b), im.width, im.height),
+                None => dev.buffer(as_bytes(b)),
+            })
             .collect::<Result<_>>()?;
         Ok(Ocl {
             dev,

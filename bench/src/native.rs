@@ -80,6 +80,7 @@ extern "C" {
         steps: u32,
     );
     pub fn nat_conv5x5(input: *const f32, out: *mut f32, filt: *const f32, w: i32, h: i32);
+    pub fn nat_blur_image(input: *const f32, out: *mut f32, w: i32, h: i32);
     pub fn nat_transpose(input: *const f32, out: *mut f32, w: u32, h: u32);
     pub fn nat_stream(a: *const f32, b: *const f32, c: *mut f32, s: f32, n: i32);
     pub fn nat_smooth(input: *const f32, out: *mut f32, n: u32, group: u32, iters: u32);

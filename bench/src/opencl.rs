@@ -86,7 +86,68 @@ struct Api {
     release_mem_object: unsafe extern "C" fn(Handle) -> i32,
     release_kernel: unsafe extern "C" fn(Handle) -> i32,
     release_program: unsafe extern "C" fn(Handle) -> i32,
+    create_image: unsafe extern "C" fn(
+        Handle,
+        u64,
+        *const ImageFormat,
+        *const ImageDesc,
+        *mut c_void,
+        *mut i32,
+    ) -> Handle,
+    enqueue_write_image: unsafe extern "C" fn(
+        Handle,
+        Handle,
+        u32,
+        *const usize,
+        *const usize,
+        usize,
+        usize,
+        *const c_void,
+        u32,
+        *const Handle,
+        *mut Handle,
+    ) -> i32,
+    enqueue_read_image: unsafe extern "C" fn(
+        Handle,
+        Handle,
+        u32,
+        *const usize,
+        *const usize,
+        usize,
+        usize,
+        *mut c_void,
+        u32,
+        *const Handle,
+        *mut Handle,
+    ) -> i32,
 }
+
+/// `cl_image_format`.
+#[repr(C)]
+struct ImageFormat {
+    order: u32,
+    data_type: u32,
+}
+
+/// `cl_image_desc` (OpenCL 1.2).
+#[repr(C)]
+struct ImageDesc {
+    image_type: u32,
+    width: usize,
+    height: usize,
+    depth: usize,
+    array_size: usize,
+    row_pitch: usize,
+    slice_pitch: usize,
+    num_mip_levels: u32,
+    num_samples: u32,
+    buffer: Handle,
+}
+
+const CL_RGBA: u32 = 0x10B5;
+const CL_FLOAT: u32 = 0x10DE;
+const CL_MEM_OBJECT_IMAGE2D: u32 = 0x10F1;
+const CL_DEVICE_IMAGE_SUPPORT: u32 = 0x1016;
 
 fn check(code: i32, what: &str) -> Result<()> {
     if code != 0 {
@@ -190,6 +251,9 @@ impl Api {
                 release_mem_object: sym!("clReleaseMemObject"),
                 release_kernel: sym!("clReleaseKernel"),
                 release_program: sym!("clReleaseProgram"),
+                create_image: sym!("clCreateImage"),
+                enqueue_write_image: sym!("clEnqueueWriteImage"),
+                enqueue_read_image: sym!("clEnqueueReadImage"),
             })
         }
     }
@@ -210,6 +274,8 @@ pub struct Mem<'d> {
     dev: &'d Device,
     handle: Handle,
     pub bytes: usize,
+    /// An image's extent (width, height, depth); `None`: a buffer.
+    image: Option<[usize; 3]>,
 }
 
 /// A built program.
@@ -297,6 +363,17 @@ impl Device {
         const CL_DEVICE_OPENCL_C_FEATURES: u32 = 0x106F;
         // SAFETY: OpenCL calls with valid out-pointers and sizes.
         unsafe {
+            if name == "images" {
+                let mut yes = 0u32;
+                let got = (self.api.get_device_info)(
+                    self.device,
+                    CL_DEVICE_IMAGE_SUPPORT,
+                    4,
+                    &mut yes as *mut u32 as *mut c_void,
+                    null_mut(),
+                );
+                return got == 0 && yes != 0;
+            }
             if !name.starts_with("__opencl_c_") {
                 let exts = info_string(|n, v, r| {
                     (self.api.get_device_info)(self.device, CL_DEVICE_EXTENSIONS, n, v, r)
@@ -389,6 +466,53 @@ impl Device {
                 dev: self,
                 handle,
                 bytes: data.len(),
+                image: None,
+            };
+            mem.write(data)?;
+            Ok(mem)
+        }
+    }
+
+    /// A 2D image of RGBA floats, `width` x `height`, holding a copy of
+    /// `data` (its texels, rows tightly packed).
+    pub fn image(&self, data: &[u8], width: usize, height: usize) -> Result<Mem<'_>> {
+        anyhow::ensure!(
+            data.len() == width * height * 16,
+            "image data of the wrong size"
+        );
+        let format = ImageFormat {
+            order: CL_RGBA,
+            data_type: CL_FLOAT,
+        };
+        let desc = ImageDesc {
+            image_type: CL_MEM_OBJECT_IMAGE2D,
+            width,
+            height,
+            depth: 1,
+            array_size: 1,
+            row_pitch: 0,
+            slice_pitch: 0,
+            num_mip_levels: 0,
+            num_samples: 0,
+            buffer: null_mut(),
+        };
+        // SAFETY: valid format and description, no host pointer.
+        unsafe {
+            let mut err = 0;
+            let handle = (self.api.create_image)(
+                self.context,
+                CL_MEM_READ_WRITE,
+                &format,
+                &desc,
+                null_mut(),
+                &mut err,
+            );
+            check(err, "clCreateImage")?;
+            let mem = Mem {
+                dev: self,
+                handle,
+                bytes: data.len(),
+                image: Some([width, height, 1]),
             };
             mem.write(data)?;
             Ok(mem)
@@ -463,11 +587,32 @@ impl ClKernel<'_> {
 }
 
 impl Mem<'_> {
-    /// Blocking write of `data` at the start of the buffer.
+    /// Blocking write of `data` at the start of the buffer (all of an
+    /// image's texels).
     pub fn write(&self, data: &[u8]) -> Result<()> {
-        // SAFETY: data.len() <= the buffer's size (checked).
+        // SAFETY: data.len() <= the buffer's size (checked); an image's
+        // region is all of it, data.len() its size.
         unsafe {
             anyhow::ensure!(data.len() <= self.bytes, "write larger than the buffer");
+            if let Some(region) = self.image {
+                anyhow::ensure!(data.len() == self.bytes, "partial image write");
+                return check(
+                    (self.dev.api.enqueue_write_image)(
+                        self.dev.queue,
+                        self.handle,
+                        CL_TRUE,
+                        [0usize; 3].as_ptr(),
+                        region.as_ptr(),
+                        0,
+                        0,
+                        data.as_ptr() as *const c_void,
+                        0,
+                        null(),
+                        null_mut(),
+                    ),
+                    "clEnqueueWriteImage",
+                );
+            }
             check(
                 (self.dev.api.enqueue_write_buffer)(
                     self.dev.queue,
@@ -485,11 +630,30 @@ impl Mem<'_> {
         }
     }
 
-    /// Blocking read of the whole buffer.
+    /// Blocking read of the whole buffer (all of an image's texels).
     pub fn read(&self) -> Result<Vec<u8>> {
         let mut out = vec![0u8; self.bytes];
-        // SAFETY: `out` has the buffer's size.
+        // SAFETY: `out` has the buffer's (the image's) size.
         unsafe {
+            if let Some(region) = self.image {
+                check(
+                    (self.dev.api.enqueue_read_image)(
+                        self.dev.queue,
+                        self.handle,
+                        CL_TRUE,
+                        [0usize; 3].as_ptr(),
+                        region.as_ptr(),
+                        0,
+                        0,
+                        out.as_mut_ptr() as *mut c_void,
+                        0,
+                        null(),
+                        null_mut(),
+                    ),
+                    "clEnqueueReadImage",
+                )?;
+                return Ok(out);
+            }
             check(
                 (self.dev.api.enqueue_read_buffer)(
                     self.dev.queue,

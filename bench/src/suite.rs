@@ -79,6 +79,15 @@ pub struct Native {
     pub run: NativeFn,
 }
 
+/// A buffer of a benchmark that is a 2D image of RGBA floats (four words a
+/// texel, rows tightly packed).
+#[derive(Clone, Copy, Debug)]
+pub struct ImageBuf {
+    pub buf: usize,
+    pub width: usize,
+    pub height: usize,
+}
+
 pub struct Bench {
     pub name: &'static str,
     /// The file in `bench/kernels`.
@@ -95,6 +104,8 @@ pub struct Bench {
     /// Buffers a run modifies in place, written back to their initial
     /// contents before every run (not timed).
     pub reset: Vec<usize>,
+    /// Buffers that are images instead (their words the texels).
+    pub images: Vec<ImageBuf>,
     pub launches: Vec<Launch>,
     pub outputs: Vec<Output>,
     pub native: Vec<Native>,
@@ -165,6 +176,7 @@ pub fn all() -> Vec<fn() -> Bench> {
         spmv,
         vm,
         conv5x5,
+        blur_image,
         transpose,
         stream_int,
         smooth,
@@ -183,6 +195,7 @@ fn saxpy() -> Bench {
         size: format!("{N} floats (3 x {} MiB)", (N * 4) >> 20),
         bufs: vec![floats(N, 1, -1.0, 1.0), floats(N, 2, -1.0, 1.0), vec![0; N]],
         reset: vec![],
+        images: vec![],
         launches: vec![launch(
             "saxpy",
             vec![F32(A), Buf(0), Buf(1), Buf(2)],
@@ -233,6 +246,7 @@ fn mandelbrot() -> Bench {
         size: format!("{W}x{H} pixels, up to {ITERS} iterations"),
         bufs: vec![vec![0; (W * H) as usize]],
         reset: vec![],
+        images: vec![],
         launches: vec![launch(
             "mandelbrot",
             vec![Buf(0), F32(X0), F32(Y0), F32(STEP), U32(W), U32(ITERS)],
@@ -274,6 +288,7 @@ fn collatz() -> Bench {
         size: format!("{N} starting values below 2^22"),
         bufs: vec![start, vec![0; N]],
         reset: vec![],
+        images: vec![],
         launches: vec![launch("collatz", vec![Buf(0), Buf(1)], &[N as u64], &[256])],
         outputs: vec![Output {
             buf: 1,
@@ -317,6 +332,7 @@ fn nbody() -> Bench {
         size: format!("{N} bodies ({} M interactions)", N * N / 1_000_000),
         bufs: vec![pos, vel, vec![0; 4 * N], vec![0; 4 * N]],
         reset: vec![],
+        images: vec![],
         launches: vec![launch(
             "nbody",
             vec![
@@ -395,6 +411,7 @@ fn matmul() -> Bench {
             vec![0; N * N],
         ],
         reset: vec![],
+        images: vec![],
         launches: vec![launch(
             "matmul",
             vec![Buf(0), Buf(1), Buf(2), U32(N as u32)],
@@ -433,6 +450,7 @@ fn reduction() -> Bench {
         size: format!("{N} floats, {GROUPS} groups of {LOCAL}"),
         bufs: vec![floats(N, 7, 0.0, 1.0), vec![0; GROUPS as usize]],
         reset: vec![],
+        images: vec![],
         launches: vec![launch(
             "reduce_sum",
             vec![Buf(0), Buf(1), U32(N as u32), Local(LOCAL as usize * 4)],
@@ -496,6 +514,7 @@ fn scan() -> Bench {
         size: format!("{N} uints, blocks of {BLOCK}, 3 launches"),
         bufs: vec![input, vec![0; N], vec![0; BLOCKS as usize]],
         reset: vec![],
+        images: vec![],
         launches: vec![
             launch(
                 "scan_blocks",
@@ -555,6 +574,7 @@ fn blackscholes() -> Bench {
             vec![0; N],
         ],
         reset: vec![],
+        images: vec![],
         launches: vec![launch(
             "blackscholes",
             vec![Buf(0), Buf(1), Buf(2), Buf(3), Buf(4), F32(RATE), F32(VOL)],
@@ -624,6 +644,7 @@ fn sobel() -> Bench {
         size: format!("{W}x{H} floats"),
         bufs: vec![floats(W * H, 12, 0.0, 1.0), vec![0; W * H]],
         reset: vec![],
+        images: vec![],
         launches: vec![launch(
             "sobel",
             vec![Buf(0), Buf(1), U32(W as u32), U32(H as u32)],
@@ -679,6 +700,7 @@ fn histogram() -> Bench {
         ),
         bufs: vec![words, vec![0; GROUPS as usize * 256], vec![0; 256]],
         reset: vec![],
+        images: vec![],
         launches: vec![
             launch(
                 "histogram_local",
@@ -734,6 +756,7 @@ fn bitonic() -> Bench {
         size: format!("{N} uints, {count} launches"),
         bufs: vec![data],
         reset: vec![0],
+        images: vec![],
         launches,
         outputs: vec![Output {
             buf: 0,
@@ -775,6 +798,7 @@ fn ao() -> Bench {
             vec![0; (W * H) as usize],
         ],
         reset: vec![],
+        images: vec![],
         launches: vec![launch(
             "ao",
             vec![Buf(0), U32(ns), U32(SAMPLES), Buf(1)],
@@ -870,6 +894,7 @@ fn parser_bench(
         size: format!("{NREC} records of {LEN} bytes"),
         bufs: vec![words, vec![0; NREC], vec![0; NREC]],
         reset: vec![],
+        images: vec![],
         launches: vec![launch(
             kernel,
             vec![Buf(0), U32(LEN as u32), Buf(1), Buf(2)],
@@ -957,6 +982,7 @@ fn spmv() -> Bench {
         size: format!("{ROWS} rows, {nnz} non-zeros (1/64 of rows 128..1024 long, others 1..16)"),
         bufs: vec![rowptr, col, val, floats(ROWS, 17, -1.0, 1.0), vec![0; ROWS]],
         reset: vec![],
+        images: vec![],
         launches: vec![launch(
             "spmv_csr",
             vec![Buf(0), Buf(1), Buf(2), Buf(3), Buf(4), U32(ROWS as u32)],
@@ -1007,6 +1033,7 @@ fn vm() -> Bench {
         size: format!("{N} work-items x {STEPS} steps, a {LEN}-instruction program"),
         bufs: vec![code, input, vec![0; N]],
         reset: vec![],
+        images: vec![],
         launches: vec![launch(
             "vm",
             vec![Buf(0), U32(LEN), Buf(1), Buf(2), U32(STEPS)],
@@ -1051,6 +1078,7 @@ fn conv5x5() -> Bench {
         size: format!("{W}x{H} floats, 25 taps"),
         bufs: vec![floats(W * H, 20, 0.0, 1.0), vec![0; W * H], filt],
         reset: vec![],
+        images: vec![],
         launches: vec![launch(
             "conv5x5",
             vec![Buf(0), Buf(1), Buf(2), U32(W as u32), U32(H as u32)],
@@ -1077,6 +1105,55 @@ fn conv5x5() -> Bench {
     }
 }
 
+fn blur_image() -> Bench {
+    const W: usize = 2048;
+    const H: usize = 2048;
+    Bench {
+        name: "blur_image",
+        file: "blur_image.cl",
+        options: "",
+        requires: &["images"],
+        what: "5x5 Gaussian blur of an RGBA float image through a clamping sampler",
+        size: format!("{W}x{H} RGBA floats"),
+        bufs: vec![floats(W * H * 4, 23, 0.0, 1.0), vec![0; W * H * 4]],
+        reset: vec![],
+        images: vec![
+            ImageBuf {
+                buf: 0,
+                width: W,
+                height: H,
+            },
+            ImageBuf {
+                buf: 1,
+                width: W,
+                height: H,
+            },
+        ],
+        launches: vec![launch(
+            "blur_image",
+            vec![Buf(0), Buf(1)],
+            &[W as u64, H as u64],
+            &[16, 16],
+        )],
+        outputs: vec![Output {
+            buf: 1,
+            name: "dst",
+            check: Check::Float {
+                rel: 1e-5,
+                abs: 1e-5,
+                max_bad: 0.0,
+            },
+        }],
+        native: vec![Native {
+            name: "c-openmp".into(),
+            run: Box::new(|b| unsafe {
+                let (inp, out) = b.split_at_mut(1);
+                c::nat_blur_image(f(&inp[0]), fm(&mut out[0]), W as i32, H as i32)
+            }),
+        }],
+    }
+}
+
 fn transpose() -> Bench {
     const W: usize = 4096;
     const H: usize = 4096;
@@ -1089,6 +1166,7 @@ fn transpose() -> Bench {
         size: format!("{W}x{H} floats"),
         bufs: vec![floats(W * H, 21, -1.0, 1.0), vec![0; W * H]],
         reset: vec![],
+        images: vec![],
         launches: vec![launch(
             "transpose",
             vec![Buf(0), Buf(1), U32(W as u32), U32(H as u32)],
@@ -1126,6 +1204,7 @@ fn stream_int() -> Bench {
             vec![0; N],
         ],
         reset: vec![],
+        images: vec![],
         launches: vec![launch(
             "stream_int",
             vec![Buf(0), Buf(1), Buf(2), F32(S)],
@@ -1164,6 +1243,7 @@ fn smooth() -> Bench {
         size: format!("{N} floats, slices of {LOCAL}, {ITERS} iterations"),
         bufs: vec![floats(N, 24, 0.0, 1.0), vec![0; N]],
         reset: vec![],
+        images: vec![],
         launches: vec![launch(
             "smooth",
             vec![Buf(0), Buf(1), U32(ITERS), Local(LOCAL as usize * 4)],
