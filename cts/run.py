@@ -61,8 +61,12 @@ def run_subtest(exe: Path, name: str, args: list, env: dict, timeout: float, log
         env = dict(env, CL_CONFORMANCE_RESULTS_FILENAME=str(results))
         start = time.monotonic()
         with open(log, "wb") as out:
+            # From the binary's directory, as the CTS's own scripts run
+            # it: some subtests read files beside it (spirv_bin/, include
+            # directories).
             proc = subprocess.Popen(
                 [str(exe), *args, name],
+                cwd=exe.parent,
                 env=env,
                 stdin=subprocess.DEVNULL,
                 stdout=out,
