@@ -368,6 +368,28 @@ impl Llvm {
         self.call(fty, f, args)
     }
 
+    /// `llvm.masked.load` of the vector type `t` at `p` (`align`-byte
+    /// aligned): the lanes `mask` has set; the others are poison.
+    pub fn masked_load(&self, t: T, p: V, align: u32, mask: V) -> V {
+        let align = self.const_int(self.i32(), align as u64);
+        self.intrinsic(
+            "llvm.masked.load",
+            &[t, self.ptr()],
+            &[p, align, mask, self.poison(t)],
+        )
+    }
+
+    /// `llvm.masked.store` of the vector `v` at `p` (`align`-byte aligned):
+    /// the lanes `mask` has set.
+    pub fn masked_store(&self, v: V, p: V, align: u32, mask: V) -> V {
+        let align = self.const_int(self.i32(), align as u64);
+        self.intrinsic(
+            "llvm.masked.store",
+            &[self.type_of(v), self.ptr()],
+            &[v, p, align, mask],
+        )
+    }
+
     /// Declares (once) and calls an external C function.
     pub fn call_extern(&self, name: &str, ret: T, params: &[T], args: &[V]) -> V {
         let fty = self.func_type(ret, params);

@@ -590,14 +590,8 @@ impl<'a> Emitter<'a> {
                 let mt = self.mem_ty(ty);
                 let vt = self.vty(mt);
                 let (address, vector) = self.private_address(*ptr);
-                let align_v = self.l.const_int(self.l.i32(), *align as u64);
-                let pass = self.l.poison(vt);
                 let v = if vector {
-                    self.l.intrinsic(
-                        "llvm.masked.load",
-                        &[vt, self.l.ptr()],
-                        &[address, align_v, self.mask, pass],
-                    )
+                    self.l.masked_load(vt, address, *align, self.mask)
                 } else {
                     self.gather(address, mt, *align, self.mask)
                 };
@@ -627,11 +621,7 @@ impl<'a> Emitter<'a> {
                 let align_v = self.l.const_int(self.l.i32(), *align as u64);
                 let (xt, pt) = (self.l.type_of(x), self.l.type_of(address));
                 if vector {
-                    self.l.intrinsic(
-                        "llvm.masked.store",
-                        &[xt, self.l.ptr()],
-                        &[x, address, align_v, self.mask],
-                    );
+                    self.l.masked_store(x, address, *align, self.mask);
                 } else {
                     self.l.intrinsic(
                         "llvm.masked.scatter",
@@ -1434,47 +1424,26 @@ impl<'a> Emitter<'a> {
             )
         } else if shape == (Shape::Consecutive { stride: size }) && !volatile {
             let p = self.consecutive_address(ptr, size);
-            let vt = self.vty(mt);
-            let pass = self.l.poison(vt);
-            let align_v = self.l.const_int(self.l.i32(), align as u64);
-            let v = self.l.intrinsic(
-                "llvm.masked.load",
-                &[vt, self.l.ptr()],
-                &[p, align_v, self.mask, pass],
-            );
+            let v = self.l.masked_load(self.vty(mt), p, align, self.mask);
             (Repr::Vector(self.mem_as(v, ty)), Access::Vector)
         } else if let Some(factor) = self.strided_factor(shape, mt, volatile, false) {
             let p = self.consecutive_address(ptr, size * factor as i64);
             let wide = self.l.vec(self.ty(mt), self.w * factor);
             let mask = self.strided_mask(factor);
-            let pass = self.l.poison(wide);
-            let align_v = self.l.const_int(self.l.i32(), align as u64);
-            let v = self.l.intrinsic(
-                "llvm.masked.load",
-                &[wide, self.l.ptr()],
-                &[p, align_v, mask, pass],
-            );
+            let v = self.l.masked_load(wide, p, align, mask);
             let picks: Vec<u32> = (0..self.w).map(|i| i * factor).collect();
-            let v = self.l.shuffle(v, pass, &picks);
+            let v = self.l.shuffle(v, v, &picks);
             (Repr::Vector(self.mem_as(v, ty)), Access::Strided { factor })
         } else {
             let test = self.consecutive_test(ptr, shape, volatile);
             let ps = self.lane_addresses(ptr, test);
             let vt = self.vty(mt);
-            let pass = self.l.poison(vt);
-            let align_v = self.l.const_int(self.l.i32(), align as u64);
             let mask = self.mask;
             let v = self.unless_consecutive(
                 ps,
                 size as u64,
                 test,
-                |e, p0| {
-                    e.l.intrinsic(
-                        "llvm.masked.load",
-                        &[vt, e.l.ptr()],
-                        &[p0, align_v, mask, pass],
-                    )
-                },
+                |e, p0| e.l.masked_load(vt, p0, align, mask),
                 |e| e.gather(ps, mt, align, mask),
             );
             (
@@ -1540,13 +1509,7 @@ impl<'a> Emitter<'a> {
             let p = self.consecutive_address(ptr, size);
             let v = self.vector(value);
             let v = self.to_mem(v, ty);
-            let align_v = self.l.const_int(self.l.i32(), align as u64);
-            let vt = self.l.type_of(v);
-            self.l.intrinsic(
-                "llvm.masked.store",
-                &[vt, self.l.ptr()],
-                &[v, p, align_v, self.mask],
-            );
+            self.l.masked_store(v, p, align, self.mask);
             Access::Vector
         } else if let Some(factor) = self.strided_factor(shape, mt, volatile, true) {
             let p = self.consecutive_address(ptr, size * factor as i64);
@@ -1559,13 +1522,7 @@ impl<'a> Emitter<'a> {
                 .collect();
             let wide = self.l.shuffle(v, v, &spread);
             let mask = self.strided_mask(factor);
-            let align_v = self.l.const_int(self.l.i32(), align as u64);
-            let wt = self.l.type_of(wide);
-            self.l.intrinsic(
-                "llvm.masked.store",
-                &[wt, self.l.ptr()],
-                &[wide, p, align_v, mask],
-            );
+            self.l.masked_store(wide, p, align, mask);
             Access::Strided { factor }
         } else {
             let test = self.consecutive_test(ptr, shape, volatile);
@@ -1579,13 +1536,7 @@ impl<'a> Emitter<'a> {
                 ps,
                 size as u64,
                 test,
-                |e, p0| {
-                    e.l.intrinsic(
-                        "llvm.masked.store",
-                        &[vt, e.l.ptr()],
-                        &[v, p0, align_v, mask],
-                    )
-                },
+                |e, p0| e.l.masked_store(v, p0, align, mask),
                 |e| {
                     e.l.intrinsic("llvm.masked.scatter", &[vt, pt], &[v, ps, align_v, mask])
                 },
@@ -1725,13 +1676,7 @@ impl<'a> Emitter<'a> {
         let wide = self.l.shuffle(all, all, &order);
         let spread: Vec<u32> = (0..w * k).map(|e| e / k).collect();
         let mask = self.l.shuffle(self.mask, self.mask, &spread);
-        let align_v = self.l.const_int(self.l.i32(), align as u64);
-        let wt = self.l.type_of(wide);
-        self.l.intrinsic(
-            "llvm.masked.store",
-            &[wt, self.l.ptr()],
-            &[wide, p, align_v, mask],
-        );
+        self.l.masked_store(wide, p, align, mask);
     }
 
     /// The mask of a `factor` times wider access in which lane i has
