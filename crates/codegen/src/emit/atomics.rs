@@ -102,9 +102,7 @@ impl Emitter<'_> {
             return Some((self.one_address_atomic(op, ptr, x, ty), Access::Combined));
         }
         let unshared = self.func.value_type(ptr).addr_space() == Some(AddrSpace::Local);
-        let conflicts = crate::target().is_ok_and(|t| {
-            t.has_feature("avx512cd") && (self.w == 16 || t.has_feature("avx512vl"))
-        });
+        let conflicts = self.has_avx512("avx512cd");
         if unshared
             && ty == Type::I32
             && self.w <= 16

@@ -332,6 +332,14 @@ impl<'a> Emitter<'a> {
     }
 
     /// The shape of `v` where it is used in the current block.
+    /// Whether the target has the AVX-512 extension `feature` for a gang of
+    /// this width: 16 lanes of 32 bits fill a zmm register; other widths
+    /// need AVX-512VL's narrower forms too.
+    pub fn has_avx512(&self, feature: &str) -> bool {
+        crate::target()
+            .is_ok_and(|t| t.has_feature(feature) && (self.w == 16 || t.has_feature("avx512vl")))
+    }
+
     pub fn use_shape(&self, v: Value) -> Shape {
         self.uni.operand_shape(v, self.cur_block)
     }

@@ -10,7 +10,7 @@ use lockstep_ir::{
     self as ir, BinaryOp, Collective, Combine, ConvertOp, FloatCC, GangOp, InstData, IntCC,
     Rounding, TernaryOp, Type, UnaryOp, Value, WorkItemQuery,
 };
-use lockstep_passes::analysis::{Shape, StoreGroup};
+use lockstep_passes::analysis::{PlainStore, Shape, StoreGroup};
 
 use super::llvm::V;
 use super::{Emitter, Repr};
@@ -1567,24 +1567,8 @@ impl<'a> Emitter<'a> {
         let fits = matches!(size, 4 | 8)
             && stride % size == 0
             && (2..=MAX_FACTOR).contains(&(stride / size));
-        let masked_stores = || {
-            crate::target().is_ok_and(|t| {
-                t.has_feature("avx512f") && (self.w == 16 || t.has_feature("avx512vl"))
-            })
-        };
-        (fits && !volatile && (!store || masked_stores())).then_some((stride / size) as u32)
-    }
-
-    /// The value, address and alignment of store `inst`.
-    fn store_operands(&self, inst: ir::Inst) -> ([Value; 2], u32) {
-        match &self.func.insts[inst] {
-            InstData::Predicated { inst, .. } => match **inst {
-                InstData::Store { args, align, .. } => (args, align),
-                _ => unreachable!("groups are of stores"),
-            },
-            InstData::Store { args, align, .. } => (*args, *align),
-            _ => unreachable!("groups are of stores"),
-        }
+        (fits && !volatile && (!store || self.has_avx512("avx512f")))
+            .then_some((stride / size) as u32)
     }
 
     /// Writes an interleaved store group (see
@@ -1592,23 +1576,23 @@ impl<'a> Emitter<'a> {
     /// side if proven, else if member j's address is member 0's plus j
     /// elements at run time, else member by member.
     fn interleaved_stores(&mut self, group: &StoreGroup) {
-        let members: Vec<([Value; 2], u32)> = group
+        let members: Vec<PlainStore> = group
             .members
             .iter()
-            .map(|&m| self.store_operands(m))
+            .map(|&m| PlainStore::of(&self.func.insts[m]).expect("groups are of plain stores"))
             .collect();
         if group.proven {
             self.interleaved_store(&members);
             return;
         }
         let k = members.len() as i64;
-        let ty = self.func.value_type(members[0].0[0]);
+        let ty = self.func.value_type(members[0].value);
         let size = self.mem_ty(ty).bytes() as i64;
         let i64t = self.l.i64();
         let lane0: Vec<V> = members
             .iter()
-            .map(|&([_, ptr], _)| {
-                let p = self.consecutive_address(ptr, size * k);
+            .map(|m| {
+                let p = self.consecutive_address(m.ptr, size * k);
                 self.l.cast(LLVMOpcode::LLVMPtrToInt, p, i64t)
             })
             .collect();
@@ -1632,8 +1616,8 @@ impl<'a> Emitter<'a> {
         self.interleaved_store(&members);
         self.l.br(done);
         self.l.position_at_end(no);
-        for &([value, ptr], align) in &members {
-            self.store_access(value, ptr, align, false);
+        for m in &members {
+            self.store_access(m.value, m.ptr, m.align, false);
         }
         self.l.br(done);
         self.l.position_at_end(done);
@@ -1643,20 +1627,19 @@ impl<'a> Emitter<'a> {
     /// side by side: lane i's value of member j at element i * k + j from
     /// member 0's lane-0 address, under the mask spread over each lane's
     /// `k` elements (aligned as member 0's address is).
-    fn interleaved_store(&mut self, members: &[([Value; 2], u32)]) {
+    fn interleaved_store(&mut self, members: &[PlainStore]) {
         let k = members.len() as u32;
         let w = self.w;
-        let ([value0, ptr0], align) = members[0];
-        let ty = self.func.value_type(value0);
+        let ty = self.func.value_type(members[0].value);
         let size = self.mem_ty(ty).bytes() as i64;
         let parts: Vec<V> = members
             .iter()
-            .map(|&([value, _], _)| {
-                let v = self.vector(value);
+            .map(|m| {
+                let v = self.vector(m.value);
                 self.to_mem(v, ty)
             })
             .collect();
-        let p = self.consecutive_address(ptr0, size * k as i64);
+        let p = self.consecutive_address(members[0].ptr, size * k as i64);
         // Concatenated (padded to a power of two), then interleaved.
         let pad = self.l.poison(self.l.type_of(parts[0]));
         let mut level = parts;
@@ -1676,7 +1659,7 @@ impl<'a> Emitter<'a> {
         let wide = self.l.shuffle(all, all, &order);
         let spread: Vec<u32> = (0..w * k).map(|e| e / k).collect();
         let mask = self.l.shuffle(self.mask, self.mask, &spread);
-        self.l.masked_store(wide, p, align, mask);
+        self.l.masked_store(wide, p, members[0].align, mask);
     }
 
     /// The mask of a `factor` times wider access in which lane i has

@@ -80,23 +80,36 @@ impl Interleaved {
     }
 }
 
-/// A plain store's value, address and predicate (`None`: none).
-fn store_parts(data: &InstData) -> Option<(Value, Value, Option<Value>)> {
-    match data {
-        InstData::Store {
-            args: [value, ptr],
-            volatile: false,
-            ..
-        } => Some((*value, *ptr, None)),
-        InstData::Predicated { mask, inst } => match **inst {
+/// A store an interleaved group may hold: not volatile, predicated or not.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct PlainStore {
+    pub value: Value,
+    pub ptr: Value,
+    pub align: u32,
+    /// The predicate (`None`: none).
+    pub predicate: Option<Value>,
+}
+
+impl PlainStore {
+    /// `data` as such a store, if it is one.
+    pub fn of(data: &InstData) -> Option<PlainStore> {
+        let (core, predicate) = match data {
+            InstData::Predicated { mask, inst } => (&**inst, Some(*mask)),
+            data => (data, None),
+        };
+        match *core {
             InstData::Store {
                 args: [value, ptr],
+                align,
                 volatile: false,
-                ..
-            } => Some((value, ptr, Some(*mask))),
+            } => Some(PlainStore {
+                value,
+                ptr,
+                align,
+                predicate,
+            }),
             _ => None,
-        },
-        _ => None,
+        }
     }
 }
 
@@ -113,22 +126,25 @@ fn group_from(
     insts: &[Inst],
     factor: &impl Fn(Value, Type) -> Option<usize>,
 ) -> Option<StoreGroup> {
-    let (value, ptr, pred) = store_parts(&func.insts[insts[0]])?;
-    let ty = func.value_type(value);
+    let first = PlainStore::of(&func.insts[insts[0]])?;
+    let ty = func.value_type(first.value);
     if !matches!(ty.bytes(), 4 | 8) || ty == Type::I1 {
         return None;
     }
-    let k = factor(ptr, ty).filter(|k| (2..=4).contains(k))?;
-    let mut found = vec![(insts[0], ptr)];
+    let k = factor(first.ptr, ty).filter(|k| (2..=4).contains(k))?;
+    let mut found = vec![(insts[0], first.ptr)];
     for &inst in &insts[1..] {
         let data = &func.insts[inst];
         if data.is_terminator() || found.len() == k {
             break;
         }
-        let member = store_parts(data)
-            .filter(|&(v, p, m)| func.value_type(v) == ty && m == pred && factor(p, ty) == Some(k));
+        let member = PlainStore::of(data).filter(|s| {
+            func.value_type(s.value) == ty
+                && s.predicate == first.predicate
+                && factor(s.ptr, ty) == Some(k)
+        });
         match member {
-            Some((_, p, _)) => found.push((inst, p)),
+            Some(s) => found.push((inst, s.ptr)),
             None if touches_memory(data) => break,
             None => {}
         }
@@ -269,7 +285,15 @@ impl Address {
 #[cfg(test)]
 mod tests {
     use super::Interleaved;
-    use lockstep_ir::parse_function;
+    use lockstep_ir::{parse_function, Function, Inst};
+
+    /// The stores of `func`, in layout order.
+    fn stores(func: &Function) -> Vec<Inst> {
+        func.insts_in_layout()
+            .filter(|&(_, i)| func.insts[i].mnemonic() == "store")
+            .map(|(_, i)| i)
+            .collect()
+    }
 
     /// `out[2 * i] = a; out[2 * i + 1] = b;` (the scan's pair store), and
     /// a third store elsewhere after a load that ends the window.
@@ -304,11 +328,7 @@ block0(v0: ptr.global, v1: ptr.global):
     fn a_pair_of_stores_one_element_apart_is_a_group() {
         let func = parse_function(PAIR).unwrap();
         let g = Interleaved::compute(&func, |_, _, _| Some(2));
-        let stores: Vec<_> = func
-            .insts_in_layout()
-            .filter(|&(_, i)| func.insts[i].mnemonic() == "store")
-            .map(|(_, i)| i)
-            .collect();
+        let stores = stores(&func);
         let group = g.group_of(stores[0]).expect("the pair is a group");
         assert_eq!(group.members, vec![stores[0], stores[1]]);
         assert_eq!(group.last, stores[1]);
@@ -349,11 +369,7 @@ block0(v0: ptr.global, v1: i64, v2: i64):
 ";
         let func = parse_function(src).unwrap();
         let g = Interleaved::compute(&func, |_, _, _| Some(2));
-        let stores: Vec<_> = func
-            .insts_in_layout()
-            .filter(|&(_, i)| func.insts[i].mnemonic() == "store")
-            .map(|(_, i)| i)
-            .collect();
+        let stores = stores(&func);
         let group = g.group_of(stores[0]).expect("a group");
         assert!(!group.proven);
         assert_eq!(group.members, stores);
