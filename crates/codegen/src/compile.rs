@@ -306,6 +306,9 @@ fn load(
         jit.lookup(&symbol)
     })
     .map_err(|e| internal(e.to_string()))?;
+    if crate::perf_map::enabled() {
+        crate::perf_map::record(&entry.object, &symbol, address, name);
+    }
     if from_disk {
         DISK_HITS.fetch_add(1, Ordering::Relaxed);
     }

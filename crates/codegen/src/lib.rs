@@ -11,6 +11,7 @@
 pub mod backend;
 mod compile;
 pub mod emit;
+mod perf_map;
 pub mod report;
 
 use thiserror::Error;

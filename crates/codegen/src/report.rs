@@ -274,7 +274,7 @@ impl fmt::Display for Report {
         if self.barriers > 0 {
             writeln!(
                 f,
-                "  barriers: {} (each gang stops at a barrier until all gangs of the group arrive; {} bytes of state per gang: the values live across each barrier that are not computed again, the waiting lanes, private arrays)",
+                "  barriers: {} (each gang stops at a barrier until all gangs of the group arrive; {} bytes of state per gang: the values live across each barrier that are not computed again, and private arrays; every work-item of the group must arrive, and a gang that arrives without some stops the launch with a barrier-divergence error)",
                 self.barriers, self.gang_state
             )?;
         }

@@ -162,7 +162,12 @@ pub enum Op {
     },
     /// Fences: execution is sequential, so there is nothing to order.
     Nop,
-    Barrier,
+    /// A barrier (a suspend point in gang-level IR). `arriving`: the mask
+    /// of the lanes that reach it, which must be every active lane
+    /// (`NO_REG`: not gang-level IR).
+    Barrier {
+        arriving: Reg,
+    },
     WorkItem {
         query: WorkItemQuery,
         dim: u8,
@@ -720,7 +725,7 @@ fn decode_function(
                 InstData::Fence { .. } => Op::Nop,
                 InstData::Barrier { .. } => {
                     has_barrier = true;
-                    Op::Barrier
+                    Op::Barrier { arriving: NO_REG }
                 }
                 InstData::NextItem => Op::NextItem {
                     dst: need_dst("next_item")?,
@@ -797,9 +802,10 @@ fn decode_function(
                     return d.err("a predicated instruction inside a predicated instruction");
                 }
                 InstData::Jump { dest } => Op::Jump(d.edge(dest)?),
-                InstData::Suspend { dest, .. } => {
+                InstData::Suspend { dest, arriving, .. } => {
                     has_barrier = true;
-                    code.push(Op::Barrier);
+                    let arriving = arriving.map_or(Ok(NO_REG), |m| d.reg(m))?;
+                    code.push(Op::Barrier { arriving });
                     insts.push(inst);
                     Op::Jump(d.edge(dest)?)
                 }

@@ -1262,7 +1262,7 @@ impl<'p, 'a> Exec<'p, '_, 'a> {
                 }
                 let r = |x: Reg| x as usize;
                 match *op {
-                    Op::Barrier => {
+                    Op::Barrier { .. } => {
                         if let Some(fr) = it.frames.last_mut() {
                             fr.pc = pc as u32;
                         }

@@ -30,8 +30,10 @@ pub struct GroupContext {
     /// This work-group's local memory: the kernel's `__local` variables at
     /// the offsets the compiled kernel reports, then the local arguments.
     pub local_mem: *mut u8,
-    /// Opaque pointer handed to `lockstep_rt_printf`.
-    pub printf_sink: *mut std::ffi::c_void,
+    /// Opaque pointer handed to `lockstep_rt_printf` and
+    /// `lockstep_rt_barrier_diverged`: where a launch collects what its
+    /// work-items report.
+    pub sink: *mut std::ffi::c_void,
     pub work_dim: u64,
     pub group_id: [u64; 3],
     pub global_size: [u64; 3],
@@ -61,7 +63,7 @@ pub mod offsets {
     pub const ARGS: u64 = 0;
     pub const GLOBALS: u64 = 8;
     pub const LOCAL_MEM: u64 = 16;
-    pub const PRINTF_SINK: u64 = 24;
+    pub const SINK: u64 = 24;
     pub const WORK_DIM: u64 = 32;
     pub const GROUP_ID: u64 = 40;
     pub const GLOBAL_SIZE: u64 = 64;
@@ -197,6 +199,12 @@ pub mod runtime_symbols {
     ///
     /// [`CheckInfo`]: super::CheckInfo
     pub const CHECK_FAILED: &str = "lockstep_rt_check_failed";
+    /// `void lockstep_rt_barrier_diverged(void *sink, const GroupContext
+    /// *ctx, u64 line, u64 first_id, u64 arrived, u64 active)`: a gang
+    /// reached the barrier at source `line` (0: unknown) with only the lanes
+    /// `arrived` (bits) of its `active` ones; lane `l` holds the work-item
+    /// of local linear id `first_id + l`. The gang stops there.
+    pub const BARRIER_DIVERGED: &str = "lockstep_rt_barrier_diverged";
 }
 
 /// The code of a scalar type in the runtime calls' argument type arrays.
@@ -274,10 +282,7 @@ mod tests {
             offset_of!(GroupContext, local_mem) as u64,
             offsets::LOCAL_MEM
         );
-        assert_eq!(
-            offset_of!(GroupContext, printf_sink) as u64,
-            offsets::PRINTF_SINK
-        );
+        assert_eq!(offset_of!(GroupContext, sink) as u64, offsets::SINK);
         assert_eq!(offset_of!(GroupContext, work_dim) as u64, offsets::WORK_DIM);
         assert_eq!(
             offset_of!(GroupContext, group_count) as u64,

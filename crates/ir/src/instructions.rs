@@ -215,10 +215,19 @@ pub enum InstData {
     /// defined before the suspend is used after it (function parameters stay
     /// available), so a gang can stop here, keep only these values, and
     /// resume at `dest` once every gang of its work-group has arrived.
+    ///
+    /// In gang-level IR (after `linearize`), `arriving` is the mask of the
+    /// lanes that reach the suspend point. OpenCL requires every work-item
+    /// of a work-group to reach each barrier, so that mask must be the
+    /// gang's `active_lanes`: a gang where some active lane is missing stops
+    /// with a barrier-divergence error instead of suspending, and a resumed
+    /// gang's mask is its `active_lanes` again (a constant when the group
+    /// fills its gangs), not a value kept in the state.
     Suspend {
         flags: FenceFlags,
         scope: MemScope,
         dest: BlockCall,
+        arriving: Option<Value>,
     },
     /// Control never reaches here (reaching it is undefined behaviour).
     Unreachable,

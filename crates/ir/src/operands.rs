@@ -48,7 +48,13 @@ macro_rules! walk_operands {
                     $each(std::slice::$one(arg))
                 }
             }
-            InstData::Jump { dest } | InstData::Suspend { dest, .. } => $each(dest.args.$slice()),
+            InstData::Jump { dest } => $each(dest.args.$slice()),
+            InstData::Suspend { dest, arriving, .. } => {
+                $each(dest.args.$slice());
+                if let Some(arriving) = arriving {
+                    $each(std::slice::$one(arriving))
+                }
+            }
             InstData::Brif {
                 cond,
                 then_dest,

@@ -1226,10 +1226,18 @@ impl Parser {
                 self.punct(',')?;
                 let scope = self.named("memory scope", MemScope::from_name)?;
                 self.punct(',')?;
+                let dest = self.block_call(st)?;
+                let arriving = if self.eat_punct(',') {
+                    self.keyword("arriving")?;
+                    Some(self.use_value(st)?)
+                } else {
+                    None
+                };
                 InstData::Suspend {
                     flags,
                     scope,
-                    dest: self.block_call(st)?,
+                    dest,
+                    arriving,
                 }
             }
             "brif" => {

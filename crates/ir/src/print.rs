@@ -371,9 +371,17 @@ fn write_operation(
             write!(w, " ")?;
             write_block_call(w, dest)?;
         }
-        InstData::Suspend { flags, scope, dest } => {
+        InstData::Suspend {
+            flags,
+            scope,
+            dest,
+            arriving,
+        } => {
             write!(w, " {}, {scope}, ", flags_to_string(*flags))?;
             write_block_call(w, dest)?;
+            if let Some(m) = arriving {
+                write!(w, ", arriving {m}")?;
+            }
         }
         InstData::Brif {
             cond,

@@ -316,6 +316,15 @@ impl<'a> Verifier<'a> {
                     if result_varying {
                         self.fail_inst(inst, format!("per-lane values are {outside}"));
                     }
+                    if let InstData::Suspend {
+                        arriving: Some(_), ..
+                    } = data
+                    {
+                        self.fail_inst(
+                            inst,
+                            format!("a suspend point's arriving lanes are {outside}"),
+                        );
+                    }
                     if matches!(data, InstData::Gang { .. } | InstData::Predicated { .. }) {
                         self.fail_inst(inst, format!("'{}' is {outside}", data.mnemonic()));
                     }
@@ -972,6 +981,11 @@ impl<'a> Verifier<'a> {
                     matches!(ty(*v), Type::I32 | Type::I64 | Type::F32 | Type::F64),
                     "atomic stores take i32, i64, f32 or f64",
                 )
+            }
+            InstData::Suspend {
+                arriving: Some(m), ..
+            } if ty(*m) != Type::I1 => {
+                Err("a suspend point's arriving lanes are an i1 mask".into())
             }
             InstData::Fence { flags, .. }
             | InstData::Barrier { flags, .. }

@@ -375,6 +375,7 @@ fn gen_function(
                 flags: FenceFlags(g.c.below(8) as u8),
                 scope: g.c.pick(MemScope::ALL),
                 dest: call(&mut g, *t),
+                arriving: None,
             },
             Exit::Brif(t, e) => {
                 let cond = g.value(Type::I1);

@@ -8,8 +8,8 @@
 //!   expected reports as `ERROR <text>` lines: each must be a part of a
 //!   line of the reports, in order. The interpreter must find them all; the
 //!   SIMD engine too, unless the `.ref` says `SIMD-UNDETECTED` (data races,
-//!   uninitialized memory, division by zero, barrier divergence: the
-//!   interpreter's alone), in which case it must run without reports. The
+//!   uninitialized memory, division by zero: the interpreter's alone), in
+//!   which case it must run without reports. The
 //!   fixed twin (`NAME_fixed`) is a correct corpus kernel, run by `clean/`.
 //!   Reports are read from `LaunchReport::diagnostics`; a launch that
 //!   stops with an error (barrier divergence) counts its message as one.

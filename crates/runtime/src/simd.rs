@@ -33,8 +33,12 @@ pub(crate) fn cores() -> usize {
 }
 
 /// The functions generated code calls ([`runtime_symbols`]).
-fn runtime_functions() -> [(&'static str, usize); 3] {
+fn runtime_functions() -> [(&'static str, usize); 4] {
     [
+        (
+            runtime_symbols::BARRIER_DIVERGED,
+            lockstep_rt_barrier_diverged as *const () as usize,
+        ),
         (
             runtime_symbols::CHECK_FAILED,
             crate::check::lockstep_rt_check_failed as *const () as usize,
@@ -191,9 +195,11 @@ fn worker_stack(frame: u64) -> usize {
         .max(MIN_WORKER_STACK as u64) as usize
 }
 
-/// What printf output collects into during a launch.
-struct PrintfSink {
-    out: Mutex<String>,
+/// What a launch's work-items report while it runs (the generated code's
+/// `GroupContext::sink`): printf output, and the first barrier divergence.
+struct LaunchSink {
+    printf: Mutex<String>,
+    divergence: Mutex<Option<String>>,
 }
 
 /// Raw launch state shared by the workers (pointers into buffers the
@@ -419,8 +425,9 @@ pub(crate) fn launch(
     }
     let globals = program.global_addresses();
     let shared = Shared { args, globals };
-    let sink = PrintfSink {
-        out: Mutex::new(String::new()),
+    let sink = LaunchSink {
+        printf: Mutex::new(String::new()),
+        divergence: Mutex::new(None),
     };
     // Checked code reads the arguments' sizes and flags, and reports here.
     let checked = ctx.checked();
@@ -501,7 +508,7 @@ pub(crate) fn launch(
             args: shared.args.as_ptr(),
             globals: shared.globals.as_ptr(),
             local_mem: aligned as *mut u8,
-            printf_sink: &sink as *const PrintfSink as *mut std::ffi::c_void,
+            sink: &sink as *const LaunchSink as *mut std::ffi::c_void,
             work_dim: dims as u64,
             group_id: g,
             global_size: global,
@@ -622,7 +629,17 @@ pub(crate) fn launch(
     }
     drop(guards);
     drop(byval);
-    let printf_output = sink.out.into_inner().unwrap_or_else(|e| e.into_inner());
+    if let Some(message) = sink
+        .divergence
+        .into_inner()
+        .unwrap_or_else(|e| e.into_inner())
+    {
+        return Err(LaunchError::Execution {
+            kernel: kernel.name().to_string(),
+            message,
+        });
+    }
+    let printf_output = sink.printf.into_inner().unwrap_or_else(|e| e.into_inner());
     Ok(LaunchReport {
         printf_output,
         diagnostics: check_sink.into_reports(),
@@ -662,7 +679,7 @@ unsafe fn rt_printf(
     bits: *const u64,
     types: *const u8,
 ) -> i32 {
-    let sink = &*(sink as *const PrintfSink);
+    let sink = &*(sink as *const LaunchSink);
     let fmt = std::ffi::CStr::from_ptr(format as *const std::ffi::c_char).to_string_lossy();
     let args: Vec<(u64, Type)> = (0..nargs as usize)
         .map(|i| (*bits.add(i), type_of_code(*types.add(i))))
@@ -677,13 +694,82 @@ unsafe fn rt_printf(
     };
     match lockstep_interp::printf::format(&fmt, &args, &mut read_string) {
         Ok(text) => {
-            sink.out
+            sink.printf
                 .lock()
                 .unwrap_or_else(|e| e.into_inner())
                 .push_str(&text);
             0
         }
         Err(_) => -1,
+    }
+}
+
+/// A gang reached a barrier without all its work-items (see
+/// [`runtime_symbols::BARRIER_DIVERGED`]): the first such report of the
+/// launch is kept, and the launch fails with it.
+///
+/// # Safety
+/// Called by generated code with the launch's live sink and context.
+unsafe extern "C" fn lockstep_rt_barrier_diverged(
+    sink: *mut std::ffi::c_void,
+    ctx: *const GroupContext,
+    line: u64,
+    first_id: u64,
+    arrived: u64,
+    active: u64,
+) {
+    // SAFETY: the caller's contract above.
+    let (sink, ctx) = unsafe { (&*(sink as *const LaunchSink), &*ctx) };
+    let mut divergence = sink.divergence.lock().unwrap_or_else(|e| e.into_inner());
+    if divergence.is_some() {
+        return;
+    }
+    let ids = |bits: u64| -> Vec<u64> {
+        (0..64)
+            .filter(|l| bits >> l & 1 != 0)
+            .map(|l| first_id + l)
+            .collect()
+    };
+    let at = if line == 0 {
+        "a barrier".to_string()
+    } else {
+        format!("the barrier at line {line}")
+    };
+    let g = ctx.group_id;
+    let others = if arrived == 0 {
+        "other work-items of the group reached".to_string()
+    } else {
+        format!("work-items {} reached", id_ranges(&ids(arrived)))
+    };
+    *divergence = Some(format!(
+        "barrier divergence in work-group ({}, {}, {}): work-items {} (local linear ids) did not reach {at}, which {others} (they returned or took another path); OpenCL requires every work-item of a work-group to reach each barrier, so the work-group stopped there. `lockstep run --engine interp --check` shows where each work-item went",
+        g[0],
+        g[1],
+        g[2],
+        id_ranges(&ids(active & !arrived)),
+    ));
+}
+
+/// `ids` (ascending) as ranges: `0..=3, 8, 10..=15`.
+fn id_ranges(ids: &[u64]) -> String {
+    let mut parts: Vec<String> = Vec::new();
+    let mut i = 0;
+    while i < ids.len() {
+        let mut j = i;
+        while j + 1 < ids.len() && ids[j + 1] == ids[j] + 1 {
+            j += 1;
+        }
+        parts.push(if j == i {
+            ids[i].to_string()
+        } else {
+            format!("{}..={}", ids[i], ids[j])
+        });
+        i = j + 1;
+    }
+    if parts.is_empty() {
+        "none".to_string()
+    } else {
+        parts.join(", ")
     }
 }
 

@@ -674,7 +674,11 @@ impl<'a> Emitter<'a> {
                         .collect();
                     self.l.switch(x, bbs[&default.block], &cases);
                 }
-                InstData::Suspend { dest, .. } => {
+                InstData::Suspend { dest, arriving, .. } => {
+                    if let Some(m) = *arriving {
+                        let line = func.srclocs[term].map_or(0, |l| l.line);
+                        self.stop_unless_all_arrived(m, line);
+                    }
                     // Keep the resume block's arguments; stop with its number.
                     let params = func.blocks[dest.block].params.clone();
                     for (p, &a) in params.into_iter().zip(&dest.args) {
@@ -696,6 +700,105 @@ impl<'a> Emitter<'a> {
             }
         }
         Ok(())
+    }
+
+    /// At a suspend point: if some active lane is not among the `arriving`
+    /// ones (barrier divergence, which OpenCL forbids), reports the lanes
+    /// to the runtime (`lockstep_rt_barrier_diverged`) and finishes the gang
+    /// there, so that no lane runs past the barrier; the launch fails.
+    fn stop_unless_all_arrived(&mut self, arriving: Value, line: u32) {
+        let arrived = self.vector(arriving);
+        let missing = self.l.and(self.gang_mask, self.l.not(arrived));
+        let diverged = self.any(missing);
+        let report = self.l.append_block(self.f, "barrier.diverged");
+        let all_arrived = self.l.append_block(self.f, "barrier.arrived");
+        self.l.cond_br(diverged, report, all_arrived);
+        self.l.position_at_end(report);
+        let i64t = self.l.i64();
+        let bits = |e: &Self, m: V| {
+            e.l.cast(llvm_sys::LLVMOpcode::LLVMZExt, e.mask_bits(m), i64t)
+        };
+        let sink = self.ctx_field_ptr(crate::abi::offsets::SINK);
+        let first_id = self.l.extract(self.lin, 0);
+        let args = [
+            sink,
+            self.ctx,
+            self.l.const_int(i64t, line as u64),
+            first_id,
+            bits(self, arrived),
+            bits(self, self.gang_mask),
+        ];
+        self.call_barrier_diverged(&args);
+        self.ret_resume_point(DONE);
+        self.l.position_at_end(all_arrived);
+    }
+
+    /// In the work-group function: the gang at `base` stopped at resume
+    /// point `r` (or finished: [`DONE`]) where the group's first gang
+    /// stopped at `first`. Reports the gang that missed the other's
+    /// barrier: this one, or the first one if that one finished.
+    fn report_gangs_diverged(&self, ctx: V, r: V, first: V, base: V, mask: V, total: u64) {
+        let (i32t, i64t) = (self.l.i32(), self.l.i64());
+        let eq = |a: V, k: u64| {
+            self.l.icmp(
+                llvm_sys::LLVMIntPredicate::LLVMIntEQ,
+                a,
+                self.l.const_int(i32t, k),
+            )
+        };
+        let first_finished = eq(first, DONE);
+        let waited_at = self.l.select(first_finished, r, first);
+        // The source line of each resume point's barrier.
+        let blocks = self.barrier.as_ref().map_or(&[][..], |b| &b.blocks[..]);
+        let mut line = self.l.const_int(i64t, 0);
+        for (_, inst) in self.func.insts_in_layout() {
+            if let InstData::Suspend { dest, .. } = &self.func.insts[inst] {
+                if let Some(k) = blocks.iter().position(|&b| b == dest.block) {
+                    let l = self.func.srclocs[inst].map_or(0, |l| l.line);
+                    line = self.l.select(
+                        eq(waited_at, k as u64 + 1),
+                        self.l.const_int(i64t, l as u64),
+                        line,
+                    );
+                }
+            }
+        }
+        let bits = self
+            .l
+            .cast(llvm_sys::LLVMOpcode::LLVMZExt, self.mask_bits(mask), i64t);
+        let first_gang_bits = (1u64 << total.min(self.w as u64)) - 1;
+        let missing = self.l.select(
+            first_finished,
+            self.l.const_int(i64t, first_gang_bits),
+            bits,
+        );
+        let first_id = self
+            .l
+            .select(first_finished, self.l.const_int(i64t, 0), base);
+        let sink = {
+            let p = self
+                .l
+                .gep_i8(ctx, self.l.const_int(i64t, crate::abi::offsets::SINK));
+            self.l.load(self.l.ptr(), p, 8)
+        };
+        let zero = self.l.const_int(i64t, 0);
+        self.call_barrier_diverged(&[sink, ctx, line, first_id, zero, missing]);
+    }
+
+    /// Calls `lockstep_rt_barrier_diverged` (declared once, cold).
+    fn call_barrier_diverged(&self, args: &[V; 6]) {
+        let (ptr, i64t) = (self.l.ptr(), self.l.i64());
+        let name = crate::abi::runtime_symbols::BARRIER_DIVERGED;
+        let fty = self
+            .l
+            .func_type(self.l.void(), &[ptr, ptr, i64t, i64t, i64t, i64t]);
+        let f = self.l.get_function(name).unwrap_or_else(|| {
+            let f = self.l.add_function(name, fty);
+            self.l.add_fn_attr(f, "cold");
+            self.l.add_fn_attr(f, "nounwind");
+            f
+        });
+        self.l.call(fty, f, args);
     }
 
     /// Kernels with barriers: returns from the gang function with the
@@ -756,6 +859,13 @@ impl<'a> Emitter<'a> {
         self.l.position_at_end(body);
         let g = self.l.phi(i64t);
         self.l.add_incoming(g, self.l.const_int(i64t, 0), phase);
+        // Kernels with barriers: where the group's first gang stopped.
+        let first = self.barrier.is_some().then(|| {
+            let first = self.l.phi(i32t);
+            self.l
+                .add_incoming(first, self.l.const_int(i32t, DONE), phase);
+            first
+        });
         let base = self.l.mul(g, self.l.const_int(i64t, w));
         let iota: Vec<V> = (0..w).map(|i| self.l.const_int(i64t, i)).collect();
         let lin = self
@@ -796,19 +906,44 @@ impl<'a> Emitter<'a> {
                 )
             }
         };
+        // Every gang must stop where the first one did (OpenCL requires all
+        // work-items of a group to reach each barrier); one that finished or
+        // stopped elsewhere ends the group with a barrier-divergence report.
+        let first_stop = stopped_at.zip(first).map(|(r, first)| {
+            let is_first = self.l.icmp(
+                llvm_sys::LLVMIntPredicate::LLVMIntEQ,
+                g,
+                self.l.const_int(i64t, 0),
+            );
+            let first_stop = self.l.select(is_first, r, first);
+            let differs = self
+                .l
+                .icmp(llvm_sys::LLVMIntPredicate::LLVMIntNE, r, first_stop);
+            let diverged = self.l.append_block(wg, "gang.diverged");
+            let next_gang = self.l.append_block(wg, "gang.next");
+            self.l.cond_br(differs, diverged, next_gang);
+            self.l.position_at_end(diverged);
+            self.report_gangs_diverged(ctx, r, first_stop, base, mask, total);
+            self.l.ret_void();
+            self.l.position_at_end(next_gang);
+            (first, first_stop)
+        });
         let next = self.l.add(g, self.l.const_int(i64t, 1));
         let more = self.l.icmp(
             llvm_sys::LLVMIntPredicate::LLVMIntULT,
             next,
             self.l.const_int(i64t, gangs),
         );
-        self.l.add_incoming(g, next, body);
+        let tail = self.l.current_block();
+        self.l.add_incoming(g, next, tail);
+        if let Some((first, first_stop)) = first_stop {
+            self.l.add_incoming(first, first_stop, tail);
+        }
         self.l.cond_br(more, body, phase_end);
         self.l.position_at_end(phase_end);
         match stopped_at {
             None => self.l.br(done),
             Some(r) => {
-                // Every gang stops at the same barrier (OpenCL requires it).
                 let finished = self.l.icmp(
                     llvm_sys::LLVMIntPredicate::LLVMIntEQ,
                     r,

@@ -2092,7 +2092,7 @@ impl<'a> Emitter<'a> {
         let n = args.len().max(1) as u64;
         let arr_t = self.l.array(i64t, n);
         let bits_arr = self.gang_memory(arr_t);
-        let sink = self.ctx_field_ptr(offsets::PRINTF_SINK);
+        let sink = self.ctx_field_ptr(offsets::SINK);
         let arg_tys: Vec<Type> = args.iter().map(|&a| self.func.value_type(a)).collect();
         let nargs = args.len();
         let r = self.per_active_lane(args, |e, xs| {

@@ -27,7 +27,7 @@ use lockstep_ir::{GangOp, Type};
 
 use super::{take_edge, Exec, Item, Lane, Stop};
 use crate::collective::collective;
-use crate::decode::{DecodedFunc, Op, Reg};
+use crate::decode::{DecodedFunc, Op, Reg, NO_REG};
 use crate::error::InterpError;
 use crate::memory::{offset_of, region_of, Space};
 
@@ -127,7 +127,22 @@ impl Exec<'_, '_, '_> {
                 });
             }
             match *op {
-                Op::Barrier => {
+                Op::Barrier { arriving } => {
+                    if arriving != NO_REG {
+                        let missing = gang.lanes[..gang.active]
+                            .iter()
+                            .position(|l| l.regs[arriving as usize] & 1 == 0);
+                        if let Some(lane) = missing {
+                            let site = self.site(fidx, at, &gang.lanes[0].id);
+                            return Err(InterpError::BarrierDivergence {
+                                group: self.group_id,
+                                message: format!(
+                                    "lane {lane} of a gang is active but does not arrive at `{}`",
+                                    site.inst
+                                ),
+                            });
+                        }
+                    }
                     gang.pc = pc;
                     return Ok(Stop::Barrier);
                 }

@@ -477,6 +477,7 @@ fn inst_coverage(
             flags: f,
             scope: s,
             dest,
+            ..
         } => {
             key("suspend".into());
             if !dest.args.is_empty() {

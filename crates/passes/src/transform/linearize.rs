@@ -38,10 +38,12 @@
 //! iterations at once, so a per-lane value defined in such a loop is kept
 //! per lane (blended at its definition) for every use in another block.
 //!
-//! A suspend point stops the whole gang with every lane that has not
-//! returned waiting at it (OpenCL requires all work-items to reach the same
-//! barrier); it passes its arguments and its mask to a new resume block,
-//! where the gang restarts with only those lanes waiting.
+//! A suspend point stops the whole gang, which OpenCL requires to arrive
+//! with every work-item (all work-items of a group reach each barrier): it
+//! names its mask as the lanes `arriving` (the code generator stops a gang
+//! where some active lane is missing, with a barrier-divergence error) and
+//! passes its arguments to a new resume block, where the gang restarts
+//! with all its active lanes.
 //!
 //! Masks, block parameters and values crossing blocks are variables, put
 //! into SSA form as the blocks are filled (Braun et al., "Simple and
@@ -1019,8 +1021,9 @@ impl<'a> Linearizer<'a> {
             self.out.varying[p] = t.varying;
             self.write(Var::Param(b, n), r, p);
         }
-        let m = self.out.append_block_param(r, Type::I1);
-        self.out.varying[m] = true;
+        // Every active lane arrived (the suspend point checks it): they all
+        // resume.
+        let m = self.gang(r, GangOp::ActiveLanes, vec![], Type::I1, true);
         match self.scheme {
             Scheme::Masks => self.write(Var::Mask(b), r, m),
             Scheme::BlockIp => {
@@ -1116,19 +1119,21 @@ impl<'a> Linearizer<'a> {
             InstData::Return { .. } => {
                 self.jump(body, self.end, vec![]);
             }
-            InstData::Suspend { flags, scope, dest } => {
-                let mut args: Vec<Value> = dest
+            InstData::Suspend {
+                flags, scope, dest, ..
+            } => {
+                let args: Vec<Value> = dest
                     .args
                     .iter()
                     .map(|&a| self.operand(a, b, body))
                     .collect();
-                args.push(mask);
                 let r = self.resume_entry[dest.block].expect("resume entry");
                 let s = self.out.create_inst(
                     InstData::Suspend {
                         flags: *flags,
                         scope: *scope,
                         dest: BlockCall { block: r, args },
+                        arriving: Some(mask),
                     },
                     None,
                 );

@@ -125,6 +125,7 @@ fn split_blocks(func: &mut Function) -> Vec<(Block, Block)> {
         func.insts[inst] = InstData::Suspend {
             flags,
             scope,
+            arriving: None,
             dest: BlockCall {
                 block: resume,
                 args: Vec::new(),
