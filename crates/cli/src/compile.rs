@@ -241,6 +241,7 @@ pub fn run(args: CompileArgs) -> Result<()> {
                 reason: format!("{width}, from --width"),
                 one_lane: None,
                 wider: None,
+                wider_within_rows: false,
             },
             None => lockstep_passes::analysis::gang_width(func, host_width),
         };

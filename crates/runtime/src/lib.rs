@@ -263,13 +263,18 @@ impl Context {
             && self.gang_width(kernel).one_lane.is_some()
     }
 
-    /// Whether launches of `kernel` also try it at twice its width (see
+    /// Whether launches of `kernel` in work-groups of `local` also try it
+    /// at the width `wider`, twice its own (see
     /// [`lockstep_passes::analysis::gang_width`]): when its width is the
-    /// compiler's to choose and the compiler proposes it.
-    pub(crate) fn tries_wider(&self, kernel: &Kernel) -> bool {
+    /// compiler's to choose and the compiler proposes it (for some kernels,
+    /// only if such a gang stays within a row of the work-group).
+    pub(crate) fn tries_wider(&self, kernel: &Kernel, local: [u64; 3], wider: u32) -> bool {
+        let proposal = self.gang_width(kernel);
+        let within_rows = local[1] * local[2] == 1 || local[0].is_multiple_of(wider as u64);
         self.width.is_none()
             && kernel.required_sub_group_size().is_none()
-            && self.gang_width(kernel).wider.is_some()
+            && proposal.wider.is_some()
+            && (within_rows || !proposal.wider_within_rows)
     }
 
     /// Sets how the `linearize` pass turns divergent control flow into

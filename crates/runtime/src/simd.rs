@@ -333,7 +333,7 @@ pub(crate) fn launch(
     if width > 1 && ctx.tries_one_lane(kernel) {
         candidates.push((RefillMode::Off, 1));
     }
-    if ctx.tries_wider(kernel) {
+    if ctx.tries_wider(kernel, local, width * 2) {
         // Refill may pay at one width and not the other: both, if proposed.
         let at_width: Vec<RefillMode> = candidates
             .iter()

@@ -16,7 +16,10 @@
 //! back to its next value, against the cycles the loop body's instructions
 //! take at two per cycle. Loops whose chain is the longer are latency-bound.
 //! Only small loops (whose values fit in the registers twice over) qualify,
-//! and kernels with barriers or subgroups keep the natural width. A kernel
+//! and kernels with barriers or subgroups keep the natural width (a kernel
+//! with barriers is also tried at twice the width, where its gangs stay
+//! within a row of the work-group: every gang stops and resumes at each
+//! barrier, and half as many gangs would). A kernel
 //! with a divergent loop that the estimate does not call latency-bound is
 //! proposed at twice the width as well: the runtime times both forms on
 //! its first launches and keeps the faster (the estimate leaves out the
@@ -59,6 +62,12 @@ pub struct GangWidth {
     /// Why twice the chosen width may be faster (see the module docs), if
     /// it may: the runtime then times both.
     pub wider: Option<String>,
+    /// The wider form pays only when its gangs stay within one row of the
+    /// work-group (a one-dimensional group, or a row length that is a
+    /// multiple of the wider width): lanes that wrap to the next row turn
+    /// the kernel's row accesses into gathers. The runtime tries it only
+    /// then.
+    pub wider_within_rows: bool,
 }
 
 /// The gang width for `func` on a host whose natural width is
@@ -70,17 +79,29 @@ pub fn gang_width(func: &Function, host_width: u32) -> GangWidth {
         reason: format!("{host_width}, the host's ({reason})"),
         one_lane: one_lane.clone(),
         wider: None,
+        wider_within_rows: false,
     };
     if host_width * 2 > 32 {
         return natural("the widest gang");
-    }
-    if func.has_barrier() {
-        return natural("the kernel has barriers");
     }
     // Its subgroups are its gangs: their size is the host's, as the
     // platform reports it before any launch.
     if func.uses_sub_groups() {
         return natural("the kernel uses subgroups");
+    }
+    // Each gang stops and resumes at every barrier: half as many gangs pay
+    // that half as often (transpose's 16x16 tiles on AVX2: 16 ms at width
+    // 8, 7 ms at 16, one thread), which only a measurement weighs against
+    // the wider gang's register pressure.
+    if func.has_barrier() {
+        return GangWidth {
+            wider: Some(format!(
+                "{}: each gang stops and resumes at every barrier, and half as many gangs would",
+                host_width * 2
+            )),
+            wider_within_rows: true,
+            ..natural("the kernel has barriers")
+        };
     }
     let cfg = ControlFlowGraph::compute(func);
     let loops = LoopForest::compute(&cfg);
@@ -107,6 +128,7 @@ pub fn gang_width(func: &Function, host_width: u32) -> GangWidth {
             return GangWidth {
                 one_lane,
                 wider: None,
+                wider_within_rows: false,
                 width: host_width * 2,
                 reason: format!(
                     "{}, twice the host's: the loop at {header} is latency-bound (a chain of {chain} cycles from one iteration's floating-point values to the next, against {throughput} cycles for its {insts} instructions)",
@@ -436,7 +458,13 @@ block2:
             "    barrier local, work_group\n    store v12, v0, align 4\n",
         );
         let func = parse_function(&src).unwrap();
-        assert_eq!(gang_width(&func, 16).width, 16);
+        let chosen = gang_width(&func, 16);
+        assert_eq!(chosen.width, 16);
+        // Twice as wide is tried, where a gang stays within a row.
+        let wider = chosen.wider.expect("twice the width proposed");
+        assert!(wider.starts_with("32: each gang stops"), "{wider}");
+        assert!(chosen.wider_within_rows);
+        assert_eq!(gang_width(&func, 32).wider, None);
     }
 
     /// A loop whose trip count differs per lane (`while (x > 1) x >>= 1`
@@ -472,7 +500,7 @@ block2:
         assert!(chosen.one_lane.is_some());
         let wider = chosen.wider.expect("twice the width proposed");
         assert!(wider.starts_with("32"), "{wider}");
-        // 32 lanes are the most; uniform loops and barriers propose nothing.
+        // 32 lanes are the most; uniform loops propose nothing.
         assert_eq!(gang_width(&func, 32).wider, None);
         assert_eq!(
             gang_width(&parse_function(ACCUMULATION).unwrap(), 16).wider,
