@@ -72,6 +72,8 @@ pub struct Report {
     pub scalarized: Vec<String>,
     /// How private arrays are laid out.
     pub private_arrays: Vec<String>,
+    /// Loads prefetched ahead in their loops, with how far.
+    pub prefetches: Vec<String>,
     /// Each barrier with the values a gang keeps across it.
     pub barrier_values: Vec<BarrierSave>,
     /// Barriers, and the bytes of state each gang keeps between them.
@@ -162,6 +164,15 @@ impl Report {
             line,
             values: saved,
         });
+    }
+
+    pub fn note_prefetch(&mut self, load: ir::Inst, iterations: u64, step: String) {
+        let note = format!(
+            "{load}: {iterations} iterations ahead (its address moves by {step} bytes per iteration)"
+        );
+        if !self.prefetches.contains(&note) {
+            self.prefetches.push(note);
+        }
     }
 
     pub fn note_private_interleaved(&mut self, slot: lockstep_ir::StackSlot, elem: u32) {
@@ -270,6 +281,9 @@ impl fmt::Display for Report {
         }
         for p in &self.private_arrays {
             writeln!(f, "  private array {p}")?;
+        }
+        for p in &self.prefetches {
+            writeln!(f, "  prefetch {p}")?;
         }
         if self.barriers > 0 {
             writeln!(

@@ -29,7 +29,7 @@ use cranelift_entity::SecondaryMap;
 use llvm_sys::prelude::LLVMBasicBlockRef;
 use lockstep_ir::{self as ir, Block, FuncId, InstData, Value};
 use lockstep_passes::analysis::{
-    refill_choice, Gathers, Interleaved, Shape, Uniformity, UniformityConfig,
+    refill_choice, Gathers, Interleaved, Prefetches, Shape, Uniformity, UniformityConfig,
 };
 use lockstep_passes::pipeline::Pass;
 
@@ -61,6 +61,8 @@ pub(crate) struct Emitter<'a> {
     pub gathers: Gathers,
     /// Stores written together as the interleaving of their values.
     pub interleaved: Interleaved,
+    /// Loads in loops to prefetch ahead of, and how far.
+    pub prefetches: Prefetches,
     pub w: u32,
     pub spec: Spec,
     pub report: Report,
@@ -194,6 +196,7 @@ pub fn emit_kernel(
         func,
         gathers,
         interleaved: Interleaved::default(),
+        prefetches: Prefetches::default(),
         w,
         spec: *spec,
         report,
@@ -241,6 +244,7 @@ pub fn emit_kernel(
         };
         e.interleaved = Interleaved::compute(func, factor);
     }
+    e.prefetches = Prefetches::compute(func);
     e.report.note_shapes(func, &e.uni);
     // What each gang keeps across each suspend point: its arguments.
     for (_, inst) in func.insts_in_layout() {

@@ -1391,6 +1391,67 @@ impl<'a> Emitter<'a> {
         }
     }
 
+    /// For a load in a loop whose address moves by the same amount each
+    /// iteration (`passes::analysis::prefetch`): prefetches the `span`
+    /// bytes from `p` where the load will read some iterations from now,
+    /// one prefetch per cache line. Global and constant memory only.
+    fn prefetch_ahead(&mut self, inst: ir::Inst, ptr: Value, p: V, span: u64) {
+        use lockstep_passes::analysis::Step;
+        let Some(ahead) = self.prefetches.ahead(inst) else {
+            return;
+        };
+        if !matches!(
+            self.func.value_type(ptr).addr_space(),
+            Some(lockstep_ir::AddrSpace::Global | lockstep_ir::AddrSpace::Constant)
+        ) {
+            return;
+        }
+        let i64t = self.l.i64();
+        let step = match ahead.step {
+            Step::Const(k) => self.l.const_int(i64t, k as u64),
+            Step::Value(v) => {
+                let s = self.scalar(v);
+                self.l.int_cast(s, i64t)
+            }
+            Step::Query(query, dim) => {
+                let dim = dim.min(2);
+                match query {
+                    WorkItemQuery::GlobalSize => {
+                        self.ctx_field_u64(offsets::GLOBAL_SIZE, dim as u64)
+                    }
+                    WorkItemQuery::NumGroups => self.ctx_field_u64(offsets::NUM_GROUPS, dim as u64),
+                    WorkItemQuery::EnqueuedLocalSize => {
+                        self.ctx_field_u64(offsets::ENQUEUED_LOCAL_SIZE, dim as u64)
+                    }
+                    _ => self
+                        .l
+                        .const_int(i64t, self.spec.local_size[dim as usize].max(1) as u64),
+                }
+            }
+        };
+        let step_text = match ahead.step {
+            Step::Const(k) => format!("{}", k * ahead.bytes),
+            Step::Value(v) => format!("{} x {v}", ahead.bytes),
+            Step::Query(q, d) => format!("{} x {q}({d})", ahead.bytes),
+        };
+        self.report.note_prefetch(inst, ahead.iterations, step_text);
+        let scale = ahead.bytes.wrapping_mul(ahead.iterations as i64);
+        let delta = self.l.mul(step, self.l.const_int(i64t, scale as u64));
+        let at = self.l.gep_i8(p, delta);
+        let pt = self.l.type_of(at);
+        let i32t = self.l.i32();
+        let (read, keep, data) = (
+            self.l.const_int(i32t, 0),
+            self.l.const_int(i32t, 3),
+            self.l.const_int(i32t, 1),
+        );
+        for line in (0..span).step_by(64) {
+            let q = self.l.gep_i8(at, self.l.const_int(i64t, line));
+            self.l
+                .intrinsic("llvm.prefetch", &[pt], &[q, read, keep, data]);
+        }
+    }
+
     fn load(
         &mut self,
         inst: ir::Inst,
@@ -1424,10 +1485,12 @@ impl<'a> Emitter<'a> {
             )
         } else if shape == (Shape::Consecutive { stride: size }) && !volatile {
             let p = self.consecutive_address(ptr, size);
+            self.prefetch_ahead(inst, ptr, p, size as u64 * self.w as u64);
             let v = self.l.masked_load(self.vty(mt), p, align, self.mask);
             (Repr::Vector(self.mem_as(v, ty)), Access::Vector)
         } else if let Some(factor) = self.strided_factor(shape, mt, volatile, false) {
             let p = self.consecutive_address(ptr, size * factor as i64);
+            self.prefetch_ahead(inst, ptr, p, (size * factor as i64) as u64 * self.w as u64);
             let wide = self.l.vec(self.ty(mt), self.w * factor);
             let mask = self.strided_mask(factor);
             let v = self.l.masked_load(wide, p, align, mask);
