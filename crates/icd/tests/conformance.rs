@@ -196,3 +196,22 @@ fn spirv_programs_build_run_specialize_and_reject_malformed_modules() {
         &[("LOCKSTEP_TEST_SPIRV_DIR", dir.path().as_os_str())],
     );
 }
+
+#[test]
+fn svm_allocations_commands_and_pointers_kernels_follow() {
+    run_case("svm");
+}
+
+#[test]
+fn svm_pointer_arguments_run_on_every_engine_and_in_checked_mode() {
+    run_case("svm_args");
+    for check in ["1", "full"] {
+        run_case_with(
+            "svm_args",
+            &[
+                ("LOCKSTEP_CHECK", check.as_ref()),
+                ("LOCKSTEP_CHECK_ABORT", "1".as_ref()),
+            ],
+        );
+    }
+}

@@ -129,6 +129,8 @@ pub enum LaunchError {
         second: usize,
     },
     /// The SIMD engine could not compile the kernel.
+    #[error("argument {index} of kernel '{kernel}' is a system pointer (fine-grained system SVM), whose extent the interpreter engine cannot know; run it on the SIMD engine or pass memory from clSVMAlloc")]
+    SystemPointer { kernel: String, index: usize },
     #[error("kernel '{kernel}' could not be compiled for the SIMD engine: {message}")]
     Compile { kernel: String, message: String },
     /// The private arrays of a gang do not fit any worker's stack.
