@@ -518,20 +518,21 @@ pub unsafe extern "C" fn clSetKernelExecInfo(
 ) -> cl_int {
     status(|| {
         let k = get(kernel)?;
-        if value.is_null() {
-            return Err(CL_INVALID_VALUE);
-        }
         match param_name {
+            // No list (NULL, 0) unsets the previous one.
             CL_KERNEL_EXEC_INFO_SVM_PTRS => {
                 let word = std::mem::size_of::<*const c_void>();
-                if size == 0 || !size.is_multiple_of(word) {
+                if value.is_null() != (size == 0) || !size.is_multiple_of(word) {
                     return Err(CL_INVALID_VALUE);
                 }
-                let ptrs = std::slice::from_raw_parts(value as *const usize, size / word);
-                k.lock().svm_ptrs = ptrs.to_vec();
+                k.lock().svm_ptrs = if value.is_null() {
+                    Vec::new()
+                } else {
+                    std::slice::from_raw_parts(value as *const usize, size / word).to_vec()
+                };
             }
             CL_KERNEL_EXEC_INFO_SVM_FINE_GRAIN_SYSTEM => {
-                if size != std::mem::size_of::<cl_bool>() {
+                if value.is_null() || size != std::mem::size_of::<cl_bool>() {
                     return Err(CL_INVALID_VALUE);
                 }
                 let on = *(value as *const cl_bool) != 0;

@@ -163,6 +163,15 @@ unsafe fn create_buffer(
     } else {
         flags
     };
+    // A buffer over SVM memory must fit in its allocation.
+    let svm = if flags & CL_MEM_USE_HOST_PTR != 0 {
+        context.svm.find(host_ptr as usize)
+    } else {
+        None
+    };
+    if svm.is_some_and(|(start, len)| size > start + len - host_ptr as usize) {
+        return Err(CL_INVALID_BUFFER_SIZE);
+    }
     let storage = if flags & CL_MEM_USE_HOST_PTR != 0 {
         // SAFETY: the application keeps `host_ptr` valid for `size` bytes
         // while the buffer lives (the API's contract for USE_HOST_PTR).
@@ -182,14 +191,13 @@ unsafe fn create_buffer(
     } else {
         std::ptr::null_mut()
     };
-    let uses_svm = !host_ptr.is_null() && context.svm.find(host_ptr as usize).is_some();
     Ok(new_mem(Mem {
         context: Retained::new(&context),
         flags,
         size,
         storage,
         host_ptr: SendPtr(host_ptr),
-        uses_svm,
+        uses_svm: svm.is_some(),
         parent: None,
         origin: 0,
         properties,

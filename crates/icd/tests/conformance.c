@@ -2706,6 +2706,8 @@ static void svm(void) {
     EXPECT_ERR(clSetKernelExecInfo(follow, CL_KERNEL_EXEC_INFO_SVM_PTRS, 3, &out), CL_INVALID_VALUE);
     EXPECT_ERR(clSetKernelExecInfo(follow, CL_KERNEL_EXEC_INFO_SVM_FINE_GRAIN_SYSTEM, 1, &on), CL_INVALID_VALUE);
     EXPECT_ERR(clSetKernelExecInfo(follow, 0x1234, sizeof on, &on), CL_INVALID_VALUE);
+    /* No list unsets the previous one. */
+    OK(clSetKernelExecInfo(follow, CL_KERNEL_EXEC_INFO_SVM_PTRS, 0, NULL));
 
     /* Memcpy and fill, and their error codes. */
     cl_int *c = clSVMAlloc(ctx, CL_MEM_READ_WRITE, 64 * sizeof(cl_int), 0);
@@ -2746,6 +2748,12 @@ static void svm(void) {
     cl_mem sub = clCreateSubBuffer(over, 0, CL_BUFFER_CREATE_TYPE_REGION, &region, &err);
     OK(err);
     cl_mem plain = new_buffer(64);
+    /* Larger than the SVM allocation it is made over. */
+    cl_mem too_large = clCreateBuffer(ctx, CL_MEM_USE_HOST_PTR, 64 * sizeof(cl_int) + 4, c, &err);
+    CHECK(too_large == NULL && err == CL_INVALID_BUFFER_SIZE, "a buffer past its SVM allocation: %d", err);
+    too_large = clCreateBuffer(ctx, CL_MEM_USE_HOST_PTR, 64 * sizeof(cl_int) - 4, c + 1, &err);
+    CHECK(err == CL_SUCCESS, "a buffer ending with its SVM allocation: %d", err);
+    clReleaseMemObject(too_large);
     cl_bool uses;
     OK(clGetMemObjectInfo(over, CL_MEM_USES_SVM_POINTER, sizeof uses, &uses, NULL));
     CHECK(uses == CL_TRUE, "a buffer over SVM memory");
