@@ -40,6 +40,7 @@ pub const EXTENSIONS: &[&str] = &[
     "cl_khr_subgroup_shuffle",
     "cl_khr_subgroup_shuffle_relative",
     "cl_khr_subgroup_clustered_reduce",
+    "cl_khr_subgroup_rotate",
     "cl_intel_subgroups",
     "cl_khr_3d_image_writes",
 ];
@@ -57,6 +58,7 @@ pub const FROM_OPENCL_C_2_0: &[&str] = &[
     "cl_khr_subgroup_shuffle",
     "cl_khr_subgroup_shuffle_relative",
     "cl_khr_subgroup_clustered_reduce",
+    "cl_khr_subgroup_rotate",
 ];
 
 /// OpenCL C 3.0 optional features the device offers.

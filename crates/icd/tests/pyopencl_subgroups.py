@@ -36,7 +36,7 @@ exts = dev.extensions.split()
 for e in ["cl_khr_subgroups", "cl_khr_subgroup_ballot", "cl_khr_subgroup_shuffle",
           "cl_khr_subgroup_shuffle_relative", "cl_khr_subgroup_non_uniform_vote",
           "cl_khr_subgroup_non_uniform_arithmetic", "cl_khr_subgroup_clustered_reduce",
-          "cl_khr_subgroup_extended_types", "cl_intel_subgroups",
+          "cl_khr_subgroup_extended_types", "cl_khr_subgroup_rotate", "cl_intel_subgroups",
           "cl_intel_required_subgroup_size"]:
     check(f"extension {e}", e in exts, True)
 features = [f.name for f in dev.opencl_c_features]
