@@ -23,7 +23,7 @@ use std::collections::BTreeMap;
 use std::ffi::c_void;
 use std::sync::{Arc, Mutex};
 
-use lockstep_runtime::{Storage, BUFFER_ALIGN};
+use lockstep_runtime::{fill_bytes, Storage, BUFFER_ALIGN};
 
 use crate::cl::*;
 use crate::context::Context;
@@ -127,7 +127,20 @@ pub type SvmFreeCallback = unsafe extern "C" fn(
     user_data: *mut c_void,
 );
 
-/// An enqueue of an SVM command that uses no memory object.
+/// The queue of an SVM command and its wait list, validated.
+type QueueAndWait = (Arc<Object<queue::Queue>>, Vec<Arc<Object<queue::Event>>>);
+
+unsafe fn queue_and_wait(
+    queue: cl_command_queue,
+    num: cl_uint,
+    list: *const cl_event,
+) -> Result<QueueAndWait, cl_int> {
+    let q = queue::get(queue)?;
+    let wait = wait_list(&q.context, num, list)?;
+    Ok((q, wait))
+}
+
+/// An enqueue of an SVM command (it uses no memory object).
 fn command<'a>(
     q: &'a Arc<Object<queue::Queue>>,
     command_type: cl_command_type,
@@ -156,8 +169,7 @@ pub unsafe extern "C" fn clEnqueueSVMFree(
     event: *mut cl_event,
 ) -> cl_int {
     status(|| {
-        let q = queue::get(queue)?;
-        let wait = wait_list(&q.context, num, list)?;
+        let (q, wait) = queue_and_wait(queue, num, list)?;
         if (num_svm_pointers == 0) != svm_pointers.is_null() {
             return Err(CL_INVALID_VALUE);
         }
@@ -210,8 +222,7 @@ pub unsafe extern "C" fn clEnqueueSVMMemcpy(
     event: *mut cl_event,
 ) -> cl_int {
     status(|| {
-        let q = queue::get(queue)?;
-        let wait = wait_list(&q.context, num, list)?;
+        let (q, wait) = queue_and_wait(queue, num, list)?;
         if dst_ptr.is_null() || src_ptr.is_null() {
             return Err(CL_INVALID_VALUE);
         }
@@ -247,8 +258,7 @@ pub unsafe extern "C" fn clEnqueueSVMMemFill(
     event: *mut cl_event,
 ) -> cl_int {
     status(|| {
-        let q = queue::get(queue)?;
-        let wait = wait_list(&q.context, num, list)?;
+        let (q, wait) = queue_and_wait(queue, num, list)?;
         if svm_ptr.is_null()
             || pattern.is_null()
             || !pattern_size.is_power_of_two()
@@ -265,13 +275,10 @@ pub unsafe extern "C" fn clEnqueueSVMMemFill(
             command(&q, CL_COMMAND_SVM_MEMFILL, wait, event, false),
             Box::new(move || {
                 let dst = dst;
-                for i in (0..size).step_by(pattern.len()) {
-                    // SAFETY: the application keeps the range valid until
-                    // the command completes; `size` is whole patterns.
-                    unsafe {
-                        std::ptr::copy_nonoverlapping(pattern.as_ptr(), dst.0.add(i), pattern.len())
-                    };
-                }
+                // SAFETY: the application keeps the range valid until the
+                // command completes; `size` is whole patterns.
+                let bytes = unsafe { std::slice::from_raw_parts_mut(dst.0, size) };
+                fill_bytes(bytes, &pattern);
                 Ok(())
             }),
         )
@@ -289,8 +296,7 @@ pub unsafe extern "C" fn clEnqueueSVMMap(
     event: *mut cl_event,
 ) -> cl_int {
     status(|| {
-        let q = queue::get(queue)?;
-        let wait = wait_list(&q.context, num, list)?;
+        let (q, wait) = queue_and_wait(queue, num, list)?;
         if svm_ptr.is_null() || size == 0 || !in_svm(&q.context, svm_ptr as usize, size) {
             return Err(CL_INVALID_VALUE);
         }
@@ -311,8 +317,7 @@ pub unsafe extern "C" fn clEnqueueSVMUnmap(
     event: *mut cl_event,
 ) -> cl_int {
     status(|| {
-        let q = queue::get(queue)?;
-        let wait = wait_list(&q.context, num, list)?;
+        let (q, wait) = queue_and_wait(queue, num, list)?;
         if svm_ptr.is_null() {
             return Err(CL_INVALID_VALUE);
         }
@@ -334,8 +339,7 @@ pub unsafe extern "C" fn clEnqueueSVMMigrateMem(
     event: *mut cl_event,
 ) -> cl_int {
     status(|| {
-        let q = queue::get(queue)?;
-        let wait = wait_list(&q.context, num, list)?;
+        let (q, wait) = queue_and_wait(queue, num, list)?;
         if num_svm_pointers == 0
             || svm_pointers.is_null()
             || flags & !(CL_MIGRATE_MEM_OBJECT_HOST | CL_MIGRATE_MEM_OBJECT_CONTENT_UNDEFINED) != 0

@@ -48,7 +48,9 @@ use std::sync::{Arc, Condvar, Mutex, OnceLock};
 use lockstep_interp as interp;
 use lockstep_ir as ir;
 
-pub use buffer::{lock_all, Access, AllocError, Buffer, Pod, Storage, StorageGuard, BUFFER_ALIGN};
+pub use buffer::{
+    fill_bytes, lock_all, Access, AllocError, Buffer, Pod, Storage, StorageGuard, BUFFER_ALIGN,
+};
 pub use device::{Device, SimdFeatures};
 pub use error::{BinaryError, BuildError, EngineError, LaunchError};
 pub use image::{
