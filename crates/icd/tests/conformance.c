@@ -206,8 +206,8 @@ static void check_macros(const char *opts) {
          * 2.0 kernel may lack their macros, but may not have one the
          * device does not report. */
         int before_2_0 = !opts || strstr(opts, "CL1.");
-        /* cl_khr_subgroups and its extensions are OpenCL C 2.0 ones: a
-         * 1.2 kernel lacks their functions and their macros. */
+        /* The cl_khr_subgroup_* extensions are OpenCL C 2.0 ones: a 1.2
+         * kernel lacks their functions and their macros. */
         int from_2_0 = !strncmp(MACROS[i], "cl_khr_subgroup", 15);
         int optional = ((!opts || !strstr(opts, "CL3.0")) && !strncmp(MACROS[i], "__opencl_c_", 11)) ||
                        (before_2_0 && from_2_0);
@@ -239,8 +239,13 @@ static void feature_macros(void) {
         CHECK(device_reports(present[i]), "the device does not report %s", present[i]);
     CHECK(device_reports("__opencl_c_fp64") && device_reports("cl_khr_fp64"),
           "fp64 not reported");
-    CHECK(device_reports("__opencl_c_subgroups") && device_reports("cl_khr_subgroups"),
-          "subgroups not reported");
+    /* Subgroups: the OpenCL C 3.0 feature, not cl_khr_subgroups, which
+     * promises independent forward progress (subgroups/ifp_ext). */
+    CHECK(device_reports("__opencl_c_subgroups"), "subgroups not reported");
+    CHECK(!device_reports("cl_khr_subgroups"), "cl_khr_subgroups reported");
+    cl_bool ifp = CL_TRUE;
+    OK(clGetDeviceInfo(dev, CL_DEVICE_SUB_GROUP_INDEPENDENT_FORWARD_PROGRESS, sizeof ifp, &ifp, NULL));
+    CHECK(ifp == CL_FALSE, "independent forward progress reported");
 }
 
 /* basic/kernel_preprocessor_macros: __OPENCL_VERSION__ is the device's
