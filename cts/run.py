@@ -139,13 +139,22 @@ def main():
     write_tables(opts, rows, time.monotonic() - started)
 
 
+def command_line() -> str:
+    """How this table was made: the run.py command with the platform's
+    vendors directory (`make cts` runs it the same way), to run it again."""
+    vendors = os.environ.get("OCL_ICD_VENDORS", "")
+    env = f"OCL_ICD_VENDORS={vendors} " if vendors else ""
+    args = " ".join(sys.argv[1:])
+    return f"`{env}cts/run.py {args}`"
+
+
 def write_tables(opts, rows, total_seconds):
     binaries = list(dict.fromkeys(r[0] for r in rows))
     md = [
         f"# OpenCL-CTS on {opts.platform}",
         "",
         f"One process per subtest, {opts.timeout:.0f} s limit; {len(rows)} subtests "
-        f"in {total_seconds / 60:.1f} min. Written by `make cts` (cts/run.py).",
+        f"in {total_seconds / 60:.1f} min. Written by {command_line()}.",
         "",
         "| binary | subtests | " + " | ".join(RESULTS) + " |",
         "|---|---:|" + "---:|" * len(RESULTS),

@@ -1,7 +1,7 @@
 // Sum of n floats, the fast form with subgroups: each work-item adds a
 // strided slice, its subgroup adds those with one sub_group_reduce_add,
 // and work-item 0 adds the group's few subgroup sums (local size / W of
-// them) into the group's partial sum. Needs cl_khr_subgroups.
+// them) into the group's partial sum. Needs subgroups (__opencl_c_subgroups).
 kernel void reduce_sum_sg(global const float *restrict in, global float *restrict partial,
                           uint n, local float *scratch)
 {

@@ -479,7 +479,7 @@ fn reduction_sg() -> Bench {
     b.name = "reduction_sg";
     b.file = "reduction_sg.cl";
     b.options = "-cl-std=CL3.0";
-    b.requires = &["cl_khr_subgroups"];
+    b.requires = &["__opencl_c_subgroups"];
     b.what = "float sum: strided per-item sums, then sub_group_reduce_add";
     b.launches[0].kernel = "reduce_sum_sg";
     b

@@ -74,7 +74,6 @@ EXCLUDED = [
     ("device-side enqueue", r"^(enqueue_kernel|enqueue_marker|get_default_queue|ndrange_[123]D|"
                             r"retain_event|release_event|create_user_event|is_valid_event|"
                             r"set_user_event_status|capture_event_profiling_info|get_kernel_)"),
-    ("sub-group rotate (cl_khr_subgroup_rotate)", r"^sub_group_(clustered_)?rotate"),
     ("work-group collectives", r"^work_group_(all|any|broadcast|reduce_|scan_)"),
     ("kernel clock (cl_khr_kernel_clock)", r"^clock_read_"),
     ("vendor extensions (amd_, intel_, arm_)", r"^(amd_|intel_|arm_)"),

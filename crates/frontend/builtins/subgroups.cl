@@ -9,6 +9,8 @@
 //
 //   cl_khr_subgroup_shuffle:          sub_group_shuffle_xor
 //   cl_khr_subgroup_shuffle_relative: sub_group_shuffle_up, _down
+//   cl_khr_subgroup_rotate:           sub_group_rotate,
+//     sub_group_clustered_rotate
 //   cl_khr_subgroup_ballot:           sub_group_inverse_ballot,
 //     sub_group_ballot_bit_extract, _bit_count, _inclusive_scan,
 //     _exclusive_scan, _find_lsb, _find_msb, get_sub_group_*_mask,
@@ -42,6 +44,24 @@ LS_HELPER uint ls_sg_lanes(void) {
   LS_OVLD T sub_group_shuffle_up(T x, uint delta) { return sub_group_shuffle(x, ls_sg_lid() - delta); } \
   LS_OVLD T sub_group_shuffle_down(T x, uint delta) { return sub_group_shuffle(x, ls_sg_lid() + delta); }
 LS_SG_FOR_TYPES(LS_SG_SHUFFLES)
+
+// Rotations: the value of the work-item `delta` places further, around the
+// subgroup (of the largest size) or around each cluster of `clustersize`
+// work-items (a power of two); `delta` may be negative.
+LS_HELPER uint ls_sg_rotated(uint lid, int delta, uint n) {
+  int d = delta % (int)n; // in (-n, n)
+  return (lid + (uint)(d + (int)n)) % n;
+}
+
+#define LS_SG_ROTATES(T) \
+  LS_OVLD T sub_group_rotate(T x, int delta) { \
+    return sub_group_shuffle(x, ls_sg_rotated(ls_sg_lid(), delta, get_max_sub_group_size())); \
+  } \
+  LS_OVLD T sub_group_clustered_rotate(T x, int delta, uint clustersize) { \
+    uint lid = ls_sg_lid(); \
+    return sub_group_shuffle(x, (lid & ~(clustersize - 1u)) + ls_sg_rotated(lid, delta, clustersize)); \
+  }
+LS_SG_FOR_TYPES(LS_SG_ROTATES)
 
 // ---------------------------------------------------------------------------
 // Ballot

@@ -23,6 +23,16 @@
 pub const OPENCL_VERSION: (u32, u32) = (3, 0);
 
 /// Extensions the device offers OpenCL C (the platform adds `cl_khr_icd`).
+///
+/// Not `cl_khr_subgroups`: that extension promises that the subgroups of a
+/// work-group make independent forward progress (one may wait in a loop
+/// for another), and Lockstep's gangs of a work-group take turns between
+/// barriers, so one waiting for another waits forever. The subgroup
+/// functions come with the OpenCL C 3.0 feature `__opencl_c_subgroups`
+/// (which makes no such promise; the device reports
+/// `CL_DEVICE_SUB_GROUP_INDEPENDENT_FORWARD_PROGRESS` false) and, in every
+/// OpenCL C version, with `cl_intel_subgroups`; the `cl_khr_subgroup_*`
+/// extensions add theirs.
 pub const EXTENSIONS: &[&str] = &[
     "cl_khr_fp64",
     "cl_khr_int64_base_atomics",
@@ -32,7 +42,6 @@ pub const EXTENSIONS: &[&str] = &[
     "cl_khr_local_int32_base_atomics",
     "cl_khr_local_int32_extended_atomics",
     "cl_khr_byte_addressable_store",
-    "cl_khr_subgroups",
     "cl_khr_subgroup_extended_types",
     "cl_khr_subgroup_non_uniform_vote",
     "cl_khr_subgroup_ballot",
@@ -40,6 +49,7 @@ pub const EXTENSIONS: &[&str] = &[
     "cl_khr_subgroup_shuffle",
     "cl_khr_subgroup_shuffle_relative",
     "cl_khr_subgroup_clustered_reduce",
+    "cl_khr_subgroup_rotate",
     "cl_intel_subgroups",
     "cl_khr_3d_image_writes",
 ];
@@ -49,7 +59,6 @@ pub const EXTENSIONS: &[&str] = &[
 /// C 1.2 kernels reach the core subgroup functions through
 /// `cl_intel_subgroups`).
 pub const FROM_OPENCL_C_2_0: &[&str] = &[
-    "cl_khr_subgroups",
     "cl_khr_subgroup_extended_types",
     "cl_khr_subgroup_non_uniform_vote",
     "cl_khr_subgroup_ballot",
@@ -57,6 +66,7 @@ pub const FROM_OPENCL_C_2_0: &[&str] = &[
     "cl_khr_subgroup_shuffle",
     "cl_khr_subgroup_shuffle_relative",
     "cl_khr_subgroup_clustered_reduce",
+    "cl_khr_subgroup_rotate",
 ];
 
 /// OpenCL C 3.0 optional features the device offers.

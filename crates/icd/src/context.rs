@@ -31,6 +31,8 @@ pub struct Context {
     destructors: Mutex<Vec<(ContextDestructor, usize)>>,
     /// The runtime context kernels run in.
     pub runtime: lockstep_runtime::Context,
+    /// Its shared virtual memory allocations (`clSVMAlloc`).
+    pub svm: crate::svm::Allocations,
 }
 
 impl ClType for Context {
@@ -141,6 +143,7 @@ fn new_context(
         devices: unique,
         destructors: Mutex::new(Vec::new()),
         runtime: platform::runtime().clone(),
+        svm: Default::default(),
     });
     handle::handle(&context)
 }

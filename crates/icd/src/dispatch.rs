@@ -3,15 +3,15 @@
 //! through 3.0, with the sharing extensions' slots between them). Every
 //! object's first field points to it; the ICD loader calls through it.
 //!
-//! Entry points Lockstep does not implement (pipes, SVM,
-//! graphics and media sharing) point to stubs that return an error, so no
+//! Entry points Lockstep does not implement (pipes, graphics and media
+//! sharing) point to stubs that return an error, so no
 //! slot is NULL. The C test checks the table against the installed header
 //! (slot count and the position of the last OpenCL 3.0 entry).
 
 use std::ffi::c_void;
 use std::sync::OnceLock;
 
-use crate::{context, device, image, kernel, memory, platform, program, queue, stubs};
+use crate::{context, device, image, kernel, memory, platform, program, queue, stubs, svm};
 
 /// The number of slots in `cl_icd_dispatch` (OpenCL 3.0 headers).
 pub const DISPATCH_SLOTS: usize = 149;
@@ -158,20 +158,20 @@ fn build() -> Dispatch {
         queue::clCreateCommandQueueWithProperties as *const c_void, // clCreateCommandQueueWithProperties
         stubs::clCreatePipe as *const c_void,                       // clCreatePipe
         stubs::clGetPipeInfo as *const c_void,                      // clGetPipeInfo
-        stubs::null as *const c_void,                               // clSVMAlloc
-        stubs::null as *const c_void,                               // clSVMFree
-        stubs::unsupported as *const c_void,                        // clEnqueueSVMFree
-        stubs::unsupported as *const c_void,                        // clEnqueueSVMMemcpy
-        stubs::unsupported as *const c_void,                        // clEnqueueSVMMemFill
-        stubs::unsupported as *const c_void,                        // clEnqueueSVMMap
-        stubs::unsupported as *const c_void,                        // clEnqueueSVMUnmap
+        svm::clSVMAlloc as *const c_void,                           // clSVMAlloc
+        svm::clSVMFree as *const c_void,                            // clSVMFree
+        svm::clEnqueueSVMFree as *const c_void,                     // clEnqueueSVMFree
+        svm::clEnqueueSVMMemcpy as *const c_void,                   // clEnqueueSVMMemcpy
+        svm::clEnqueueSVMMemFill as *const c_void,                  // clEnqueueSVMMemFill
+        svm::clEnqueueSVMMap as *const c_void,                      // clEnqueueSVMMap
+        svm::clEnqueueSVMUnmap as *const c_void,                    // clEnqueueSVMUnmap
         image::clCreateSamplerWithProperties as *const c_void,      // clCreateSamplerWithProperties
         kernel::clSetKernelArgSVMPointer as *const c_void,          // clSetKernelArgSVMPointer
         kernel::clSetKernelExecInfo as *const c_void,               // clSetKernelExecInfo
         kernel::clGetKernelSubGroupInfo as *const c_void,           // clGetKernelSubGroupInfoKHR
         kernel::clCloneKernel as *const c_void,                     // clCloneKernel
         program::clCreateProgramWithIL as *const c_void,            // clCreateProgramWithIL
-        stubs::unsupported as *const c_void,                        // clEnqueueSVMMigrateMem
+        svm::clEnqueueSVMMigrateMem as *const c_void,               // clEnqueueSVMMigrateMem
         platform::clGetDeviceAndHostTimer as *const c_void,         // clGetDeviceAndHostTimer
         platform::clGetHostTimer as *const c_void,                  // clGetHostTimer
         kernel::clGetKernelSubGroupInfo as *const c_void,           // clGetKernelSubGroupInfo

@@ -250,6 +250,7 @@ fn new_image(
         size: image.size(),
         storage: image.storage().clone(),
         host_ptr: SendPtr(host.unwrap_or(std::ptr::null_mut())),
+        uses_svm: false,
         parent: None,
         origin: 0,
         properties,

@@ -37,6 +37,12 @@ struct KernelState {
     /// kernel, as the spec asks; an enqueue keeps those still alive until
     /// its command has run).
     mems: Vec<Option<Weak<Object<memory::Mem>>>>,
+    /// SVM memory the kernel may reach other than through its arguments
+    /// (`CL_KERNEL_EXEC_INFO_SVM_PTRS`), and whether it may use any host
+    /// memory (`CL_KERNEL_EXEC_INFO_SVM_FINE_GRAIN_SYSTEM`). Every
+    /// kernel sees all host memory, so these only travel with clones.
+    svm_ptrs: Vec<usize>,
+    fine_grain_system: bool,
 }
 
 impl ClType for Kernel {
@@ -65,6 +71,8 @@ fn new_kernel(p: &Arc<Object<Program>>, runtime: lockstep_runtime::Kernel) -> cl
             set: vec![false; args.len()],
             local_bytes: vec![0; args.len()],
             mems: vec![None; args.len()],
+            svm_ptrs: Vec::new(),
+            fine_grain_system: false,
         }),
         args,
         uniform_groups,
@@ -79,6 +87,28 @@ pub fn get(kernel: cl_kernel) -> Result<Arc<Object<Kernel>>, cl_int> {
 impl Kernel {
     fn lock(&self) -> std::sync::MutexGuard<'_, KernelState> {
         self.state.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Sets argument `index` to `value` (with its bytes of `__local`
+    /// memory and its memory object).
+    fn bind(
+        &self,
+        index: usize,
+        value: ArgValue,
+        local: u64,
+        mem_object: Option<Weak<Object<memory::Mem>>>,
+    ) -> Result<(), cl_int> {
+        let mut state = self.lock();
+        state.runtime.set_arg(index, value).map_err(|e| match e {
+            LaunchError::ArgIndex { .. } => CL_INVALID_ARG_INDEX,
+            LaunchError::ZeroLocalMemory { .. } => CL_INVALID_ARG_SIZE,
+            LaunchError::ArgKind { .. } => CL_INVALID_ARG_SIZE,
+            _ => CL_INVALID_ARG_VALUE,
+        })?;
+        state.set[index] = true;
+        state.local_bytes[index] = local;
+        state.mems[index] = mem_object;
+        Ok(())
     }
 }
 
@@ -266,17 +296,7 @@ pub unsafe extern "C" fn clSetKernelArg(
                 )
             }
         };
-        let mut state = k.lock();
-        state.runtime.set_arg(index, value).map_err(|e| match e {
-            LaunchError::ArgIndex { .. } => CL_INVALID_ARG_INDEX,
-            LaunchError::ZeroLocalMemory { .. } => CL_INVALID_ARG_SIZE,
-            LaunchError::ArgKind { .. } => CL_INVALID_ARG_SIZE,
-            _ => CL_INVALID_ARG_VALUE,
-        })?;
-        state.set[index] = true;
-        state.local_bytes[index] = local;
-        state.mems[index] = mem_object;
-        Ok(())
+        k.bind(index, value, local, mem_object)
     })
 }
 
@@ -492,25 +512,67 @@ pub unsafe extern "C" fn clGetKernelSubGroupInfo(
 
 pub unsafe extern "C" fn clSetKernelExecInfo(
     kernel: cl_kernel,
-    _param_name: cl_uint,
-    _size: usize,
-    _value: *const c_void,
+    param_name: cl_uint,
+    size: usize,
+    value: *const c_void,
 ) -> cl_int {
     status(|| {
-        get(kernel)?;
-        // Only SVM execution info exists, and there is no SVM.
-        Err(CL_INVALID_OPERATION)
+        let k = get(kernel)?;
+        match param_name {
+            // No list (NULL, 0) unsets the previous one.
+            CL_KERNEL_EXEC_INFO_SVM_PTRS => {
+                let word = std::mem::size_of::<*const c_void>();
+                if value.is_null() != (size == 0) || !size.is_multiple_of(word) {
+                    return Err(CL_INVALID_VALUE);
+                }
+                k.lock().svm_ptrs = if value.is_null() {
+                    Vec::new()
+                } else {
+                    std::slice::from_raw_parts(value as *const usize, size / word).to_vec()
+                };
+            }
+            CL_KERNEL_EXEC_INFO_SVM_FINE_GRAIN_SYSTEM => {
+                if value.is_null() || size != std::mem::size_of::<cl_bool>() {
+                    return Err(CL_INVALID_VALUE);
+                }
+                let on = *(value as *const cl_bool) != 0;
+                if on && crate::svm::CAPABILITIES & CL_DEVICE_SVM_FINE_GRAIN_SYSTEM == 0 {
+                    return Err(CL_INVALID_OPERATION);
+                }
+                k.lock().fine_grain_system = on;
+            }
+            _ => return Err(CL_INVALID_VALUE),
+        }
+        Ok(())
     })
 }
 
+/// Binds an SVM pointer (into an allocation of the kernel's context, or,
+/// fine-grained system SVM, any host memory) to a global or constant
+/// pointer argument.
 pub unsafe extern "C" fn clSetKernelArgSVMPointer(
     kernel: cl_kernel,
-    _arg_index: cl_uint,
-    _arg_value: *const c_void,
+    arg_index: cl_uint,
+    arg_value: *const c_void,
 ) -> cl_int {
     status(|| {
-        get(kernel)?;
-        Err(CL_INVALID_OPERATION)
+        let k = get(kernel)?;
+        let index = arg_index as usize;
+        let meta = k.args.get(index).ok_or(CL_INVALID_ARG_INDEX)?;
+        if !matches!(meta.kind, ArgKind::GlobalBuffer | ArgKind::ConstantBuffer) {
+            return Err(CL_INVALID_ARG_VALUE);
+        }
+        let value = if arg_value.is_null() {
+            ArgValue::Null
+        } else {
+            let addr = arg_value as usize;
+            let allocation = k.program.context.svm.find(addr);
+            ArgValue::Pointer {
+                addr: addr as u64,
+                allocation: allocation.map(|(start, len)| (start as u64, len as u64)),
+            }
+        };
+        k.bind(index, value, 0, None)
     })
 }
 

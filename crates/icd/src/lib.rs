@@ -26,6 +26,7 @@ mod platform;
 mod program;
 mod queue;
 mod stubs;
+mod svm;
 
 pub use dispatch::DISPATCH_SLOTS;
 pub use platform::{ICD_SUFFIX, PLATFORM_NAME};

@@ -35,6 +35,8 @@ pub struct Mem {
     pub storage: Arc<Storage>,
     /// The application's pointer (`CL_MEM_USE_HOST_PTR`), else NULL.
     pub(crate) host_ptr: SendPtr,
+    /// `host_ptr` points into an SVM allocation (`CL_MEM_USES_SVM_POINTER`).
+    pub(crate) uses_svm: bool,
     /// The parent of a sub-buffer, and the sub-buffer's origin in it.
     pub(crate) parent: Option<Retained<Mem>>,
     pub(crate) origin: usize,
@@ -161,6 +163,15 @@ unsafe fn create_buffer(
     } else {
         flags
     };
+    // A buffer over SVM memory must fit in its allocation.
+    let svm = if flags & CL_MEM_USE_HOST_PTR != 0 {
+        context.svm.find(host_ptr as usize)
+    } else {
+        None
+    };
+    if svm.is_some_and(|(start, len)| size > start + len - host_ptr as usize) {
+        return Err(CL_INVALID_BUFFER_SIZE);
+    }
     let storage = if flags & CL_MEM_USE_HOST_PTR != 0 {
         // SAFETY: the application keeps `host_ptr` valid for `size` bytes
         // while the buffer lives (the API's contract for USE_HOST_PTR).
@@ -186,6 +197,7 @@ unsafe fn create_buffer(
         size,
         storage,
         host_ptr: SendPtr(host_ptr),
+        uses_svm: svm.is_some(),
         parent: None,
         origin: 0,
         properties,
@@ -295,6 +307,7 @@ pub unsafe extern "C" fn clCreateSubBuffer(
             size: region.size,
             storage,
             host_ptr: SendPtr(host_ptr),
+            uses_svm: parent.uses_svm,
             parent: Some(Retained::new(&parent)),
             origin: region.origin,
             properties: Vec::new(),
@@ -367,7 +380,7 @@ pub unsafe extern "C" fn clGetMemObjectInfo(
                     as *const c_void,
             ),
             CL_MEM_OFFSET => Info::from(m.origin),
-            CL_MEM_USES_SVM_POINTER => Info::bool(false),
+            CL_MEM_USES_SVM_POINTER => Info::bool(m.uses_svm),
             CL_MEM_PROPERTIES => Info::list(&m.properties),
             _ => return Err(CL_INVALID_VALUE),
         };
@@ -402,6 +415,19 @@ pub(crate) fn queue_and_object(
         return Err(CL_INVALID_CONTEXT);
     }
     Ok((q, m))
+}
+
+/// Map flags: known bits, and WRITE_INVALIDATE_REGION alone
+/// (CL_INVALID_VALUE otherwise).
+pub(crate) fn check_map_flags(map_flags: cl_map_flags) -> Result<(), cl_int> {
+    let known = CL_MAP_READ | CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION;
+    if map_flags & !known != 0
+        || (map_flags & CL_MAP_WRITE_INVALIDATE_REGION != 0
+            && map_flags & (CL_MAP_READ | CL_MAP_WRITE) != 0)
+    {
+        return Err(CL_INVALID_VALUE);
+    }
+    Ok(())
 }
 
 pub(crate) fn in_bounds(offset: usize, size: usize, len: usize) -> bool {
@@ -950,13 +976,7 @@ pub unsafe extern "C" fn clEnqueueMapBuffer(
         if size == 0 || !in_bounds(offset, size, m.size) {
             return Err(CL_INVALID_VALUE);
         }
-        let known = CL_MAP_READ | CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION;
-        if map_flags & !known != 0
-            || (map_flags & CL_MAP_WRITE_INVALIDATE_REGION != 0
-                && map_flags & (CL_MAP_READ | CL_MAP_WRITE) != 0)
-        {
-            return Err(CL_INVALID_VALUE);
-        }
+        check_map_flags(map_flags)?;
         if (map_flags & CL_MAP_READ != 0 && !m.host_can_read())
             || (map_flags & (CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION) != 0
                 && !m.host_can_write())

@@ -469,7 +469,7 @@ fn device_info(d: &Object<Device>, param: cl_device_info) -> Result<Info, cl_int
         // Empty for the root device.
         CL_DEVICE_PARTITION_TYPE => Info::list(d.partition_type()),
         CL_DEVICE_REFERENCE_COUNT => Info::from(Device::reference_count(d)),
-        CL_DEVICE_SVM_CAPABILITIES => Info::from(0u64),
+        CL_DEVICE_SVM_CAPABILITIES => Info::from(crate::svm::CAPABILITIES),
         // A subgroup is a gang; a work-group of the largest size in gangs
         // of the smallest width.
         CL_DEVICE_MAX_NUM_SUB_GROUPS => Info::from(

@@ -1,7 +1,7 @@
 //! Entry points of features the device does not have:
-//! pipes, SVM, and graphics/media sharing. Each returns the error the spec
-//! gives for a device without the feature (the pipe and SVM capabilities
-//! are all false), never a crash.
+//! pipes, and graphics/media sharing. Each returns the error the spec
+//! gives for a device without the feature (the pipe capabilities are all
+//! false), never a crash.
 
 #![allow(non_snake_case)]
 

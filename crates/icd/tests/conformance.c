@@ -206,8 +206,8 @@ static void check_macros(const char *opts) {
          * 2.0 kernel may lack their macros, but may not have one the
          * device does not report. */
         int before_2_0 = !opts || strstr(opts, "CL1.");
-        /* cl_khr_subgroups and its extensions are OpenCL C 2.0 ones: a
-         * 1.2 kernel lacks their functions and their macros. */
+        /* The cl_khr_subgroup_* extensions are OpenCL C 2.0 ones: a 1.2
+         * kernel lacks their functions and their macros. */
         int from_2_0 = !strncmp(MACROS[i], "cl_khr_subgroup", 15);
         int optional = ((!opts || !strstr(opts, "CL3.0")) && !strncmp(MACROS[i], "__opencl_c_", 11)) ||
                        (before_2_0 && from_2_0);
@@ -239,8 +239,13 @@ static void feature_macros(void) {
         CHECK(device_reports(present[i]), "the device does not report %s", present[i]);
     CHECK(device_reports("__opencl_c_fp64") && device_reports("cl_khr_fp64"),
           "fp64 not reported");
-    CHECK(device_reports("__opencl_c_subgroups") && device_reports("cl_khr_subgroups"),
-          "subgroups not reported");
+    /* Subgroups: the OpenCL C 3.0 feature, not cl_khr_subgroups, which
+     * promises independent forward progress (subgroups/ifp_ext). */
+    CHECK(device_reports("__opencl_c_subgroups"), "subgroups not reported");
+    CHECK(!device_reports("cl_khr_subgroups"), "cl_khr_subgroups reported");
+    cl_bool ifp = CL_TRUE;
+    OK(clGetDeviceInfo(dev, CL_DEVICE_SUB_GROUP_INDEPENDENT_FORWARD_PROGRESS, sizeof ifp, &ifp, NULL));
+    CHECK(ifp == CL_FALSE, "independent forward progress reported");
 }
 
 /* basic/kernel_preprocessor_macros: __OPENCL_VERSION__ is the device's
@@ -2578,6 +2583,224 @@ static void create_command_queue_khr(void) {
     clReleaseProgram(p);
 }
 
+/* --- Shared virtual memory (api/clone_kernel_with_exec_info,
+ * api/clone_kernel_with_svm_ptrs, api/consistency_svm, the SVM binary):
+ * allocation, the SVM commands and their error codes, kernels following
+ * pointers stored in SVM and in system memory, clones keeping SVM
+ * arguments, buffers over SVM memory. */
+
+static const char *SVM_SOURCE =
+    "kernel void follow(global int *global *ptrs, global int *out) {\n"
+    "    size_t i = get_global_id(0);\n"
+    "    out[i] = ptrs[i][0] * 2;\n"
+    "    ptrs[i][1] = (int)i + 100;\n"
+    "}\n"
+    "kernel void add_at(global int *p, int k, int back) {\n"
+    "    size_t i = get_global_id(0);\n"
+    "    p[i] += k;\n"
+    "    if (i == 0 && back) p[-1] = 7;\n"
+    "}\n"
+    "kernel void count(global atomic_int *c) {\n"
+    "    atomic_fetch_add_explicit(c, 1, memory_order_relaxed, memory_scope_all_svm_devices);\n"
+    "}\n";
+
+static int svm_freed;
+static void *svm_freed_ptrs[2];
+static void CL_CALLBACK on_svm_free(cl_command_queue q, cl_uint n, void *ptrs[], void *user) {
+    CHECK(q == queue && n == 2 && user == &svm_freed, "free callback arguments");
+    for (cl_uint i = 0; i < n && i < 2; i++) svm_freed_ptrs[i] = ptrs[i];
+    svm_freed++;
+}
+
+/* Direct SVM pointer arguments only (also run on the interpreter). */
+static void svm_args(void) {
+    cl_program p = build(SVM_SOURCE, "-cl-std=CL2.0");
+    cl_kernel add = kernel(p, "add_at");
+    enum { N = 64 };
+    cl_int *a = clSVMAlloc(ctx, CL_MEM_READ_WRITE, (N + 8) * sizeof(cl_int), 0);
+    CHECK(a != NULL, "clSVMAlloc");
+    OK(clEnqueueSVMMap(queue, CL_TRUE, CL_MAP_WRITE, a, (N + 8) * sizeof(cl_int), 0, NULL, NULL));
+    for (int i = 0; i < N + 8; i++) a[i] = i;
+    OK(clEnqueueSVMUnmap(queue, a, 0, NULL, NULL));
+    /* A pointer into the middle of the allocation; the kernel also writes
+     * the element before it, except in checked mode and on the interpreter,
+     * where an SVM pointer argument is the memory from it to its
+     * allocation's end (they would report or refuse the access). */
+    OK(clSetKernelArgSVMPointer(add, 0, a + 4));
+    cl_int k = 1000, back = getenv("LOCKSTEP_CHECK") == NULL;
+    OK(clSetKernelArg(add, 1, sizeof k, &k));
+    OK(clSetKernelArg(add, 2, sizeof back, &back));
+    run(add, N);
+    OK(clEnqueueSVMMap(queue, CL_TRUE, CL_MAP_READ, a, (N + 8) * sizeof(cl_int), 0, NULL, NULL));
+    for (int i = 0; i < N + 8; i++) {
+        int want = i == 3 && back ? 7 : (i >= 4 && i < N + 4) ? i + 1000 : i;
+        CHECK(a[i] == want, "a[%d] = %d, want %d", i, a[i], want);
+    }
+    OK(clEnqueueSVMUnmap(queue, a, 0, NULL, NULL));
+    OK(clFinish(queue));
+    clSVMFree(ctx, a);
+    clReleaseKernel(add);
+    clReleaseProgram(p);
+}
+
+static void svm(void) {
+    cl_device_svm_capabilities caps = 0;
+    OK(clGetDeviceInfo(dev, CL_DEVICE_SVM_CAPABILITIES, sizeof caps, &caps, NULL));
+    CHECK(caps == (CL_DEVICE_SVM_COARSE_GRAIN_BUFFER | CL_DEVICE_SVM_FINE_GRAIN_BUFFER |
+                   CL_DEVICE_SVM_FINE_GRAIN_SYSTEM | CL_DEVICE_SVM_ATOMICS),
+          "SVM capabilities %#llx", (unsigned long long)caps);
+
+    /* clSVMAlloc refuses bad flags, sizes and alignments with NULL. */
+    CHECK(clSVMAlloc(ctx, CL_MEM_SVM_ATOMICS, 64, 0) == NULL, "atomics without fine grain");
+    CHECK(clSVMAlloc(ctx, CL_MEM_READ_ONLY | CL_MEM_WRITE_ONLY, 64, 0) == NULL, "two access flags");
+    CHECK(clSVMAlloc(ctx, CL_MEM_USE_HOST_PTR, 64, 0) == NULL, "a buffer-only flag");
+    CHECK(clSVMAlloc(ctx, CL_MEM_READ_WRITE, 0, 0) == NULL, "size 0");
+    CHECK(clSVMAlloc(ctx, CL_MEM_READ_WRITE, 64, 3) == NULL, "alignment 3");
+    CHECK(clSVMAlloc(NULL, CL_MEM_READ_WRITE, 64, 0) == NULL, "no context");
+    void *aligned = clSVMAlloc(ctx, CL_MEM_READ_WRITE, 64, 128);
+    CHECK(aligned != NULL && (uintptr_t)aligned % 128 == 0, "128-byte alignment");
+    clSVMFree(ctx, aligned);
+    clSVMFree(ctx, NULL);
+
+    svm_args();
+
+    cl_program p = build(SVM_SOURCE, "-cl-std=CL2.0");
+    cl_kernel follow = kernel(p, "follow");
+    enum { N = 8 };
+    /* Pointers stored in fine-grained SVM: half into another allocation,
+     * half into system memory (malloc). */
+    cl_int **ptrs = clSVMAlloc(ctx, CL_MEM_READ_WRITE | CL_MEM_SVM_FINE_GRAIN_BUFFER, N * sizeof(cl_int *), 0);
+    cl_int *targets = clSVMAlloc(ctx, CL_MEM_READ_WRITE | CL_MEM_SVM_FINE_GRAIN_BUFFER, N * 2 * sizeof(cl_int), 0);
+    cl_int *system = malloc(N * 2 * sizeof(cl_int));
+    cl_int *out = clSVMAlloc(ctx, CL_MEM_READ_WRITE | CL_MEM_SVM_FINE_GRAIN_BUFFER, N * sizeof(cl_int), 0);
+    CHECK(ptrs && targets && out, "fine-grained allocations");
+    for (int i = 0; i < N; i++) {
+        cl_int *t = i % 2 ? &system[2 * i] : &targets[2 * i];
+        t[0] = i * 10;
+        t[1] = -1;
+        ptrs[i] = t;
+    }
+    OK(clSetKernelArgSVMPointer(follow, 0, ptrs));
+    OK(clSetKernelArgSVMPointer(follow, 1, out));
+    OK(clSetKernelExecInfo(follow, CL_KERNEL_EXEC_INFO_SVM_PTRS, sizeof targets, &targets));
+    cl_bool on = CL_TRUE;
+    OK(clSetKernelExecInfo(follow, CL_KERNEL_EXEC_INFO_SVM_FINE_GRAIN_SYSTEM, sizeof on, &on));
+    run(follow, N);
+    for (int i = 0; i < N; i++) {
+        cl_int *t = i % 2 ? &system[2 * i] : &targets[2 * i];
+        CHECK(out[i] == i * 20 && t[1] == i + 100, "follow %d: out %d, t[1] %d", i, out[i], t[1]);
+    }
+
+    /* A clone keeps the SVM arguments; setting the source's later leaves
+     * the clone's alone. */
+    cl_int err;
+    cl_kernel clone = clCloneKernel(follow, &err);
+    OK(err);
+    cl_int *out2 = clSVMAlloc(ctx, CL_MEM_READ_WRITE | CL_MEM_SVM_FINE_GRAIN_BUFFER, N * sizeof(cl_int), 0);
+    OK(clSetKernelArgSVMPointer(follow, 1, out2));
+    memset(out, 0, N * sizeof(cl_int));
+    run(clone, N);
+    CHECK(out[3] == 60, "the clone wrote out: %d", out[3]);
+
+    /* Error codes of the kernel entry points. */
+    EXPECT_ERR(clSetKernelArgSVMPointer(follow, 2, out), CL_INVALID_ARG_INDEX);
+    cl_kernel add = kernel(p, "add_at");
+    EXPECT_ERR(clSetKernelArgSVMPointer(add, 1, out), CL_INVALID_ARG_VALUE);
+    EXPECT_ERR(clSetKernelArgSVMPointer(NULL, 0, out), CL_INVALID_KERNEL);
+    EXPECT_ERR(clSetKernelExecInfo(follow, CL_KERNEL_EXEC_INFO_SVM_PTRS, sizeof out, NULL), CL_INVALID_VALUE);
+    EXPECT_ERR(clSetKernelExecInfo(follow, CL_KERNEL_EXEC_INFO_SVM_PTRS, 3, &out), CL_INVALID_VALUE);
+    EXPECT_ERR(clSetKernelExecInfo(follow, CL_KERNEL_EXEC_INFO_SVM_FINE_GRAIN_SYSTEM, 1, &on), CL_INVALID_VALUE);
+    EXPECT_ERR(clSetKernelExecInfo(follow, 0x1234, sizeof on, &on), CL_INVALID_VALUE);
+    /* No list unsets the previous one. */
+    OK(clSetKernelExecInfo(follow, CL_KERNEL_EXEC_INFO_SVM_PTRS, 0, NULL));
+
+    /* Memcpy and fill, and their error codes. */
+    cl_int *c = clSVMAlloc(ctx, CL_MEM_READ_WRITE, 64 * sizeof(cl_int), 0);
+    cl_int pattern = 0x01020304;
+    OK(clEnqueueSVMMemFill(queue, c, &pattern, sizeof pattern, 64 * sizeof(cl_int), 0, NULL, NULL));
+    cl_int host[64];
+    OK(clEnqueueSVMMemcpy(queue, CL_TRUE, host, c, sizeof host, 0, NULL, NULL));
+    CHECK(host[0] == pattern && host[63] == pattern, "fill then copy: %#x %#x", host[0], host[63]);
+    EXPECT_ERR(clEnqueueSVMMemcpy(queue, CL_TRUE, c + 1, c, 8 * sizeof(cl_int), 0, NULL, NULL), CL_MEM_COPY_OVERLAP);
+    EXPECT_ERR(clEnqueueSVMMemcpy(queue, CL_TRUE, NULL, c, 4, 0, NULL, NULL), CL_INVALID_VALUE);
+    EXPECT_ERR(clEnqueueSVMMemFill(queue, c, &pattern, 3, 12, 0, NULL, NULL), CL_INVALID_VALUE);
+    EXPECT_ERR(clEnqueueSVMMemFill(queue, c, &pattern, 4, 6, 0, NULL, NULL), CL_INVALID_VALUE);
+    EXPECT_ERR(clEnqueueSVMMemFill(queue, (char *)c + 2, &pattern, 4, 8, 0, NULL, NULL), CL_INVALID_VALUE);
+    EXPECT_ERR(clEnqueueSVMMemFill(queue, c, NULL, 4, 8, 0, NULL, NULL), CL_INVALID_VALUE);
+    EXPECT_ERR(clEnqueueSVMMemFill(queue, c, &pattern, 4, 65 * sizeof(cl_int), 0, NULL, NULL), CL_INVALID_VALUE);
+    EXPECT_ERR(clEnqueueSVMMap(queue, CL_TRUE, CL_MAP_READ, NULL, 4, 0, NULL, NULL), CL_INVALID_VALUE);
+    EXPECT_ERR(clEnqueueSVMMap(queue, CL_TRUE, CL_MAP_READ, c, 0, 0, NULL, NULL), CL_INVALID_VALUE);
+    EXPECT_ERR(clEnqueueSVMMap(queue, CL_TRUE, CL_MAP_READ | CL_MAP_WRITE_INVALIDATE_REGION, c, 4, 0, NULL, NULL), CL_INVALID_VALUE);
+    EXPECT_ERR(clEnqueueSVMMap(queue, CL_TRUE, CL_MAP_READ, c, 65 * sizeof(cl_int), 0, NULL, NULL), CL_INVALID_VALUE);
+    EXPECT_ERR(clEnqueueSVMUnmap(queue, NULL, 0, NULL, NULL), CL_INVALID_VALUE);
+    const void *migrate[1] = {c};
+    size_t too_big = 65 * sizeof(cl_int);
+    EXPECT_ERR(clEnqueueSVMMigrateMem(queue, 1, migrate, &too_big, 0, 0, NULL, NULL), CL_INVALID_VALUE);
+    EXPECT_ERR(clEnqueueSVMMigrateMem(queue, 0, migrate, NULL, 0, 0, NULL, NULL), CL_INVALID_VALUE);
+    OK(clEnqueueSVMMigrateMem(queue, 1, migrate, NULL, CL_MIGRATE_MEM_OBJECT_HOST, 0, NULL, NULL));
+    cl_event e;
+    OK(clEnqueueSVMMemcpy(queue, CL_FALSE, host, c, 4, 0, NULL, &e));
+    cl_command_type type;
+    OK(clGetEventInfo(e, CL_EVENT_COMMAND_TYPE, sizeof type, &type, NULL));
+    CHECK(type == CL_COMMAND_SVM_MEMCPY, "event command type %#x", type);
+    OK(clWaitForEvents(1, &e));
+    clReleaseEvent(e);
+
+    /* Buffers over SVM memory say so. */
+    cl_mem over = clCreateBuffer(ctx, CL_MEM_USE_HOST_PTR, 64 * sizeof(cl_int), c, &err);
+    OK(err);
+    cl_buffer_region region = {128, 64};
+    cl_mem sub = clCreateSubBuffer(over, 0, CL_BUFFER_CREATE_TYPE_REGION, &region, &err);
+    OK(err);
+    cl_mem plain = new_buffer(64);
+    /* Larger than the SVM allocation it is made over. */
+    cl_mem too_large = clCreateBuffer(ctx, CL_MEM_USE_HOST_PTR, 64 * sizeof(cl_int) + 4, c, &err);
+    CHECK(too_large == NULL && err == CL_INVALID_BUFFER_SIZE, "a buffer past its SVM allocation: %d", err);
+    too_large = clCreateBuffer(ctx, CL_MEM_USE_HOST_PTR, 64 * sizeof(cl_int) - 4, c + 1, &err);
+    CHECK(err == CL_SUCCESS, "a buffer ending with its SVM allocation: %d", err);
+    clReleaseMemObject(too_large);
+    cl_bool uses;
+    OK(clGetMemObjectInfo(over, CL_MEM_USES_SVM_POINTER, sizeof uses, &uses, NULL));
+    CHECK(uses == CL_TRUE, "a buffer over SVM memory");
+    OK(clGetMemObjectInfo(sub, CL_MEM_USES_SVM_POINTER, sizeof uses, &uses, NULL));
+    CHECK(uses == CL_TRUE, "its sub-buffer");
+    OK(clGetMemObjectInfo(plain, CL_MEM_USES_SVM_POINTER, sizeof uses, &uses, NULL));
+    CHECK(uses == CL_FALSE, "a plain buffer");
+    clReleaseMemObject(sub);
+    clReleaseMemObject(over);
+    clReleaseMemObject(plain);
+
+    /* Atomics on fine-grained SVM with SVM atomics. */
+    cl_int *counter = clSVMAlloc(ctx, CL_MEM_READ_WRITE | CL_MEM_SVM_FINE_GRAIN_BUFFER | CL_MEM_SVM_ATOMICS, sizeof(cl_int), 0);
+    CHECK(counter != NULL, "an SVM atomics allocation");
+    *counter = 5;
+    cl_kernel count = kernel(p, "count");
+    OK(clSetKernelArgSVMPointer(count, 0, counter));
+    run(count, 1000);
+    CHECK(*counter == 1005, "atomic count %d", *counter);
+
+    /* clEnqueueSVMFree: the callback gets the pointers (and frees them);
+     * without one, the allocations are freed. */
+    void *to_free[2] = {out2, counter};
+    OK(clEnqueueSVMFree(queue, 2, to_free, on_svm_free, &svm_freed, 0, NULL, NULL));
+    to_free[0] = to_free[1] = NULL; /* the array may be reused at once */
+    OK(clFinish(queue));
+    CHECK(svm_freed == 1 && svm_freed_ptrs[0] == out2 && svm_freed_ptrs[1] == counter, "free callback");
+    clSVMFree(ctx, out2);
+    clSVMFree(ctx, counter);
+    void *rest[4] = {ptrs, targets, out, c};
+    OK(clEnqueueSVMFree(queue, 4, rest, NULL, NULL, 0, NULL, NULL));
+    EXPECT_ERR(clEnqueueSVMFree(queue, 0, rest, NULL, NULL, 0, NULL, NULL), CL_INVALID_VALUE);
+    EXPECT_ERR(clEnqueueSVMFree(queue, 1, NULL, NULL, NULL, 0, NULL, NULL), CL_INVALID_VALUE);
+    OK(clFinish(queue));
+    free(system);
+    clReleaseKernel(count);
+    clReleaseKernel(add);
+    clReleaseKernel(clone);
+    clReleaseKernel(follow);
+    clReleaseProgram(p);
+}
+
 int main(int argc, char **argv) {
     if (argc != 2) {
         fprintf(stderr, "usage: conformance CASE\n");
@@ -2632,6 +2855,10 @@ int main(int argc, char **argv) {
         sub_devices();
     else if (!strcmp(c, "create_command_queue_khr"))
         create_command_queue_khr();
+    else if (!strcmp(c, "svm"))
+        svm();
+    else if (!strcmp(c, "svm_args"))
+        svm_args();
     else {
         fprintf(stderr, "unknown case %s\n", c);
         return 2;

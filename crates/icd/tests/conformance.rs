@@ -41,6 +41,21 @@ fn run_case_with(case: &str, env: &[(&str, &std::ffi::OsStr)]) -> String {
     stdout
 }
 
+/// Runs one case as it is, then in checked mode on the SIMD engine and on
+/// the interpreter (`LOCKSTEP_CHECK=1`, `full`), where any report aborts.
+fn run_case_checked_too(case: &str) {
+    run_case(case);
+    for check in ["1", "full"] {
+        run_case_with(
+            case,
+            &[
+                ("LOCKSTEP_CHECK", check.as_ref()),
+                ("LOCKSTEP_CHECK_ABORT", "1".as_ref()),
+            ],
+        );
+    }
+}
+
 #[test]
 fn host_timer_has_a_resolution_and_checks_its_arguments() {
     run_case("host_timer");
@@ -93,18 +108,9 @@ fn the_suggested_local_size_is_what_an_enqueue_without_one_uses() {
 
 #[test]
 fn images_from_buffers_share_the_buffers_memory() {
-    run_case("images_from_buffers");
     // The interpreter and checked code run such images on a copy of their
-    // texels, copied back after the launch; any checked-mode report aborts.
-    for check in ["1", "full"] {
-        run_case_with(
-            "images_from_buffers",
-            &[
-                ("LOCKSTEP_CHECK", check.as_ref()),
-                ("LOCKSTEP_CHECK_ABORT", "1".as_ref()),
-            ],
-        );
-    }
+    // texels, copied back after the launch.
+    run_case_checked_too("images_from_buffers");
 }
 
 #[test]
@@ -195,4 +201,14 @@ fn spirv_programs_build_run_specialize_and_reject_malformed_modules() {
         "il_programs",
         &[("LOCKSTEP_TEST_SPIRV_DIR", dir.path().as_os_str())],
     );
+}
+
+#[test]
+fn svm_allocations_commands_and_pointers_kernels_follow() {
+    run_case("svm");
+}
+
+#[test]
+fn svm_pointer_arguments_run_on_every_engine_and_in_checked_mode() {
+    run_case_checked_too("svm_args");
 }

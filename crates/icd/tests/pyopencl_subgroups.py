@@ -33,12 +33,14 @@ ctx = cl.Context([dev])
 queue = cl.CommandQueue(ctx)
 
 exts = dev.extensions.split()
-for e in ["cl_khr_subgroups", "cl_khr_subgroup_ballot", "cl_khr_subgroup_shuffle",
+for e in ["cl_khr_subgroup_ballot", "cl_khr_subgroup_shuffle",
           "cl_khr_subgroup_shuffle_relative", "cl_khr_subgroup_non_uniform_vote",
           "cl_khr_subgroup_non_uniform_arithmetic", "cl_khr_subgroup_clustered_reduce",
-          "cl_khr_subgroup_extended_types", "cl_intel_subgroups",
+          "cl_khr_subgroup_extended_types", "cl_khr_subgroup_rotate", "cl_intel_subgroups",
           "cl_intel_required_subgroup_size"]:
     check(f"extension {e}", e in exts, True)
+# Not cl_khr_subgroups: it promises independent forward progress.
+check("extension cl_khr_subgroups", "cl_khr_subgroups" in exts, False)
 features = [f.name for f in dev.opencl_c_features]
 check("feature __opencl_c_subgroups", "__opencl_c_subgroups" in features, True)
 check("CL_DEVICE_MAX_NUM_SUB_GROUPS", dev.max_num_sub_groups, dev.max_work_group_size // 4)

@@ -98,6 +98,12 @@ pub(crate) fn arg_info(kernel: &Kernel, bound: &[ArgValue]) -> Vec<u64> {
             // checked launch makes the others so) and a sampler a scalar;
             // as given, the same.
             ArgValue::Image(i) => (i.storage().len() as u64, 0),
+            // The bytes from the pointer to its allocation's end; a system
+            // pointer's extent is unknown, so its accesses pass.
+            ArgValue::Pointer { addr, allocation } => (
+                allocation.map_or(u64::MAX, |(start, len)| (start + len).saturating_sub(*addr)),
+                0,
+            ),
             ArgValue::Null | ArgValue::Scalar(..) | ArgValue::Sampler(_) => (0, 0),
         };
         if meta.is_const && matches!(a, ArgValue::Buffer(_)) {

@@ -122,12 +122,16 @@ pub enum LaunchError {
         local: u64,
         why: String,
     },
-    #[error("arguments {first} and {second} of kernel '{kernel}' are the same buffer; the interpreter engine needs distinct buffers")]
+    #[error("arguments {first} and {second} of kernel '{kernel}' are the same buffer or overlapping SVM memory; the interpreter engine needs distinct memory")]
     AliasedBuffers {
         kernel: String,
         first: usize,
         second: usize,
     },
+    /// A system pointer (fine-grained system SVM) on the interpreter, which
+    /// addresses memory by region.
+    #[error("argument {index} of kernel '{kernel}' is a system pointer (fine-grained system SVM), whose extent the interpreter engine cannot know; run it on the SIMD engine or pass memory from clSVMAlloc")]
+    SystemPointer { kernel: String, index: usize },
     /// The SIMD engine could not compile the kernel.
     #[error("kernel '{kernel}' could not be compiled for the SIMD engine: {message}")]
     Compile { kernel: String, message: String },

@@ -77,6 +77,17 @@ pub enum ArgValue {
     Image(crate::Image),
     /// A sampler's `CLK_*` bits. Bound, it is held as a 32-bit scalar.
     Sampler(u32),
+    /// A pointer into memory the application manages (OpenCL shared
+    /// virtual memory), given to the kernel as it is: the kernel may also
+    /// reach other such memory through pointers stored in it, so nothing
+    /// is locked or copied. `allocation` is the allocation it points into
+    /// (start address and bytes), if the application made it through the
+    /// runtime's caller (`clSVMAlloc`); a system pointer (any host memory)
+    /// has none.
+    Pointer {
+        addr: u64,
+        allocation: Option<(u64, u64)>,
+    },
 }
 
 impl ArgValue {
@@ -89,6 +100,7 @@ impl ArgValue {
             ArgValue::Bytes(b) => format!("{} bytes by value", b.len()),
             ArgValue::Image(i) => format!("an image ({:?})", i.desc().ty),
             ArgValue::Sampler(_) => "a sampler".into(),
+            ArgValue::Pointer { addr, .. } => format!("the pointer {addr:#x}"),
         }
     }
 }
@@ -310,6 +322,7 @@ impl Kernel {
             // the kernel touches is its business, as on pocl and Intel's.
             (ArgKind::GlobalBuffer | ArgKind::ConstantBuffer, ArgValue::Buffer(_)) => {}
             (ArgKind::GlobalBuffer | ArgKind::ConstantBuffer, ArgValue::Null) => {}
+            (ArgKind::GlobalBuffer | ArgKind::ConstantBuffer, ArgValue::Pointer { .. }) => {}
             (ArgKind::GlobalBuffer, _) => return Err(mismatch("a global buffer".into())),
             (ArgKind::ConstantBuffer, _) => return Err(mismatch("a constant buffer".into())),
             (ArgKind::LocalMemory, ArgValue::Local(0)) => {

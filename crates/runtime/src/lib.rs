@@ -48,7 +48,9 @@ use std::sync::{Arc, Condvar, Mutex, OnceLock};
 use lockstep_interp as interp;
 use lockstep_ir as ir;
 
-pub use buffer::{lock_all, Access, AllocError, Buffer, Pod, Storage, StorageGuard, BUFFER_ALIGN};
+pub use buffer::{
+    fill_bytes, lock_all, Access, AllocError, Buffer, Pod, Storage, StorageGuard, BUFFER_ALIGN,
+};
 pub use device::{Device, SimdFeatures};
 pub use error::{BinaryError, BuildError, EngineError, LaunchError};
 pub use image::{
@@ -518,6 +520,46 @@ impl Context {
                 seen.push((storage.id(), i));
             }
         }
+        let system_pointer = bound.iter().position(|a| {
+            matches!(
+                a,
+                ArgValue::Pointer {
+                    allocation: None,
+                    ..
+                }
+            )
+        });
+        if let Some(index) = system_pointer {
+            return Err(LaunchError::SystemPointer {
+                kernel: kernel.name().to_string(),
+                index,
+            });
+        }
+        // An SVM pointer's slice must not overlap another argument's.
+        let span = |a: &ArgValue| match a {
+            ArgValue::Buffer(s) => Some((s.as_ptr() as u64, s.as_ptr() as u64 + s.len() as u64)),
+            ArgValue::Pointer {
+                addr,
+                allocation: Some((start, len)),
+            } => Some((*addr, start + len)),
+            _ => None,
+        };
+        for (i, a) in bound.iter().enumerate() {
+            let (Some((a0, a1)), ArgValue::Pointer { .. }) = (span(a), a) else {
+                continue;
+            };
+            let overlap = bound
+                .iter()
+                .enumerate()
+                .find(|&(j, b)| j != i && span(b).is_some_and(|(b0, b1)| a0 < b1 && b0 < a1));
+            if let Some((j, _)) = overlap {
+                return Err(LaunchError::AliasedBuffers {
+                    kernel: kernel.name().to_string(),
+                    first: i.min(j),
+                    second: i.max(j),
+                });
+            }
+        }
         let guards = lock_all(bound.iter().filter_map(|a| match a {
             ArgValue::Buffer(s) => Some((&**s, Access::Write)),
             _ => None,
@@ -530,9 +572,23 @@ impl Context {
                     std::slice::from_raw_parts_mut(s.as_ptr(), s.len())
                 }),
                 ArgValue::Null => interp::KernelArg::Null,
+                // The interpreter addresses memory by region: an SVM pointer
+                // is the rest of its allocation (unlocked: shared memory).
+                // SAFETY: the application keeps the allocation alive while
+                // kernels use it (the API's contract).
+                ArgValue::Pointer {
+                    addr,
+                    allocation: Some((start, len)),
+                } => interp::KernelArg::Buffer(unsafe {
+                    std::slice::from_raw_parts_mut(
+                        *addr as *mut u8,
+                        (start + len).saturating_sub(*addr) as usize,
+                    )
+                }),
                 ArgValue::Local(n) => interp::KernelArg::Local(*n),
                 ArgValue::Scalar(_, bytes) => interp::KernelArg::Scalar(bytes.clone()),
                 ArgValue::Bytes(bytes) => interp::KernelArg::ByVal(bytes.clone()),
+                ArgValue::Pointer { .. } => unreachable!("system pointers were refused above"),
                 ArgValue::Image(..) | ArgValue::Sampler(_) => {
                     unreachable!("set_arg binds these as Buffer / Scalar, launch_now stages images")
                 }

@@ -276,6 +276,11 @@ pub(crate) fn launch(
     // its descriptor that spans two allocations.
     let small_buffers = bound.iter().all(|arg| match arg {
         ArgValue::Buffer(storage) => (storage.len() as u64) < SMALL_OBJECT,
+        // An in-bounds offset from a pointer inside an allocation smaller
+        // than 2 GiB fits in 32 bits, signed, wherever the pointer is.
+        ArgValue::Pointer { allocation, .. } => {
+            allocation.is_some_and(|(_, len)| len < SMALL_OBJECT)
+        }
         ArgValue::Image(image) => {
             image.is_self_contained() && (image.storage().len() as u64) < SMALL_OBJECT
         }
@@ -400,6 +405,7 @@ pub(crate) fn launch(
             // The buffer's lock is held in `guards` for the launch.
             ArgValue::Buffer(s) => s.as_ptr() as u64,
             ArgValue::Null => 0,
+            ArgValue::Pointer { addr, .. } => *addr,
             ArgValue::Local(n) => {
                 // Aligned for the widest type, like buffers.
                 let offset = local_total.div_ceil(LOCAL_ALIGN) * LOCAL_ALIGN;

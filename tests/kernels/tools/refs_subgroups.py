@@ -267,6 +267,42 @@ def sg_shuffle(a, nd, W):
     return {"out": np.array(out, np.int32)}
 
 
+def sg_rotate(a, nd, W):
+    x = a["x"]
+    out = [0] * len(a["out"])
+    # Rotations are around get_max_sub_group_size() work-items.
+    w = min(W, nd.lsize[0] * nd.lsize[1] * nd.lsize[2])
+
+    def rot(vals, k, d, c):
+        base = k - k % c
+        src = base + (k % c + d) % c  # Python's % is never negative
+        return vals[src] if src < len(vals) else None
+
+    def c_rem(a, b):
+        """C's % (truncating)."""
+        return int(np.fmod(a, b))
+
+    for lanes in subgroups(nd, W):
+        vs = [int(x[g]) for g in lanes]
+        d = c_rem(vs[0], 40)
+        for k, g in enumerate(lanes):
+            def pick(vals, d, c, f=lambda v: v):
+                r = rot(vals, k, d, c)
+                return -1 if r is None else f(r)
+            o = [
+                pick(vs, d, w),
+                pick(vs, -3, w, lambda v: int(np.fix(v * 3000000000 / 1000000000))),
+                pick(vs, w + 1, w),
+                pick(vs, 2, w, lambda v: v & 0xFFFF),
+                vs[k],
+                pick(vs, 1, 2),
+                pick(vs, d, 4),
+                pick(vs, -1, 1 << (w.bit_length() - 1)),
+            ]
+            out[8 * g:8 * g + 8] = o
+    return {"out": np.array(out, np.int32)}
+
+
 def _ctrunc(f):
     """C's float-to-int conversion (toward zero)."""
     return int(f)

@@ -1,4 +1,5 @@
-//! The core subgroup builtins (`cl_khr_subgroups` and its extensions) and
+//! The core subgroup builtins (`__opencl_c_subgroups`, `cl_intel_subgroups`
+//! and the `cl_khr_subgroup_*` extensions) and
 //! the work-group collectives built on them.
 //!
 //! **Subgroups.** The core subgroup builtins:
