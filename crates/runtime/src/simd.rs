@@ -748,7 +748,7 @@ unsafe extern "C" fn lockstep_rt_barrier_diverged(
         format!("work-items {} reached", id_ranges(&ids(arrived)))
     };
     *divergence = Some(format!(
-        "barrier divergence in work-group ({}, {}, {}): work-items {} (local linear ids) did not reach {at}, which {others} (they returned or took another path); OpenCL requires every work-item of a work-group to reach each barrier, so the work-group stopped there. `lockstep run --engine interp --check` shows where each work-item went",
+        "barrier divergence in work-group ({}, {}, {}): work-items {} (local linear ids) did not reach {at}, which {others} (they returned or took another path); OpenCL requires every work-item of a work-group to reach each barrier, so the work-group stopped there. `lockstep run --engine interp --check` (LOCKSTEP_CHECK=full for an OpenCL program) shows where each work-item went",
         g[0],
         g[1],
         g[2],
