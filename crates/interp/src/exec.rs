@@ -33,6 +33,7 @@ use crate::memory::{
 use crate::{KernelArg, NdRange, Options, Report};
 
 mod gang;
+mod uninit;
 
 /// Calls nest at most this deep (OpenCL C has no recursion).
 const MAX_CALL_DEPTH: usize = 1024;
@@ -54,6 +55,9 @@ struct Item {
     id: WorkItemId,
     linear: u32,
     regs: Vec<u64>,
+    /// Checked mode: the uninitialized bits of each register of `regs`
+    /// (see the `uninit` module).
+    shadow: Vec<u64>,
     frames: Vec<Frame>,
     slots: Vec<u32>,
     /// This state's by-value argument copies, one region per byval argument.
@@ -116,6 +120,9 @@ struct Exec<'p, 'm, 'a> {
     diagnostics: Vec<Diagnostic>,
     /// Checked mode: (instruction, kind) pairs already reported.
     reported: std::collections::HashSet<(u32, DiagnosticKind)>,
+    /// Checked mode: the source lines (or instructions) with a report of
+    /// an uninitialized value.
+    uninit_reported: std::collections::HashSet<(u32, u32)>,
     /// Launch-wide instruction ids: function `i`'s code starts at `site_base[i]`.
     site_base: Vec<u32>,
     kernel: usize,
@@ -402,6 +409,7 @@ pub fn launch(
         check: checker,
         diagnostics: Vec::new(),
         reported: Default::default(),
+        uninit_reported: Default::default(),
         site_base,
         kernel: kernel.index(),
         byval,
@@ -431,6 +439,14 @@ fn take_edge(regs: &mut [u64], copies: &[(Reg, Reg)], e: &Edge, scratch: &mut Ve
         }
     }
     e.pc as usize
+}
+
+/// The shadow of a frame that starts: its `undef` registers uninitialized.
+fn init_shadow(f: &DecodedFunc, sh: &mut [u64]) {
+    sh.fill(0);
+    for &(reg, bits) in &f.undefs {
+        sh[reg as usize] = bits;
+    }
 }
 
 fn convert(op: ConvertOp, from: Type, to: Type, rounding: lockstep_ir::Rounding, x: u64) -> u64 {
@@ -687,14 +703,14 @@ impl<'p, 'a> Exec<'p, '_, 'a> {
         self.report(DiagnosticKind::AccessMode, message, at, id);
     }
 
-    /// Records an access (read, write, atomic) by an instruction (function,
+    /// Records an access (write or read, atomic or not) by an instruction (function,
     /// code index) of a work-item (id, local linear id) for checked mode, and
     /// turns new findings into diagnostics.
     fn record(
         &mut self,
         p: u64,
         len: u64,
-        (read, write, atomic): (bool, bool, bool),
+        (write, atomic): (bool, bool),
         (func, pc): (usize, usize),
         (id, linear): (&WorkItemId, u32),
     ) {
@@ -707,7 +723,6 @@ impl<'p, 'a> Exec<'p, '_, 'a> {
             region: region_of(p),
             offset: offset_of(p),
             len,
-            read,
             write,
             atomic,
             site,
@@ -721,18 +736,6 @@ impl<'p, 'a> Exec<'p, '_, 'a> {
             let here = self.site(func, pc, id);
             let region = self.describe(f.region).0;
             let (kind, message) = match f.kind {
-                FindingKind::Uninit { space } => (
-                    DiagnosticKind::Uninitialized,
-                    format!(
-                        "read of uninitialized {} memory: {region}, byte offset {}",
-                        if space == Space::Private {
-                            "__private"
-                        } else {
-                            "__local"
-                        },
-                        f.offset
-                    ),
-                ),
                 FindingKind::Race { write, other_write } => {
                     let (of, opc) = self.site_of(f.other.site);
                     let other_group = f.other_group.unwrap_or(self.group_id);
@@ -860,6 +863,14 @@ impl<'p, 'a> Exec<'p, '_, 'a> {
             it.regs.resize(n, 0);
         }
         it.regs[..n].copy_from_slice(&self.template);
+        if self.check.is_some() {
+            if it.shadow.len() < n {
+                it.shadow.resize(n, 0);
+            }
+            if let Some(kf) = self.prog.funcs[self.kernel].as_ref() {
+                init_shadow(kf, &mut it.shadow[..n]);
+            }
+        }
         for (k, (reg, bytes)) in self.byval.iter().enumerate() {
             if it.byval.len() <= k {
                 let name = RegionName::Text(format!("by-value argument copy {k}"));
@@ -1164,6 +1175,9 @@ impl<'p, 'a> Exec<'p, '_, 'a> {
                 .last_mut()
                 .expect("a waiting work-item has a frame");
             it.regs[fr.base as usize + dst as usize] = results[l];
+            if let Some(s) = it.shadow.get_mut(fr.base as usize + dst as usize) {
+                *s = 0;
+            }
             fr.pc += 1;
             it.state = State::Running;
         }
@@ -1247,6 +1261,13 @@ impl<'p, 'a> Exec<'p, '_, 'a> {
             };
             let code = &f.code[..];
             let regs = &mut it.regs[base..base + f.nregs];
+            // Checked mode tracks uninitialized values in scalar IR.
+            let shadowed = self.check.is_some() && f.gang.is_none();
+            let sh: &mut [u64] = if shadowed {
+                &mut it.shadow[base..base + f.nregs]
+            } else {
+                &mut []
+            };
             let id = &it.id;
             let linear = it.linear;
             loop {
@@ -1268,7 +1289,11 @@ impl<'p, 'a> Exec<'p, '_, 'a> {
                         }
                         return Ok(Stop::Barrier);
                     }
-                    Op::SubGroup { .. } => {
+                    Op::SubGroup { a, b, .. } => {
+                        if shadowed {
+                            let s = sh[r(a)] | if b == NO_REG { 0 } else { sh[r(b)] };
+                            self.uninit_operand(s, "a subgroup collective", (fidx, at), id);
+                        }
                         if let Some(fr) = it.frames.last_mut() {
                             fr.pc = at as u32;
                         }
@@ -1276,6 +1301,9 @@ impl<'p, 'a> Exec<'p, '_, 'a> {
                     }
                     Op::Nop => {}
                     Op::Jump(ref e) => {
+                        if shadowed {
+                            take_edge(sh, &f.copies, e, &mut it.scratch);
+                        }
                         pc = take_edge(regs, &f.copies, e, &mut it.scratch);
                         track(f, &mut it.loops, e);
                     }
@@ -1289,6 +1317,10 @@ impl<'p, 'a> Exec<'p, '_, 'a> {
                         } else {
                             else_edge
                         };
+                        if shadowed {
+                            self.uninit_branch(sh[r(cond)] & 1, (fidx, at), id);
+                            take_edge(sh, &f.copies, e, &mut it.scratch);
+                        }
                         pc = take_edge(regs, &f.copies, e, &mut it.scratch);
                         track(f, &mut it.loops, e);
                     }
@@ -1300,6 +1332,10 @@ impl<'p, 'a> Exec<'p, '_, 'a> {
                             .iter()
                             .find(|(c, _)| *c == v)
                             .map_or(&table.default, |(_, e)| e);
+                        if shadowed {
+                            self.uninit_branch(sh[r(arg)], (fidx, at), id);
+                            take_edge(sh, &f.copies, e, &mut it.scratch);
+                        }
                         pc = take_edge(regs, &f.copies, e, &mut it.scratch);
                         track(f, &mut it.loops, e);
                     }
@@ -1327,6 +1363,10 @@ impl<'p, 'a> Exec<'p, '_, 'a> {
                         it.scratch.clear();
                         let arg_regs = &f.call_args[start as usize..(start + len) as usize];
                         it.scratch.extend(arg_regs.iter().map(|&a| regs[r(a)]));
+                        if shadowed {
+                            // The arguments' shadows follow their values.
+                            it.scratch.extend(arg_regs.iter().map(|&a| sh[r(a)]));
+                        }
                         let new_base = base + f.nregs;
                         let need = new_base + cf.nregs;
                         if it.regs.len() < need {
@@ -1336,6 +1376,15 @@ impl<'p, 'a> Exec<'p, '_, 'a> {
                         for (k, &p) in cf.params.iter().enumerate() {
                             it.regs[new_base + r(p)] = it.scratch[k];
                         }
+                        if shadowed {
+                            if it.shadow.len() < need {
+                                it.shadow.resize(need, 0);
+                            }
+                            init_shadow(cf, &mut it.shadow[new_base..need]);
+                            for (k, &p) in cf.params.iter().enumerate() {
+                                it.shadow[new_base + r(p)] = it.scratch[len as usize + k];
+                            }
+                        }
                         if let Some(fr) = it.frames.last_mut() {
                             fr.pc = pc as u32;
                         }
@@ -1344,6 +1393,11 @@ impl<'p, 'a> Exec<'p, '_, 'a> {
                     }
                     Op::Return { arg } => {
                         let value = if arg == NO_REG { 0 } else { regs[r(arg)] };
+                        let shadow = if shadowed && arg != NO_REG {
+                            sh[r(arg)]
+                        } else {
+                            0
+                        };
                         it.frames.pop();
                         it.loops.pop();
                         for region in it.slots.drain(slot_base..) {
@@ -1354,6 +1408,9 @@ impl<'p, 'a> Exec<'p, '_, 'a> {
                             Some(caller) => {
                                 if frame.ret != NO_REG {
                                     it.regs[caller.base as usize + r(frame.ret)] = value;
+                                    if shadowed {
+                                        it.shadow[caller.base as usize + r(frame.ret)] = shadow;
+                                    }
                                 }
                             }
                         }
@@ -1383,6 +1440,9 @@ impl<'p, 'a> Exec<'p, '_, 'a> {
                                 function: f_name(self.module, fidx),
                                 message: "a gang operation outside gang-level IR".into(),
                             });
+                        }
+                        if shadowed {
+                            self.shadow_data(op, f, (regs, sh), (fidx, at), id);
                         }
                     }
                 }
@@ -1505,7 +1565,7 @@ impl<'p, 'a> Exec<'p, '_, 'a> {
                         regs[r(dst)] = if ty == Type::I1 { v & 1 } else { v };
                         if checked {
                             self.check_access(p, n as u64, false, (fidx, at), id);
-                            let flags = (true, false, false);
+                            let flags = (false, false);
                             self.record(p, n as u64, flags, (fidx, at), (id, linear));
                         }
                     }
@@ -1522,7 +1582,7 @@ impl<'p, 'a> Exec<'p, '_, 'a> {
                     Ok(()) => {
                         if checked {
                             self.check_access(p, n as u64, true, (fidx, at), id);
-                            let flags = (false, true, false);
+                            let flags = (true, false);
                             self.record(p, n as u64, flags, (fidx, at), (id, linear));
                         }
                     }
@@ -1550,8 +1610,8 @@ impl<'p, 'a> Exec<'p, '_, 'a> {
                         .copy(d, s, n)
                         .map_err(|e| self.fault(e, AccessKind::Write, fidx, at, id))?;
                     if checked {
-                        self.record(s, n, (true, false, false), (fidx, at), (id, linear));
-                        self.record(d, n, (false, true, false), (fidx, at), (id, linear));
+                        self.record(s, n, (false, false), (fidx, at), (id, linear));
+                        self.record(d, n, (true, false), (fidx, at), (id, linear));
                     }
                 }
             }
@@ -1566,7 +1626,7 @@ impl<'p, 'a> Exec<'p, '_, 'a> {
                         }
                     }
                     if checked {
-                        self.record(d, n, (false, true, false), (fidx, at), (id, linear));
+                        self.record(d, n, (true, false), (fidx, at), (id, linear));
                     }
                 }
             }
@@ -1586,7 +1646,7 @@ impl<'p, 'a> Exec<'p, '_, 'a> {
                     .map_err(|e| self.fault(e, AccessKind::Atomic, fidx, at, id))?;
                 regs[r(dst)] = old;
                 if checked {
-                    self.record(p, n as u64, (true, true, true), (fidx, at), (id, linear));
+                    self.record(p, n as u64, (true, true), (fidx, at), (id, linear));
                 }
             }
             Op::AtomicCas {
@@ -1606,7 +1666,7 @@ impl<'p, 'a> Exec<'p, '_, 'a> {
                 }
                 regs[r(dst)] = old;
                 if checked {
-                    self.record(p, n as u64, (true, true, true), (fidx, at), (id, linear));
+                    self.record(p, n as u64, (true, true), (fidx, at), (id, linear));
                 }
             }
             Op::AtomicLoad { ty, dst, ptr } => {
@@ -1614,7 +1674,7 @@ impl<'p, 'a> Exec<'p, '_, 'a> {
                 let n = ty.bytes();
                 regs[r(dst)] = self.atomic_load(p, n, (fidx, at), id)?;
                 if checked {
-                    self.record(p, n as u64, (true, false, true), (fidx, at), (id, linear));
+                    self.record(p, n as u64, (false, true), (fidx, at), (id, linear));
                 }
             }
             Op::AtomicStore { ty, val, ptr } => {
@@ -1625,7 +1685,7 @@ impl<'p, 'a> Exec<'p, '_, 'a> {
                     .store(p, n, regs[r(val)])
                     .map_err(|e| self.fault(e, AccessKind::Atomic, fidx, at, id))?;
                 if checked {
-                    self.record(p, n as u64, (false, true, true), (fidx, at), (id, linear));
+                    self.record(p, n as u64, (true, true), (fidx, at), (id, linear));
                 }
             }
             Op::Nop => {}

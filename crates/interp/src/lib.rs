@@ -81,6 +81,7 @@ mod error;
 mod exec;
 pub mod memory;
 pub mod printf;
+mod uninit;
 
 pub use error::{AccessKind, Diagnostic, DiagnosticKind, InterpError, Site, WorkItemId};
 
