@@ -123,3 +123,47 @@ fn pyopencl_checked_mode_reports_and_skips_an_out_of_bounds_write() {
         "{stderr}"
     );
 }
+
+/// The interpreter's checked mode for an unchanged PyOpenCL program
+/// (`pyopencl_full_check.py`): with `LOCKSTEP_CHECK=full`, an
+/// uninitialized variable written to a buffer and a barrier half of a
+/// work-group skips are reported on stderr, and both launches complete.
+#[test]
+fn pyopencl_full_checked_mode_reports_uninitialized_values_and_divergence() {
+    require_python(&["numpy", "pyopencl"]);
+    let vendors = common::vendors_dir();
+    let out = common::command("python3", vendors.path())
+        .arg(common::test_dir().join("pyopencl_full_check.py"))
+        .env("LOCKSTEP_CHECK", "full")
+        .env("PYOPENCL_NO_CACHE", "1")
+        .env_remove("LOCKSTEP_CHECK_ABORT")
+        .output()
+        .expect("running python3");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        out.status.success() && stdout.contains("CHECK SCRIPT DONE"),
+        "the script failed ({}):\n{stdout}\n{stderr}",
+        out.status
+    );
+    assert!(
+        stdout.contains("rows 1-7: [3, 3, 3, 3, 3, 3, 3]"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("diverge: [0, 1, 2, 3, 4, 5, 6, 7, 0, 1, 2, 3, 4, 5, 6, 7]"),
+        "{stdout}"
+    );
+    for want in [
+        "uninitialized value written to __global memory: argument 1 'out', byte offset 0",
+        "\tKernel: last_positive",
+        "\tEntity: Global(0,0,0) Local(0,0,0) Group(0,0,0)",
+        "\t  out[i] = last;",
+        "barrier divergence in work-group (0, 0, 0): local linear ids 0-3 wait at",
+        "local linear ids 4-7 returned without reaching it",
+        "\tKernel: diverge",
+        "\t  barrier(CLK_LOCAL_MEM_FENCE);",
+    ] {
+        assert!(stderr.contains(want), "{want:?} not in stderr:\n{stderr}");
+    }
+}

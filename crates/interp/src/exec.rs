@@ -8,7 +8,8 @@
 //! one, the group gets a state per work-item; each runs until it reaches a
 //! barrier or returns, then the next; when all have stopped, they must all
 //! be at the same barrier (same call stack of resume points), or all have
-//! returned, else the group diverged.
+//! returned, else the group diverged (an error; checked, a diagnostic, and
+//! those at a barrier go on).
 
 use lockstep_ir::print::inst_to_string;
 use lockstep_ir::{
@@ -439,6 +440,25 @@ fn take_edge(regs: &mut [u64], copies: &[(Reg, Reg)], e: &Edge, scratch: &mut Ve
         }
     }
     e.pc as usize
+}
+
+/// Sorted ids as ranges: `0-3, 6, 8-9`.
+fn id_ranges(ids: &[u32]) -> String {
+    let mut out: Vec<String> = Vec::new();
+    let mut i = 0;
+    while i < ids.len() {
+        let mut j = i;
+        while j + 1 < ids.len() && ids[j + 1] == ids[j] + 1 {
+            j += 1;
+        }
+        out.push(if i == j {
+            ids[i].to_string()
+        } else {
+            format!("{}-{}", ids[i], ids[j])
+        });
+        i = j + 1;
+    }
+    out.join(", ")
 }
 
 /// The shadow of a frame that starts: its `undef` registers uninitialized.
@@ -1004,21 +1024,6 @@ impl<'p, 'a> Exec<'p, '_, 'a> {
                 let [a, b, c] = it.id.local_id;
                 format!("work-item local ({a}, {b}, {c})")
             };
-            if done > 0 {
-                let d = items[..n]
-                    .iter()
-                    .find(|it| it.state == State::Done)
-                    .unwrap_or(w);
-                return Err(InterpError::BarrierDivergence {
-                    group: self.group_id,
-                    message: format!(
-                        "{} waits at {} but {} returned without reaching it",
-                        lid(w),
-                        describe_barrier(w),
-                        lid(d)
-                    ),
-                });
-            }
             let same = |a: &Item, b: &Item| {
                 a.frames.len() == b.frames.len()
                     && a.frames
@@ -1026,25 +1031,99 @@ impl<'p, 'a> Exec<'p, '_, 'a> {
                         .zip(&b.frames)
                         .all(|(x, y)| x.func == y.func && x.pc == y.pc)
             };
-            if let Some(other) = items[..n].iter().find(|it| !same(w, it)) {
-                return Err(InterpError::BarrierDivergence {
-                    group: self.group_id,
-                    message: format!(
+            let divergence = if done > 0 {
+                let d = items[..n]
+                    .iter()
+                    .find(|it| it.state == State::Done)
+                    .unwrap_or(w);
+                Some(format!(
+                    "{} waits at {} but {} returned without reaching it",
+                    lid(w),
+                    describe_barrier(w),
+                    lid(d)
+                ))
+            } else {
+                items[..n].iter().find(|it| !same(w, it)).map(|other| {
+                    format!(
                         "{} waits at {} but {} waits at {}",
                         lid(w),
                         describe_barrier(w),
                         lid(other),
                         describe_barrier(other)
-                    ),
-                });
+                    )
+                })
+            };
+            if let Some(message) = divergence {
+                // Unchecked, the launch stops; checked mode reports it and
+                // releases the waiting work-items together, as Oclgrind
+                // does.
+                if self.check.is_none() {
+                    return Err(InterpError::BarrierDivergence {
+                        group: self.group_id,
+                        message,
+                    });
+                }
+                self.report_divergence(&items[..n], waiting);
             }
             if let Some(ck) = &mut self.check {
                 ck.barrier();
             }
             for it in items[..n].iter_mut() {
-                it.state = State::Running;
+                if it.state == State::AtBarrier {
+                    it.state = State::Running;
+                }
             }
         }
+    }
+
+    /// Checked mode: reports a barrier that not every work-item of the
+    /// group reached (or not the same one), listing where each work-item
+    /// stands, once per barrier instruction of the work-item `first`.
+    fn report_divergence(&mut self, items: &[Item], first: usize) {
+        let place = |it: &Item| {
+            (it.state != State::Done)
+                .then(|| it.frames.iter().map(|f| (f.func, f.pc)).collect::<Vec<_>>())
+        };
+        let mut places: Vec<(Option<Vec<(u32, u32)>>, Vec<u32>)> = Vec::new();
+        for it in items {
+            let p = place(it);
+            match places.iter_mut().find(|(q, _)| *q == p) {
+                Some((_, ids)) => ids.push(it.linear),
+                None => places.push((p, vec![it.linear])),
+            }
+        }
+        // Those that wait first, then those that returned.
+        places.sort_by_key(|(p, _)| p.is_none());
+        let parts: Vec<String> = places
+            .iter()
+            .map(|(p, ids)| {
+                let s = if ids.len() == 1 { "" } else { "s" };
+                let who = format!("local linear id{s} {}", id_ranges(ids));
+                match p.as_ref().and_then(|p| p.last()) {
+                    None => format!("{who} returned without reaching it"),
+                    Some(&(f, pc)) => {
+                        let site =
+                            self.site(f as usize, pc.saturating_sub(1) as usize, &items[0].id);
+                        let loc = site
+                            .loc
+                            .map(|l| format!(" at {}:{}", l.line, l.col))
+                            .unwrap_or_default();
+                        format!("{who} wait at `{}`{loc} in @{}", site.inst, site.function)
+                    }
+                }
+            })
+            .collect();
+        let [a, b, c] = self.group_id;
+        let message = format!(
+            "barrier divergence in work-group ({a}, {b}, {c}): {}; the waiting work-items were released together",
+            parts.join("; ")
+        );
+        let w = &items[first];
+        let Some(frame) = w.frames.last() else {
+            return;
+        };
+        let at = (frame.func as usize, frame.pc.saturating_sub(1) as usize);
+        self.report(DiagnosticKind::BarrierDivergence, message, at, &w.id);
     }
 
     /// Runs, in each subgroup of the group whose work-items have all

@@ -1,5 +1,5 @@
 // Checked mode (interpreter): a barrier only some work-items of the group
-// reach (the launch stops with an error naming the barrier).
+// reach: reported (the barrier, who waits there), then the launch goes on.
 __kernel void barrier_divergence(__global int *out)
 {
     size_t l = get_local_id(0);
