@@ -968,7 +968,7 @@ impl<'p, 'a> Exec<'p, '_, 'a> {
             let it = &mut items[0];
             for lin in 0..n {
                 self.start_item(it, lin as u64)?;
-                while let Stop::Barrier = self.run(it)? {
+                while let Stop::Barrier = self.run_item(it)? {
                     // Only reachable with a barrier-free program... which
                     // this is: treat as a barrier of a one-item group.
                 }
@@ -984,7 +984,7 @@ impl<'p, 'a> Exec<'p, '_, 'a> {
         loop {
             for it in items[..n].iter_mut() {
                 if it.state == State::Running {
-                    it.state = match self.run(it)? {
+                    it.state = match self.run_item(it)? {
                         Stop::Done => State::Done,
                         Stop::Barrier => State::AtBarrier,
                         Stop::SubGroup => State::AtCollective,
@@ -1322,7 +1322,17 @@ impl<'p, 'a> Exec<'p, '_, 'a> {
     }
 
     /// Runs `it` until it returns from the kernel or reaches a barrier.
-    fn run(&mut self, it: &mut Item) -> Result<Stop, InterpError> {
+    fn run_item(&mut self, it: &mut Item) -> Result<Stop, InterpError> {
+        if self.check.is_some() {
+            self.run::<true>(it)
+        } else {
+            self.run::<false>(it)
+        }
+    }
+
+    /// [`Exec::run_item`], compiled twice: with `SHADOW` (checked mode) it
+    /// tracks uninitialized values, without it pays nothing for them.
+    fn run<const SHADOW: bool>(&mut self, it: &mut Item) -> Result<Stop, InterpError> {
         let prog = self.prog;
         'frames: loop {
             let Some(frame) = it.frames.last().copied() else {
@@ -1341,7 +1351,7 @@ impl<'p, 'a> Exec<'p, '_, 'a> {
             let code = &f.code[..];
             let regs = &mut it.regs[base..base + f.nregs];
             // Checked mode tracks uninitialized values in scalar IR.
-            let shadowed = self.check.is_some() && f.gang.is_none();
+            let shadowed = SHADOW && f.gang.is_none();
             let sh: &mut [u64] = if shadowed {
                 &mut it.shadow[base..base + f.nregs]
             } else {
