@@ -469,7 +469,13 @@ fn init_shadow(f: &DecodedFunc, sh: &mut [u64]) {
     }
 }
 
-fn convert(op: ConvertOp, from: Type, to: Type, rounding: lockstep_ir::Rounding, x: u64) -> u64 {
+pub(crate) fn convert(
+    op: ConvertOp,
+    from: Type,
+    to: Type,
+    rounding: lockstep_ir::Rounding,
+    x: u64,
+) -> u64 {
     use lockstep_ir::Rounding::*;
     let m = to.int_mask();
     match op {
@@ -1242,6 +1248,7 @@ impl<'p, 'a> Exec<'p, '_, 'a> {
                 }
             },
         };
+        let shadows = self.collective_shadows(group, lanes, (op, cluster), (a, b));
         if let (Some(ck), Some(it)) = (&mut self.check, group.first()) {
             ck.sub_group_sync(it.linear / self.sub_group_width as u32);
         }
@@ -1255,7 +1262,7 @@ impl<'p, 'a> Exec<'p, '_, 'a> {
                 .expect("a waiting work-item has a frame");
             it.regs[fr.base as usize + dst as usize] = results[l];
             if let Some(s) = it.shadow.get_mut(fr.base as usize + dst as usize) {
-                *s = 0;
+                *s = shadows.get(l).copied().unwrap_or(0);
             }
             fr.pc += 1;
             it.state = State::Running;
@@ -1378,10 +1385,12 @@ impl<'p, 'a> Exec<'p, '_, 'a> {
                         }
                         return Ok(Stop::Barrier);
                     }
-                    Op::SubGroup { a, b, .. } => {
-                        if shadowed {
-                            let s = sh[r(a)] | if b == NO_REG { 0 } else { sh[r(b)] };
-                            self.uninit_operand(s, "a subgroup collective", (fidx, at), id);
+                    Op::SubGroup { op, b, .. } => {
+                        // The lane a broadcast or shuffle reads is an index;
+                        // the values' shadows go to the results.
+                        if shadowed && matches!(op, GangOp::Broadcast | GangOp::Shuffle) {
+                            let what = "a subgroup broadcast or shuffle as its lane";
+                            self.uninit_operand(sh[r(b)], what, (fidx, at), id);
                         }
                         if let Some(fr) = it.frames.last_mut() {
                             fr.pc = at as u32;

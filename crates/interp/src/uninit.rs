@@ -24,7 +24,7 @@
 //! undefined lanes of a vector LLVM built and then took apart, are
 //! not reported.
 
-use lockstep_ir::{BinaryOp, ConvertOp, Type, UnaryOp};
+use lockstep_ir::{BinaryOp, ConvertOp, Rounding, Type, UnaryOp};
 
 use crate::arith::{int_binary, int_unary, mask};
 use crate::decode::{Op, Reg};
@@ -50,10 +50,16 @@ pub fn propagate(op: &Op, regs: &[u64], sh: &mut [u64]) -> bool {
             let s = sh[r(a)];
             let out = match op {
                 UnaryOp::Bnot | UnaryOp::Bswap | UnaryOp::Bitreverse => int_unary(op, bits, s),
+                UnaryOp::Freeze => 0,
                 _ => all_if(s, bits),
             };
             (dst, out)
         }
+        Op::FloatUnary {
+            op: UnaryOp::Freeze,
+            dst,
+            ..
+        } => (dst, 0),
         Op::FloatUnary { ty, dst, a, .. } => (dst, all_if(sh[r(a)], ty.bits())),
         Op::IntBinary {
             op,
@@ -116,18 +122,16 @@ pub fn propagate(op: &Op, regs: &[u64], sh: &mut [u64]) -> bool {
 }
 
 /// The shadow of a conversion's result: integer conversions move the
-/// bits (a sign extension copies the sign bit's shadow), the others
-/// compute a new value from all of them.
+/// bits as they move the value's (a sign extension copies the sign bit's
+/// shadow), the others compute a new value from all of them.
 fn convert_shadow(op: ConvertOp, from: Type, to: Type, s: u64) -> u64 {
-    let m = to.int_mask();
     match op {
-        ConvertOp::Zext
-        | ConvertOp::Bitcast
-        | ConvertOp::Trunc
-        | ConvertOp::PtrToInt
-        | ConvertOp::IntToPtr
-        | ConvertOp::AddrSpaceCast => s & m,
-        ConvertOp::Sext => crate::arith::sext(s, from.bits()) as u64 & m,
-        _ => all_if(s, to.bits()) & m,
+        ConvertOp::FpExt
+        | ConvertOp::FpTrunc
+        | ConvertOp::SiToFp
+        | ConvertOp::UiToFp
+        | ConvertOp::FpToSi
+        | ConvertOp::FpToUi => all_if(s, to.bits()),
+        _ => crate::exec::convert(op, from, to, Rounding::Rte, s),
     }
 }

@@ -288,14 +288,7 @@ block3:
 "#,
     );
     let mut out = vec![0u8; 8 * 4];
-    let r = run(
-        &m,
-        "k",
-        &mut [KernelArg::Buffer(&mut out)],
-        &NdRange::new_1d(4, 4),
-        true,
-    )
-    .unwrap();
+    let r = run_out(&m, &mut out, (4, 4), true);
     // One report for the barrier, though the group diverged there 3 times.
     assert_eq!(r.diagnostics.len(), 1, "{:#?}", r.diagnostics);
     let d = &r.diagnostics[0];

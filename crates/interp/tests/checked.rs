@@ -289,16 +289,8 @@ fn a_subgroup_meeting_orders_the_subgroups_accesses() {
 /// Runs a one-argument kernel (`out`, 8 ints) checked over 8 work-items in
 /// groups of 4; its reports of uninitialized values (not its races).
 fn uninit_reports(src: &str) -> Vec<lockstep_interp::Diagnostic> {
-    let m = module(src);
     let mut out = vec![0u8; 8 * 4];
-    let r = run(
-        &m,
-        "k",
-        &mut [KernelArg::Buffer(&mut out)],
-        &NdRange::new_1d(8, 4),
-        true,
-    )
-    .unwrap();
+    let r = run_out(&module(src), &mut out, (8, 4), true);
     r.diagnostics
         .into_iter()
         .filter(|d| d.kind == DiagnosticKind::Uninitialized)
@@ -352,16 +344,8 @@ fn an_undef_value_written_to_global_memory_is_reported_once_per_line() {
     assert_eq!(d[0].site.work_item.global_id, [1, 0, 0]);
     assert!(uninit_reports(&phi_kernel("iconst 7")).is_empty());
     // Unchecked, nothing is tracked.
-    let m = module(&phi_kernel("undef"));
     let mut out = vec![0u8; 32];
-    let r = run(
-        &m,
-        "k",
-        &mut [KernelArg::Buffer(&mut out)],
-        &NdRange::new_1d(8, 4),
-        false,
-    )
-    .unwrap();
+    let r = run_out(&module(&phi_kernel("undef")), &mut out, (8, 4), false);
     assert!(r.diagnostics.is_empty());
 }
 
@@ -475,4 +459,66 @@ block0(v0: ptr.global):
         "{}",
         d[2]
     );
+}
+
+#[test]
+fn freeze_makes_a_value_initialized() {
+    // `freeze undef` written out is some fixed value, not a report; the
+    // undef itself still is.
+    let d = uninit_reports(
+        r#"
+kernel @k(ptr.global) {
+    arg 0 "out" "int*" none none
+block0(v0: ptr.global):
+    v1: i32 = undef
+    v2: i32 = freeze v1
+    v3: i32 = iconst 1
+    v4: i32 = iadd v2, v3
+    store v4, v0, align 4 !1:1
+    v5: i32 = iadd v1, v3
+    store v5, v0, align 4 !2:1
+    return
+}
+"#,
+    );
+    let lines: Vec<_> = d.iter().map(|d| d.loc().map(|l| l.line)).collect();
+    assert_eq!(lines, [Some(2)], "{d:#?}");
+}
+
+#[test]
+fn collectives_carry_the_shadow_of_the_lanes_they_read() {
+    // x is undef in every lane but 0 (`if (lane == 0) x = 5;`): a broadcast
+    // of lane 0 is initialized everywhere, a reduction over all lanes is
+    // not.
+    let src = |collective: &str| {
+        format!(
+            r#"
+kernel @k(ptr.global) {{
+    arg 0 "out" "int*" none none
+block0(v0: ptr.global):
+    v1: i32 = undef
+    v2: i32 = iconst 5
+    v3: i32 = sub_group_local_id
+    v4: i32 = iconst 0
+    v5: i1 = icmp eq v3, v4
+    brif v5, block1, block2(v1)
+block1:
+    jump block2(v2)
+block2(v6: i32):
+    v7: i32 = iconst 0
+    v8: i32 = {collective}
+    v9: i64 = global_id 0
+    v10: i64 = iconst 4
+    v11: i64 = imul v9, v10
+    v12: ptr.global = ptradd v0, v11
+    store v8, v12, align 4 !9:9
+    return
+}}
+"#
+        )
+    };
+    assert!(uninit_reports(&src("sub_group broadcast v6, v7")).is_empty());
+    let d = uninit_reports(&src("sub_group reduce_add v6"));
+    assert_eq!(d.len(), 1, "{d:#?}");
+    assert_eq!(d[0].loc().map(|l| l.line), Some(9));
 }

@@ -244,6 +244,17 @@ impl<'a> FnImp<'a> {
         }
     }
 
+    /// Whether `v` is a constant (hoisted: nothing to freeze).
+    fn is_constant(&self, v: ir::Value) -> bool {
+        match self.func.values[v].def {
+            ir::ValueDef::Result(i) => matches!(
+                self.func.insts[i],
+                InstData::Iconst { .. } | InstData::Fconst { .. } | InstData::GlobalAddr { .. }
+            ),
+            _ => false,
+        }
+    }
+
     pub fn zero(&mut self, ty: Type) -> ir::Value {
         if ty.is_float() {
             self.fconst(ty, 0)
@@ -716,12 +727,22 @@ impl<'a> FnImp<'a> {
                 let to = self.leaf_types_of(inst.ty())?;
                 self.bitcast(a, &to)
             }
-            // `freeze undef` is some fixed value: zero. (A frozen value
-            // computed at run time keeps its shadow in checked mode: Lockstep
-            // IR has no `freeze`.)
+            // `freeze undef` is some fixed value: zero; a value computed
+            // at run time is frozen where it is (checked mode then counts
+            // it initialized).
             LLVMFreeze => {
                 let leaves = self.operand(inst.operand(0))?;
-                Ok(leaves.into_iter().map(|v| self.frozen(v)).collect())
+                Ok(leaves
+                    .into_iter()
+                    .map(|v| {
+                        let z = self.frozen(v);
+                        if z != v || self.is_constant(v) {
+                            z
+                        } else {
+                            self.unary(UnaryOp::Freeze, v)
+                        }
+                    })
+                    .collect())
             }
             LLVMGetElementPtr => Ok(vec![self.gep(inst)?]),
             LLVMExtractElement => {

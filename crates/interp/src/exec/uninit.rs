@@ -2,7 +2,9 @@
 //! and memory (see the `uninit` module), and the reports where an
 //! uninitialized value is observed.
 
-use super::Exec;
+use lockstep_ir::{Combine, GangOp, Type};
+
+use super::{Exec, Item};
 use crate::decode::{DecodedFunc, Op, Reg};
 use crate::error::{DiagnosticKind, WorkItemId};
 use crate::memory::{offset_of, region_of, Space};
@@ -91,6 +93,70 @@ impl Exec<'_, '_, '_> {
                 }
             }
             _ => {}
+        }
+    }
+
+    /// Checked mode: the shadows of a subgroup collective's results, per
+    /// work-item of the subgroup `group` (none unchecked): a broadcast or
+    /// shuffle gives the shadow of the lane it reads, `any` and `all` an
+    /// uninitialized flag if a lane that takes part has one, a ballot
+    /// uninitialized bits for those lanes, a reduction or scan the union of
+    /// the shadows of the lanes it combines.
+    pub(super) fn collective_shadows(
+        &self,
+        group: &[Item],
+        lanes: &[bool],
+        (op, cluster): (GangOp, u32),
+        (a, b): (Reg, Reg),
+    ) -> Vec<u64> {
+        if self.check.is_none() {
+            return Vec::new();
+        }
+        let width = self.sub_group_width as usize;
+        let reg = |it: &Item, r: Reg| {
+            let base = it.frames.last().map_or(0, |f| f.base as usize);
+            (it.regs[base + r as usize], it.shadow[base + r as usize])
+        };
+        let mut shadows = vec![0u64; width];
+        let mut set = vec![false; width];
+        for (l, it) in group.iter().enumerate() {
+            if lanes[l] {
+                shadows[l] = reg(it, a).1;
+                set[l] = true;
+            }
+        }
+        let flag = (0..width).any(|l| set[l] && shadows[l] & 1 != 0) as u64;
+        match op {
+            GangOp::Any | GangOp::All => vec![flag; width],
+            GangOp::Ballot => {
+                let bits = (0..width)
+                    .filter(|&l| set[l] && shadows[l] & 1 != 0)
+                    .fold(0u64, |acc, l| acc | 1 << l);
+                vec![bits; width]
+            }
+            GangOp::Broadcast | GangOp::Shuffle => (0..width)
+                .map(|l| match group.get(l) {
+                    Some(it) if lanes[l] => shadows[reg(it, b).0 as usize % width],
+                    _ => 0,
+                })
+                .collect(),
+            _ => match op.collective() {
+                Some((kind, _)) => {
+                    let cluster = cluster as usize;
+                    crate::collective::collective(
+                        kind,
+                        Combine::Or,
+                        Type::I64,
+                        &shadows,
+                        &set,
+                        cluster,
+                    )
+                    .into_iter()
+                    .map(|s| if s != 0 { u64::MAX } else { 0 })
+                    .collect()
+                }
+                None => vec![0; width],
+            },
         }
     }
 
