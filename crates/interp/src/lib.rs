@@ -65,7 +65,7 @@
 //!   module); so are uses of uninitialized values (from `undef` or from
 //!   unwritten `__private` and `__local` memory, tracked bit by bit through
 //!   registers and memory; see the `uninit` module) where a branch, an
-//!   address, a store to shared memory or a builtin observes them, and
+//!   address, a store to `__global` memory or a builtin observes them, and
 //!   barrier divergence (the launch goes on); so are accesses
 //!   out of bounds of their object in any address space (which are then
 //!   skipped, a load giving 0, instead of stopping the launch), misaligned

@@ -17,12 +17,15 @@
 //! Nothing is reported here: an uninitialized value is only an error
 //! where it is *observed* (Oclgrind's `--uninitialized`), which the
 //! interpreter checks: a branch or switch on it, a memory access at an
-//! address computed from it, a store of it to `__local` or `__global`
-//! memory (the host or other work-items see it), or an argument of a
-//! builtin with an effect (printf, atomics, subgroup collectives, a
-//! `memcpy`/`memset` size). Values that are never observed, such as the
-//! undefined lanes of a vector LLVM built and then took apart, are
-//! not reported.
+//! address computed from it, a store of it to `__global` memory (the host
+//! reads it), or an argument of a builtin with an effect (printf, atomics,
+//! the lane a subgroup broadcast or shuffle reads, a `memcpy`/`memset`
+//! size). `__private` and `__local` memory keep the shadows of what is
+//! stored there, and subgroup collectives give the shadows of what they
+//! combine. Values that are never observed, such as the undefined lanes of
+//! a vector LLVM built and then took apart, or a `__local` slot a
+//! work-item fills with an uninitialized value nobody reads, are not
+//! reported.
 
 use lockstep_ir::{BinaryOp, ConvertOp, Rounding, Type, UnaryOp};
 

@@ -53,7 +53,7 @@ impl Exec<'_, '_, '_> {
                 let d = regs[r(dst)];
                 self.uninit_address(sh[r(dst)], d, true, at, id);
                 let n = regs[r(len)];
-                if sh[r(byte)] & 0xff != 0 && self.space_of(d) != Space::Private {
+                if sh[r(byte)] & 0xff != 0 && !self.keeps_shadow(d) {
                     self.uninit_written(d, at, id);
                 }
                 if let Some(ck) = &mut self.check {
@@ -172,18 +172,23 @@ impl Exec<'_, '_, '_> {
     }
 
     /// A store of `len` bytes with shadow `shadow` at `p`: `__private`
-    /// memory keeps the shadow, other memory reports an uninitialized
-    /// value (and then counts it as written).
+    /// and `__local` memory keep the shadow (what a work-item of the group
+    /// loads from there is as initialized as what was stored), `__global`
+    /// memory, which the host reads, reports an uninitialized value.
     fn store_shadow(&mut self, p: u64, len: u64, shadow: u64, at: (usize, usize), id: &WorkItemId) {
         let shadow = shadow & crate::arith::mask(8 * len as u32);
-        let private = self.space_of(p) == Space::Private;
-        if shadow != 0 && !private {
+        if shadow != 0 && !self.keeps_shadow(p) {
             self.uninit_written(p, at, id);
         }
         if let Some(ck) = &mut self.check {
-            let kept = if private { shadow } else { 0 };
-            ck.store_shadow(region_of(p), offset_of(p), len, kept);
+            ck.store_shadow(region_of(p), offset_of(p), len, shadow);
         }
+    }
+
+    /// Whether the memory at `p` keeps the shadows of what is stored there
+    /// (rather than reporting uninitialized values stored).
+    fn keeps_shadow(&self, p: u64) -> bool {
+        matches!(self.space_of(p), Space::Private | Space::Local)
     }
 
     fn space_of(&self, p: u64) -> Space {
@@ -194,7 +199,6 @@ impl Exec<'_, '_, '_> {
 
     fn uninit_written(&mut self, p: u64, at: (usize, usize), id: &WorkItemId) {
         let space = match self.space_of(p) {
-            Space::Local => "__local",
             Space::Constant => "__constant",
             _ => "__global",
         };
