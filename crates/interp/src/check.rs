@@ -258,6 +258,9 @@ impl Checker {
         (src, src_off): (u32, u64),
         len: u64,
     ) {
+        if self.init_tracked(dst, dst_off, len).is_none() {
+            return;
+        }
         let from: Vec<bool> = match self.init_tracked(src, src_off, len) {
             Some(t) if !t.init.is_empty() => {
                 t.init[src_off as usize..(src_off + len) as usize].to_vec()
