@@ -425,7 +425,7 @@ pub fn launch(
     })
 }
 
-#[inline]
+#[inline(always)]
 fn take_edge(regs: &mut [u64], copies: &[(Reg, Reg)], e: &Edge, scratch: &mut Vec<u64>) -> usize {
     let pairs = &copies[e.start as usize..(e.start + e.len) as usize];
     if e.parallel {
