@@ -148,12 +148,12 @@ fn pyopencl_full_checked_mode_reports_uninitialized_values_and_divergence() {
     );
     for want in [
         "uninitialized value written to __global memory: argument 1 'out', byte offset 0",
-        "\tKernel: last_positive",
+        "\tKernel: uninit_value",
         "\tEntity: Global(0,0,0) Local(0,0,0) Group(0,0,0)",
         "\t  out[i] = last;",
         "barrier divergence in work-group (0, 0, 0): local linear ids 0-3 wait at",
         "local linear ids 4-7 returned without reaching it",
-        "\tKernel: diverge",
+        "\tKernel: barrier_divergence",
         "\t  barrier(CLK_LOCAL_MEM_FENCE);",
     ] {
         assert!(stderr.contains(want), "{want:?} not in stderr:\n{stderr}");

@@ -69,6 +69,20 @@ struct Item {
     state: State,
 }
 
+impl Item {
+    /// Register `r` of the innermost frame.
+    fn reg(&self, r: Reg) -> u64 {
+        let base = self.frames.last().map_or(0, |f| f.base as usize);
+        self.regs[base + r as usize]
+    }
+
+    /// The shadow of register `r` of the innermost frame (checked mode).
+    fn shadow_of(&self, r: Reg) -> u64 {
+        let base = self.frames.last().map_or(0, |f| f.base as usize);
+        self.shadow.get(base + r as usize).copied().unwrap_or(0)
+    }
+}
+
 /// Where a work-item of a group stands.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
 enum State {
@@ -440,6 +454,45 @@ fn take_edge(regs: &mut [u64], copies: &[(Reg, Reg)], e: &Edge, scratch: &mut Ve
         }
     }
     e.pc as usize
+}
+
+/// Per lane of a subgroup: the operand `get` reads from its work-item, and
+/// whether it takes part (0 and false for the others).
+fn lane_operands(
+    group: &[Item],
+    lanes: &[bool],
+    width: usize,
+    get: impl Fn(&Item) -> u64,
+) -> (Vec<u64>, Vec<bool>) {
+    let mut values = vec![0u64; width];
+    let mut set = vec![false; width];
+    for (l, it) in group.iter().enumerate() {
+        if lanes[l] {
+            values[l] = get(it);
+            set[l] = true;
+        }
+    }
+    (values, set)
+}
+
+/// A ballot of flags (bit 0 of `values`): bit `l` for each lane `l` that
+/// takes part with its flag set.
+fn ballot(values: &[u64], set: &[bool]) -> u64 {
+    (0..values.len())
+        .filter(|&l| set[l] && values[l] & 1 != 0)
+        .fold(0u64, |acc, l| acc | 1 << l)
+}
+
+/// A broadcast or shuffle: for each work-item of `group` that takes part,
+/// `values` at the lane its register `lane` names (0 for the others).
+fn read_lanes(group: &[Item], lanes: &[bool], values: &[u64], lane: Reg) -> Vec<u64> {
+    let width = values.len();
+    (0..width)
+        .map(|l| match group.get(l) {
+            Some(it) if lanes[l] => values[it.reg(lane) as usize % width],
+            _ => 0,
+        })
+        .collect()
 }
 
 /// Sorted ids as ranges: `0-3, 6, 8-9`.
@@ -1206,34 +1259,13 @@ impl<'p, 'a> Exec<'p, '_, 'a> {
             return Err(self.invalid_at(frame, "a work-item waits where there is no collective"));
         };
         let width = self.sub_group_width as usize;
-        let reg = |it: &Item, r: Reg| {
-            let base = it.frames.last().map_or(0, |f| f.base as usize);
-            it.regs[base + r as usize]
-        };
-        let mut values = vec![0u64; width];
-        let mut set = vec![false; width];
-        for (l, it) in group.iter().enumerate() {
-            if lanes[l] {
-                values[l] = reg(it, a);
-                set[l] = true;
-            }
-        }
+        let (values, set) = lane_operands(group, lanes, width, |it| it.reg(a));
         let flags = || (0..width).filter(|&l| set[l]).map(|l| values[l] & 1 != 0);
         let results: Vec<u64> = match op {
             GangOp::Any => vec![flags().any(|x| x) as u64; width],
             GangOp::All => vec![flags().all(|x| x) as u64; width],
-            GangOp::Ballot => {
-                let bits = (0..width)
-                    .filter(|&l| set[l] && values[l] & 1 != 0)
-                    .fold(0u64, |acc, l| acc | 1 << l);
-                vec![bits; width]
-            }
-            GangOp::Broadcast | GangOp::Shuffle => (0..width)
-                .map(|l| match group.get(l) {
-                    Some(it) if lanes[l] => values[reg(it, b) as usize % width],
-                    _ => 0,
-                })
-                .collect(),
+            GangOp::Ballot => vec![ballot(&values, &set); width],
+            GangOp::Broadcast | GangOp::Shuffle => read_lanes(group, lanes, &values, b),
             _ => match op.collective() {
                 Some((kind, combine)) => crate::collective::collective(
                     kind,

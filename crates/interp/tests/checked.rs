@@ -45,14 +45,7 @@ block0(v0: ptr.global, v1: ptr.local):
 fn run_neighbour(with_barrier: bool, checked: bool) -> (Report, Vec<i32>) {
     let m = module(&neighbour_kernel(with_barrier));
     let mut out = vec![0u8; 16 * 4];
-    let r = run(
-        &m,
-        "k",
-        &mut [KernelArg::Buffer(&mut out), KernelArg::Local(8 * 4)],
-        &NdRange::new_1d(16, 8),
-        checked,
-    )
-    .unwrap();
+    let r = run_out_local(&m, &mut out, 8 * 4, (16, 8), checked);
     (r, to_i32s(&out))
 }
 
@@ -565,16 +558,8 @@ block2:
 #[test]
 fn local_memory_keeps_the_shadow_of_what_is_stored() {
     let run_local = |flip| {
-        let m = module(&local_kernel(flip));
         let mut out = vec![0u8; 4 * 4];
-        let r = run(
-            &m,
-            "k",
-            &mut [KernelArg::Buffer(&mut out), KernelArg::Local(4 * 4)],
-            &NdRange::new_1d(4, 4),
-            true,
-        )
-        .unwrap();
+        let r = run_out_local(&module(&local_kernel(flip)), &mut out, 4 * 4, (4, 4), true);
         r.diagnostics
     };
     // The odd work-items' uninitialized values in tmp are never read.

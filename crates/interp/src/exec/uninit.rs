@@ -4,7 +4,7 @@
 
 use lockstep_ir::{Combine, GangOp, Type};
 
-use super::{Exec, Item};
+use super::{ballot, lane_operands, read_lanes, Exec, Item};
 use crate::decode::{DecodedFunc, Op, Reg};
 use crate::error::{DiagnosticKind, WorkItemId};
 use crate::memory::{offset_of, region_of, Space};
@@ -113,33 +113,14 @@ impl Exec<'_, '_, '_> {
             return Vec::new();
         }
         let width = self.sub_group_width as usize;
-        let reg = |it: &Item, r: Reg| {
-            let base = it.frames.last().map_or(0, |f| f.base as usize);
-            (it.regs[base + r as usize], it.shadow[base + r as usize])
-        };
-        let mut shadows = vec![0u64; width];
-        let mut set = vec![false; width];
-        for (l, it) in group.iter().enumerate() {
-            if lanes[l] {
-                shadows[l] = reg(it, a).1;
-                set[l] = true;
-            }
-        }
-        let flag = (0..width).any(|l| set[l] && shadows[l] & 1 != 0) as u64;
+        let (shadows, set) = lane_operands(group, lanes, width, |it| it.shadow_of(a));
         match op {
-            GangOp::Any | GangOp::All => vec![flag; width],
-            GangOp::Ballot => {
-                let bits = (0..width)
-                    .filter(|&l| set[l] && shadows[l] & 1 != 0)
-                    .fold(0u64, |acc, l| acc | 1 << l);
-                vec![bits; width]
+            GangOp::Any | GangOp::All => {
+                let flag = (0..width).any(|l| set[l] && shadows[l] & 1 != 0);
+                vec![flag as u64; width]
             }
-            GangOp::Broadcast | GangOp::Shuffle => (0..width)
-                .map(|l| match group.get(l) {
-                    Some(it) if lanes[l] => shadows[reg(it, b).0 as usize % width],
-                    _ => 0,
-                })
-                .collect(),
+            GangOp::Ballot => vec![ballot(&shadows, &set); width],
+            GangOp::Broadcast | GangOp::Shuffle => read_lanes(group, lanes, &shadows, b),
             _ => match op.collective() {
                 Some((kind, _)) => {
                     let cluster = cluster as usize;
