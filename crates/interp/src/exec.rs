@@ -495,6 +495,10 @@ fn read_lanes(group: &[Item], lanes: &[bool], values: &[u64], lane: Reg) -> Vec<
         .collect()
 }
 
+/// Where a work-item of a diverged group stands: the (function, resume
+/// point) of each of its frames, or `None` when it returned.
+type Place = Option<Vec<(u32, u32)>>;
+
 /// Sorted ids as ranges: `0-3, 6, 8-9`.
 fn id_ranges(ids: &[u32]) -> String {
     let mut out: Vec<String> = Vec::new();
@@ -1143,7 +1147,7 @@ impl<'p, 'a> Exec<'p, '_, 'a> {
             (it.state != State::Done)
                 .then(|| it.frames.iter().map(|f| (f.func, f.pc)).collect::<Vec<_>>())
         };
-        let mut places: Vec<(Option<Vec<(u32, u32)>>, Vec<u32>)> = Vec::new();
+        let mut places: Vec<(Place, Vec<u32>)> = Vec::new();
         for it in items {
             let p = place(it);
             match places.iter_mut().find(|(q, _)| *q == p) {
