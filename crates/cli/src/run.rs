@@ -23,8 +23,8 @@ pub struct RunArgs {
     build_options: String,
     /// Checked mode. SIMD engine: out-of-bounds accesses (skipped),
     /// misaligned accesses and writes to read-only (reads of write-only)
-    /// buffers, at full speed. Interpreter: also data races and
-    /// uninitialized local memory.
+    /// buffers, at full speed. Interpreter: also data races, uses of
+    /// uninitialized values, division by zero and barrier divergence.
     #[arg(long)]
     check: bool,
     /// SIMD width: work-items per gang (4, 8, 16 or 32; default: the host's best).

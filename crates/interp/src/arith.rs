@@ -61,6 +61,7 @@ pub fn int_unary(op: UnaryOp, bits: u32, x: u64) -> u64 {
     let r = match op {
         UnaryOp::Ineg => x.wrapping_neg(),
         UnaryOp::Bnot => !x,
+        UnaryOp::Freeze => x,
         UnaryOp::Clz => (x.leading_zeros() - (64 - bits)) as u64,
         UnaryOp::Ctz => {
             if x == 0 {
@@ -381,6 +382,9 @@ pub fn float_binary<T: Float>(op: BinaryOp, a: T, b: T) -> T {
 
 /// Dispatches a float unary op on bits of type `ty`.
 pub fn float_unary_bits(op: UnaryOp, ty: Type, x: u64) -> u64 {
+    if op == UnaryOp::Freeze {
+        return x;
+    }
     match ty {
         Type::F64 => float_unary(op, f64::from_bits(x)).to_bits(),
         Type::F32 => float_unary(op, f32::from_bits(x as u32)).to_bits() as u64,

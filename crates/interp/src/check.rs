@@ -16,12 +16,15 @@
 //! subgroup are also ordered by a subgroup collective or
 //! `sub_group_barrier` between them (each subgroup counts its meetings).
 //!
-//! `__local` memory is also tracked for initialization: a read of a byte no
-//! work-item of the group has written is reported. The shadows of `__local`
-//! memory are reset with each work-group. So is `__private` memory in the
-//! stack (arrays, variables whose address is taken): a read of a byte its
-//! work-item has not written since the frame was entered is reported
-//! (private memory has no races: it is only tracked for initialization).
+//! `__local` memory is also tracked for initialization, byte by byte: a
+//! byte is initialized once some work-item of the group stored an
+//! initialized value to it; its shadow is reset with each work-group. So
+//! is `__private` memory in the stack (arrays, variables whose address is
+//! taken), from the frame's entry on (private memory has no races: it is
+//! only tracked for initialization). A load gives the bytes' shadow to the
+//! value it loads, a store the value's shadow to the bytes (see the
+//! `uninit` module): a read of uninitialized memory is reported only where
+//! the value read is used.
 
 use std::collections::HashSet;
 
@@ -60,14 +63,7 @@ struct Tracked {
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum FindingKind {
-    Race {
-        write: bool,
-        other_write: bool,
-    },
-    /// A read of bytes not written (in `space`).
-    Uninit {
-        space: Space,
-    },
+    Race { write: bool, other_write: bool },
 }
 
 /// A raw finding; the interpreter turns it into a `Diagnostic`.
@@ -102,7 +98,7 @@ pub struct AccessRecord {
     pub region: u32,
     pub offset: u64,
     pub len: u64,
-    pub read: bool,
+    /// A write (else a read).
     pub write: bool,
     pub atomic: bool,
     pub site: u32,
@@ -211,11 +207,88 @@ impl Checker {
                 f.site,
                 f.other.site,
             ),
-            FindingKind::Uninit { .. } => (0, f.site, 0),
         };
         if self.findings.len() < MAX_FINDINGS && self.seen.insert(key) {
             self.findings.push(f);
         }
+    }
+
+    /// The initialization shadow of `len` (at most 8) bytes at `offset`
+    /// of `region`: the bits of the bytes nobody wrote (0 for memory
+    /// that is not tracked for initialization, `__global` and `__constant`).
+    pub fn load_shadow(&self, region: u32, offset: u64, len: u64) -> u64 {
+        let Some(t) = self.init_tracked(region, offset, len) else {
+            return 0;
+        };
+        if t.init.is_empty() {
+            return crate::arith::mask(8 * len as u32);
+        }
+        let start = offset as usize;
+        t.init[start..start + len as usize]
+            .iter()
+            .enumerate()
+            .filter(|(_, &b)| !b)
+            .fold(0, |acc, (i, _)| acc | 0xff << (8 * i))
+    }
+
+    /// Stores the shadow `shadow` of a value of `len` (at most 8) bytes:
+    /// a byte is initialized if none of its bits is uninitialized.
+    pub fn store_shadow(&mut self, region: u32, offset: u64, len: u64, shadow: u64) {
+        let Some(t) = self.init_tracked_mut(region, offset, len) else {
+            return;
+        };
+        let start = offset as usize;
+        for (i, b) in t.init[start..start + len as usize].iter_mut().enumerate() {
+            *b = shadow >> (8 * i) & 0xff == 0;
+        }
+    }
+
+    /// Marks `len` bytes at `offset` of `region` (un)initialized.
+    pub fn fill_shadow(&mut self, region: u32, offset: u64, len: u64, init: bool) {
+        if let Some(t) = self.init_tracked_mut(region, offset, len) {
+            t.init[offset as usize..(offset + len) as usize].fill(init);
+        }
+    }
+
+    /// Copies the initialization of `len` bytes (`memcpy`): untracked
+    /// source memory counts as initialized.
+    pub fn copy_shadow(
+        &mut self,
+        (dst, dst_off): (u32, u64),
+        (src, src_off): (u32, u64),
+        len: u64,
+    ) {
+        if self.init_tracked(dst, dst_off, len).is_none() {
+            return;
+        }
+        let from: Vec<bool> = match self.init_tracked(src, src_off, len) {
+            Some(t) if !t.init.is_empty() => {
+                t.init[src_off as usize..(src_off + len) as usize].to_vec()
+            }
+            Some(_) => vec![false; len as usize],
+            None => vec![true; len as usize],
+        };
+        if let Some(t) = self.init_tracked_mut(dst, dst_off, len) {
+            t.init[dst_off as usize..(dst_off + len) as usize].copy_from_slice(&from);
+        }
+    }
+
+    /// The region if it is tracked for initialization and holds the bytes.
+    fn init_tracked(&self, region: u32, offset: u64, len: u64) -> Option<&Tracked> {
+        let t = self.tracked.get(region as usize)?.as_ref()?;
+        let fits = offset
+            .checked_add(len)
+            .is_some_and(|end| end <= t.len as u64);
+        (fits && matches!(t.space, Space::Local | Space::Private)).then_some(t)
+    }
+
+    fn init_tracked_mut(&mut self, region: u32, offset: u64, len: u64) -> Option<&mut Tracked> {
+        self.init_tracked(region, offset, len)?;
+        let t = self.tracked[region as usize].as_mut()?;
+        if t.init.is_empty() {
+            t.init = vec![false; t.len];
+        }
+        Some(t)
     }
 
     /// Records an access, reporting what it conflicts with.
@@ -224,7 +297,6 @@ impl Checker {
             region,
             offset,
             len,
-            read,
             write,
             atomic,
             site,
@@ -238,33 +310,9 @@ impl Checker {
         if end > t.len {
             return;
         }
-        let space = t.space;
-        if matches!(space, Space::Local | Space::Private) {
-            if t.init.is_empty() {
-                t.init = vec![false; t.len];
-            }
-            let uninit = read && t.init[start..end].iter().any(|&b| !b);
-            if write {
-                t.init[start..end].fill(true);
-            }
-            if uninit {
-                let at = start + t.init[start..end].iter().position(|&b| !b).unwrap_or(0);
-                self.report(Finding {
-                    kind: FindingKind::Uninit { space },
-                    region,
-                    offset: at as u64,
-                    site,
-                    other: Access::default(),
-                    other_group: None,
-                });
-            }
-            if space == Space::Private {
-                return;
-            }
-        }
-        let Some(Some(t)) = self.tracked.get_mut(region as usize) else {
+        if t.space != Space::Local && t.space != Space::Global {
             return;
-        };
+        }
         if t.cells.is_empty() {
             t.cells = vec![Cell::default(); t.len];
         }

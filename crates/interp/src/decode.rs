@@ -282,6 +282,9 @@ pub struct DecodedFunc {
     pub nregs: usize,
     /// The initial register image: constants filled in, the rest zero.
     pub template: Vec<u64>,
+    /// The registers `undef` defines, with the bits of their type: what
+    /// checked mode counts as uninitialized when a frame starts.
+    pub undefs: Vec<(Reg, u64)>,
     pub params: Vec<Reg>,
     pub code: Vec<Op>,
     /// The IR instruction of each operation (for messages).
@@ -504,6 +507,7 @@ fn decode_function(
         }
     }
     let mut template = vec![0u64; d.nregs as usize];
+    let mut undefs = Vec::new();
     let mut code = Vec::with_capacity(pc as usize);
     let mut insts = Vec::with_capacity(pc as usize);
     let mut call_args = Vec::new();
@@ -556,7 +560,7 @@ fn decode_function(
                 }
                 // Any value will do: 0, as the template holds.
                 InstData::Undef => {
-                    need_dst("undef")?;
+                    undefs.push((need_dst("undef")?, rty.int_mask()));
                     continue;
                 }
                 InstData::GlobalAddr { global } => {
@@ -876,6 +880,7 @@ fn decode_function(
     Ok(DecodedFunc {
         nregs: d.nregs as usize,
         template,
+        undefs,
         params,
         code,
         insts,

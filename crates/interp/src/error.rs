@@ -105,7 +105,8 @@ pub enum InterpError {
         site: Box<Site>,
     },
     /// Work-items of one group did not all reach the same barrier (or some
-    /// returned while others wait at a barrier).
+    /// returned while others wait at a barrier). Unchecked only: checked
+    /// mode reports [`DiagnosticKind::BarrierDivergence`] and goes on.
     #[error("barrier divergence in work-group ({}, {}, {}): {message}", .group[0], .group[1], .group[2])]
     BarrierDivergence { group: [u64; 3], message: String },
     /// A construct the interpreter does not execute (e.g. recursion deeper
@@ -160,6 +161,9 @@ pub enum DiagnosticKind {
     AccessMode,
     /// An integer division or remainder by zero.
     DivisionByZero,
+    /// Work-items of a group reached different barriers, or some returned
+    /// while others wait at one (the waiting ones go on together).
+    BarrierDivergence,
 }
 
 /// A checked-mode finding: reported once per instruction (pair).

@@ -8,7 +8,8 @@
 //! one, the group gets a state per work-item; each runs until it reaches a
 //! barrier or returns, then the next; when all have stopped, they must all
 //! be at the same barrier (same call stack of resume points), or all have
-//! returned, else the group diverged.
+//! returned, else the group diverged (an error; checked, a diagnostic, and
+//! those at a barrier go on).
 
 use lockstep_ir::print::inst_to_string;
 use lockstep_ir::{
@@ -33,6 +34,7 @@ use crate::memory::{
 use crate::{KernelArg, NdRange, Options, Report};
 
 mod gang;
+mod uninit;
 
 /// Calls nest at most this deep (OpenCL C has no recursion).
 const MAX_CALL_DEPTH: usize = 1024;
@@ -54,6 +56,9 @@ struct Item {
     id: WorkItemId,
     linear: u32,
     regs: Vec<u64>,
+    /// Checked mode: the uninitialized bits of each register of `regs`
+    /// (see the `uninit` module).
+    shadow: Vec<u64>,
     frames: Vec<Frame>,
     slots: Vec<u32>,
     /// This state's by-value argument copies, one region per byval argument.
@@ -62,6 +67,20 @@ struct Item {
     /// Per frame: the loops it is in (subgroup collectives only).
     loops: Vec<LoopStack>,
     state: State,
+}
+
+impl Item {
+    /// Register `r` of the innermost frame.
+    fn reg(&self, r: Reg) -> u64 {
+        let base = self.frames.last().map_or(0, |f| f.base as usize);
+        self.regs[base + r as usize]
+    }
+
+    /// The shadow of register `r` of the innermost frame (checked mode).
+    fn shadow_of(&self, r: Reg) -> u64 {
+        let base = self.frames.last().map_or(0, |f| f.base as usize);
+        self.shadow.get(base + r as usize).copied().unwrap_or(0)
+    }
 }
 
 /// Where a work-item of a group stands.
@@ -116,6 +135,9 @@ struct Exec<'p, 'm, 'a> {
     diagnostics: Vec<Diagnostic>,
     /// Checked mode: (instruction, kind) pairs already reported.
     reported: std::collections::HashSet<(u32, DiagnosticKind)>,
+    /// Checked mode: the source lines (or instructions) with a report of
+    /// an uninitialized value.
+    uninit_reported: std::collections::HashSet<(u32, u32)>,
     /// Launch-wide instruction ids: function `i`'s code starts at `site_base[i]`.
     site_base: Vec<u32>,
     kernel: usize,
@@ -402,6 +424,7 @@ pub fn launch(
         check: checker,
         diagnostics: Vec::new(),
         reported: Default::default(),
+        uninit_reported: Default::default(),
         site_base,
         kernel: kernel.index(),
         byval,
@@ -416,7 +439,7 @@ pub fn launch(
     })
 }
 
-#[inline]
+#[inline(always)]
 fn take_edge(regs: &mut [u64], copies: &[(Reg, Reg)], e: &Edge, scratch: &mut Vec<u64>) -> usize {
     let pairs = &copies[e.start as usize..(e.start + e.len) as usize];
     if e.parallel {
@@ -433,7 +456,83 @@ fn take_edge(regs: &mut [u64], copies: &[(Reg, Reg)], e: &Edge, scratch: &mut Ve
     e.pc as usize
 }
 
-fn convert(op: ConvertOp, from: Type, to: Type, rounding: lockstep_ir::Rounding, x: u64) -> u64 {
+/// Per lane of a subgroup: the operand `get` reads from its work-item, and
+/// whether it takes part (0 and false for the others).
+fn lane_operands(
+    group: &[Item],
+    lanes: &[bool],
+    width: usize,
+    get: impl Fn(&Item) -> u64,
+) -> (Vec<u64>, Vec<bool>) {
+    let mut values = vec![0u64; width];
+    let mut set = vec![false; width];
+    for (l, it) in group.iter().enumerate() {
+        if lanes[l] {
+            values[l] = get(it);
+            set[l] = true;
+        }
+    }
+    (values, set)
+}
+
+/// A ballot of flags (bit 0 of `values`): bit `l` for each lane `l` that
+/// takes part with its flag set.
+fn ballot(values: &[u64], set: &[bool]) -> u64 {
+    (0..values.len())
+        .filter(|&l| set[l] && values[l] & 1 != 0)
+        .fold(0u64, |acc, l| acc | 1 << l)
+}
+
+/// A broadcast or shuffle: for each work-item of `group` that takes part,
+/// `values` at the lane its register `lane` names (0 for the others).
+fn read_lanes(group: &[Item], lanes: &[bool], values: &[u64], lane: Reg) -> Vec<u64> {
+    let width = values.len();
+    (0..width)
+        .map(|l| match group.get(l) {
+            Some(it) if lanes[l] => values[it.reg(lane) as usize % width],
+            _ => 0,
+        })
+        .collect()
+}
+
+/// Where a work-item of a diverged group stands: the (function, resume
+/// point) of each of its frames, or `None` when it returned.
+type Place = Option<Vec<(u32, u32)>>;
+
+/// Sorted ids as ranges: `0-3, 6, 8-9`.
+fn id_ranges(ids: &[u32]) -> String {
+    let mut out: Vec<String> = Vec::new();
+    let mut i = 0;
+    while i < ids.len() {
+        let mut j = i;
+        while j + 1 < ids.len() && ids[j + 1] == ids[j] + 1 {
+            j += 1;
+        }
+        out.push(if i == j {
+            ids[i].to_string()
+        } else {
+            format!("{}-{}", ids[i], ids[j])
+        });
+        i = j + 1;
+    }
+    out.join(", ")
+}
+
+/// The shadow of a frame that starts: its `undef` registers uninitialized.
+fn init_shadow(f: &DecodedFunc, sh: &mut [u64]) {
+    sh.fill(0);
+    for &(reg, bits) in &f.undefs {
+        sh[reg as usize] = bits;
+    }
+}
+
+pub(crate) fn convert(
+    op: ConvertOp,
+    from: Type,
+    to: Type,
+    rounding: lockstep_ir::Rounding,
+    x: u64,
+) -> u64 {
     use lockstep_ir::Rounding::*;
     let m = to.int_mask();
     match op {
@@ -687,14 +786,14 @@ impl<'p, 'a> Exec<'p, '_, 'a> {
         self.report(DiagnosticKind::AccessMode, message, at, id);
     }
 
-    /// Records an access (read, write, atomic) by an instruction (function,
+    /// Records an access (write or read, atomic or not) by an instruction (function,
     /// code index) of a work-item (id, local linear id) for checked mode, and
     /// turns new findings into diagnostics.
     fn record(
         &mut self,
         p: u64,
         len: u64,
-        (read, write, atomic): (bool, bool, bool),
+        (write, atomic): (bool, bool),
         (func, pc): (usize, usize),
         (id, linear): (&WorkItemId, u32),
     ) {
@@ -707,7 +806,6 @@ impl<'p, 'a> Exec<'p, '_, 'a> {
             region: region_of(p),
             offset: offset_of(p),
             len,
-            read,
             write,
             atomic,
             site,
@@ -721,18 +819,6 @@ impl<'p, 'a> Exec<'p, '_, 'a> {
             let here = self.site(func, pc, id);
             let region = self.describe(f.region).0;
             let (kind, message) = match f.kind {
-                FindingKind::Uninit { space } => (
-                    DiagnosticKind::Uninitialized,
-                    format!(
-                        "read of uninitialized {} memory: {region}, byte offset {}",
-                        if space == Space::Private {
-                            "__private"
-                        } else {
-                            "__local"
-                        },
-                        f.offset
-                    ),
-                ),
                 FindingKind::Race { write, other_write } => {
                     let (of, opc) = self.site_of(f.other.site);
                     let other_group = f.other_group.unwrap_or(self.group_id);
@@ -860,6 +946,14 @@ impl<'p, 'a> Exec<'p, '_, 'a> {
             it.regs.resize(n, 0);
         }
         it.regs[..n].copy_from_slice(&self.template);
+        if self.check.is_some() {
+            if it.shadow.len() < n {
+                it.shadow.resize(n, 0);
+            }
+            if let Some(kf) = self.prog.funcs[self.kernel].as_ref() {
+                init_shadow(kf, &mut it.shadow[..n]);
+            }
+        }
         for (k, (reg, bytes)) in self.byval.iter().enumerate() {
             if it.byval.len() <= k {
                 let name = RegionName::Text(format!("by-value argument copy {k}"));
@@ -937,7 +1031,7 @@ impl<'p, 'a> Exec<'p, '_, 'a> {
             let it = &mut items[0];
             for lin in 0..n {
                 self.start_item(it, lin as u64)?;
-                while let Stop::Barrier = self.run(it)? {
+                while let Stop::Barrier = self.run_item(it)? {
                     // Only reachable with a barrier-free program... which
                     // this is: treat as a barrier of a one-item group.
                 }
@@ -953,7 +1047,7 @@ impl<'p, 'a> Exec<'p, '_, 'a> {
         loop {
             for it in items[..n].iter_mut() {
                 if it.state == State::Running {
-                    it.state = match self.run(it)? {
+                    it.state = match self.run_item(it)? {
                         Stop::Done => State::Done,
                         Stop::Barrier => State::AtBarrier,
                         Stop::SubGroup => State::AtCollective,
@@ -993,21 +1087,6 @@ impl<'p, 'a> Exec<'p, '_, 'a> {
                 let [a, b, c] = it.id.local_id;
                 format!("work-item local ({a}, {b}, {c})")
             };
-            if done > 0 {
-                let d = items[..n]
-                    .iter()
-                    .find(|it| it.state == State::Done)
-                    .unwrap_or(w);
-                return Err(InterpError::BarrierDivergence {
-                    group: self.group_id,
-                    message: format!(
-                        "{} waits at {} but {} returned without reaching it",
-                        lid(w),
-                        describe_barrier(w),
-                        lid(d)
-                    ),
-                });
-            }
             let same = |a: &Item, b: &Item| {
                 a.frames.len() == b.frames.len()
                     && a.frames
@@ -1015,25 +1094,99 @@ impl<'p, 'a> Exec<'p, '_, 'a> {
                         .zip(&b.frames)
                         .all(|(x, y)| x.func == y.func && x.pc == y.pc)
             };
-            if let Some(other) = items[..n].iter().find(|it| !same(w, it)) {
-                return Err(InterpError::BarrierDivergence {
-                    group: self.group_id,
-                    message: format!(
+            let divergence = if done > 0 {
+                let d = items[..n]
+                    .iter()
+                    .find(|it| it.state == State::Done)
+                    .unwrap_or(w);
+                Some(format!(
+                    "{} waits at {} but {} returned without reaching it",
+                    lid(w),
+                    describe_barrier(w),
+                    lid(d)
+                ))
+            } else {
+                items[..n].iter().find(|it| !same(w, it)).map(|other| {
+                    format!(
                         "{} waits at {} but {} waits at {}",
                         lid(w),
                         describe_barrier(w),
                         lid(other),
                         describe_barrier(other)
-                    ),
-                });
+                    )
+                })
+            };
+            if let Some(message) = divergence {
+                // Unchecked, the launch stops; checked mode reports it and
+                // releases the waiting work-items together, as Oclgrind
+                // does.
+                if self.check.is_none() {
+                    return Err(InterpError::BarrierDivergence {
+                        group: self.group_id,
+                        message,
+                    });
+                }
+                self.report_divergence(&items[..n], waiting);
             }
             if let Some(ck) = &mut self.check {
                 ck.barrier();
             }
             for it in items[..n].iter_mut() {
-                it.state = State::Running;
+                if it.state == State::AtBarrier {
+                    it.state = State::Running;
+                }
             }
         }
+    }
+
+    /// Checked mode: reports a barrier that not every work-item of the
+    /// group reached (or not the same one), listing where each work-item
+    /// stands, once per barrier instruction of the work-item `first`.
+    fn report_divergence(&mut self, items: &[Item], first: usize) {
+        let place = |it: &Item| {
+            (it.state != State::Done)
+                .then(|| it.frames.iter().map(|f| (f.func, f.pc)).collect::<Vec<_>>())
+        };
+        let mut places: Vec<(Place, Vec<u32>)> = Vec::new();
+        for it in items {
+            let p = place(it);
+            match places.iter_mut().find(|(q, _)| *q == p) {
+                Some((_, ids)) => ids.push(it.linear),
+                None => places.push((p, vec![it.linear])),
+            }
+        }
+        // Those that wait first, then those that returned.
+        places.sort_by_key(|(p, _)| p.is_none());
+        let parts: Vec<String> = places
+            .iter()
+            .map(|(p, ids)| {
+                let s = if ids.len() == 1 { "" } else { "s" };
+                let who = format!("local linear id{s} {}", id_ranges(ids));
+                match p.as_ref().and_then(|p| p.last()) {
+                    None => format!("{who} returned without reaching it"),
+                    Some(&(f, pc)) => {
+                        let site =
+                            self.site(f as usize, pc.saturating_sub(1) as usize, &items[0].id);
+                        let loc = site
+                            .loc
+                            .map(|l| format!(" at {}:{}", l.line, l.col))
+                            .unwrap_or_default();
+                        format!("{who} wait at `{}`{loc} in @{}", site.inst, site.function)
+                    }
+                }
+            })
+            .collect();
+        let [a, b, c] = self.group_id;
+        let message = format!(
+            "barrier divergence in work-group ({a}, {b}, {c}): {}; the waiting work-items were released together",
+            parts.join("; ")
+        );
+        let w = &items[first];
+        let Some(frame) = w.frames.last() else {
+            return;
+        };
+        let at = (frame.func as usize, frame.pc.saturating_sub(1) as usize);
+        self.report(DiagnosticKind::BarrierDivergence, message, at, &w.id);
     }
 
     /// Runs, in each subgroup of the group whose work-items have all
@@ -1110,34 +1263,13 @@ impl<'p, 'a> Exec<'p, '_, 'a> {
             return Err(self.invalid_at(frame, "a work-item waits where there is no collective"));
         };
         let width = self.sub_group_width as usize;
-        let reg = |it: &Item, r: Reg| {
-            let base = it.frames.last().map_or(0, |f| f.base as usize);
-            it.regs[base + r as usize]
-        };
-        let mut values = vec![0u64; width];
-        let mut set = vec![false; width];
-        for (l, it) in group.iter().enumerate() {
-            if lanes[l] {
-                values[l] = reg(it, a);
-                set[l] = true;
-            }
-        }
+        let (values, set) = lane_operands(group, lanes, width, |it| it.reg(a));
         let flags = || (0..width).filter(|&l| set[l]).map(|l| values[l] & 1 != 0);
         let results: Vec<u64> = match op {
             GangOp::Any => vec![flags().any(|x| x) as u64; width],
             GangOp::All => vec![flags().all(|x| x) as u64; width],
-            GangOp::Ballot => {
-                let bits = (0..width)
-                    .filter(|&l| set[l] && values[l] & 1 != 0)
-                    .fold(0u64, |acc, l| acc | 1 << l);
-                vec![bits; width]
-            }
-            GangOp::Broadcast | GangOp::Shuffle => (0..width)
-                .map(|l| match group.get(l) {
-                    Some(it) if lanes[l] => values[reg(it, b) as usize % width],
-                    _ => 0,
-                })
-                .collect(),
+            GangOp::Ballot => vec![ballot(&values, &set); width],
+            GangOp::Broadcast | GangOp::Shuffle => read_lanes(group, lanes, &values, b),
             _ => match op.collective() {
                 Some((kind, combine)) => crate::collective::collective(
                     kind,
@@ -1152,6 +1284,7 @@ impl<'p, 'a> Exec<'p, '_, 'a> {
                 }
             },
         };
+        let shadows = self.collective_shadows(group, lanes, (op, cluster), (a, b));
         if let (Some(ck), Some(it)) = (&mut self.check, group.first()) {
             ck.sub_group_sync(it.linear / self.sub_group_width as u32);
         }
@@ -1164,6 +1297,9 @@ impl<'p, 'a> Exec<'p, '_, 'a> {
                 .last_mut()
                 .expect("a waiting work-item has a frame");
             it.regs[fr.base as usize + dst as usize] = results[l];
+            if let Some(s) = it.shadow.get_mut(fr.base as usize + dst as usize) {
+                *s = shadows.get(l).copied().unwrap_or(0);
+            }
             fr.pc += 1;
             it.state = State::Running;
         }
@@ -1229,7 +1365,17 @@ impl<'p, 'a> Exec<'p, '_, 'a> {
     }
 
     /// Runs `it` until it returns from the kernel or reaches a barrier.
-    fn run(&mut self, it: &mut Item) -> Result<Stop, InterpError> {
+    fn run_item(&mut self, it: &mut Item) -> Result<Stop, InterpError> {
+        if self.check.is_some() {
+            self.run::<true>(it)
+        } else {
+            self.run::<false>(it)
+        }
+    }
+
+    /// [`Exec::run_item`], compiled twice: with `SHADOW` (checked mode) it
+    /// tracks uninitialized values, without it pays nothing for them.
+    fn run<const SHADOW: bool>(&mut self, it: &mut Item) -> Result<Stop, InterpError> {
         let prog = self.prog;
         'frames: loop {
             let Some(frame) = it.frames.last().copied() else {
@@ -1247,6 +1393,13 @@ impl<'p, 'a> Exec<'p, '_, 'a> {
             };
             let code = &f.code[..];
             let regs = &mut it.regs[base..base + f.nregs];
+            // Checked mode tracks uninitialized values in scalar IR.
+            let shadowed = SHADOW && f.gang.is_none();
+            let sh: &mut [u64] = if shadowed {
+                &mut it.shadow[base..base + f.nregs]
+            } else {
+                &mut []
+            };
             let id = &it.id;
             let linear = it.linear;
             loop {
@@ -1268,7 +1421,13 @@ impl<'p, 'a> Exec<'p, '_, 'a> {
                         }
                         return Ok(Stop::Barrier);
                     }
-                    Op::SubGroup { .. } => {
+                    Op::SubGroup { op, b, .. } => {
+                        // The lane a broadcast or shuffle reads is an index;
+                        // the values' shadows go to the results.
+                        if shadowed && matches!(op, GangOp::Broadcast | GangOp::Shuffle) {
+                            let what = "a subgroup broadcast or shuffle as its lane";
+                            self.uninit_operand(sh[r(b)], what, (fidx, at), id);
+                        }
                         if let Some(fr) = it.frames.last_mut() {
                             fr.pc = at as u32;
                         }
@@ -1276,6 +1435,9 @@ impl<'p, 'a> Exec<'p, '_, 'a> {
                     }
                     Op::Nop => {}
                     Op::Jump(ref e) => {
+                        if shadowed {
+                            take_edge(sh, &f.copies, e, &mut it.scratch);
+                        }
                         pc = take_edge(regs, &f.copies, e, &mut it.scratch);
                         track(f, &mut it.loops, e);
                     }
@@ -1289,6 +1451,10 @@ impl<'p, 'a> Exec<'p, '_, 'a> {
                         } else {
                             else_edge
                         };
+                        if shadowed {
+                            self.uninit_branch(sh[r(cond)] & 1, (fidx, at), id);
+                            take_edge(sh, &f.copies, e, &mut it.scratch);
+                        }
                         pc = take_edge(regs, &f.copies, e, &mut it.scratch);
                         track(f, &mut it.loops, e);
                     }
@@ -1300,6 +1466,10 @@ impl<'p, 'a> Exec<'p, '_, 'a> {
                             .iter()
                             .find(|(c, _)| *c == v)
                             .map_or(&table.default, |(_, e)| e);
+                        if shadowed {
+                            self.uninit_branch(sh[r(arg)], (fidx, at), id);
+                            take_edge(sh, &f.copies, e, &mut it.scratch);
+                        }
                         pc = take_edge(regs, &f.copies, e, &mut it.scratch);
                         track(f, &mut it.loops, e);
                     }
@@ -1327,6 +1497,10 @@ impl<'p, 'a> Exec<'p, '_, 'a> {
                         it.scratch.clear();
                         let arg_regs = &f.call_args[start as usize..(start + len) as usize];
                         it.scratch.extend(arg_regs.iter().map(|&a| regs[r(a)]));
+                        if shadowed {
+                            // The arguments' shadows follow their values.
+                            it.scratch.extend(arg_regs.iter().map(|&a| sh[r(a)]));
+                        }
                         let new_base = base + f.nregs;
                         let need = new_base + cf.nregs;
                         if it.regs.len() < need {
@@ -1336,6 +1510,15 @@ impl<'p, 'a> Exec<'p, '_, 'a> {
                         for (k, &p) in cf.params.iter().enumerate() {
                             it.regs[new_base + r(p)] = it.scratch[k];
                         }
+                        if shadowed {
+                            if it.shadow.len() < need {
+                                it.shadow.resize(need, 0);
+                            }
+                            init_shadow(cf, &mut it.shadow[new_base..need]);
+                            for (k, &p) in cf.params.iter().enumerate() {
+                                it.shadow[new_base + r(p)] = it.scratch[len as usize + k];
+                            }
+                        }
                         if let Some(fr) = it.frames.last_mut() {
                             fr.pc = pc as u32;
                         }
@@ -1344,6 +1527,11 @@ impl<'p, 'a> Exec<'p, '_, 'a> {
                     }
                     Op::Return { arg } => {
                         let value = if arg == NO_REG { 0 } else { regs[r(arg)] };
+                        let shadow = if shadowed && arg != NO_REG {
+                            sh[r(arg)]
+                        } else {
+                            0
+                        };
                         it.frames.pop();
                         it.loops.pop();
                         for region in it.slots.drain(slot_base..) {
@@ -1354,6 +1542,9 @@ impl<'p, 'a> Exec<'p, '_, 'a> {
                             Some(caller) => {
                                 if frame.ret != NO_REG {
                                     it.regs[caller.base as usize + r(frame.ret)] = value;
+                                    if shadowed {
+                                        it.shadow[caller.base as usize + r(frame.ret)] = shadow;
+                                    }
                                 }
                             }
                         }
@@ -1383,6 +1574,9 @@ impl<'p, 'a> Exec<'p, '_, 'a> {
                                 function: f_name(self.module, fidx),
                                 message: "a gang operation outside gang-level IR".into(),
                             });
+                        }
+                        if shadowed {
+                            self.shadow_data(op, f, (regs, sh), (fidx, at), id);
                         }
                     }
                 }
@@ -1505,7 +1699,7 @@ impl<'p, 'a> Exec<'p, '_, 'a> {
                         regs[r(dst)] = if ty == Type::I1 { v & 1 } else { v };
                         if checked {
                             self.check_access(p, n as u64, false, (fidx, at), id);
-                            let flags = (true, false, false);
+                            let flags = (false, false);
                             self.record(p, n as u64, flags, (fidx, at), (id, linear));
                         }
                     }
@@ -1522,7 +1716,7 @@ impl<'p, 'a> Exec<'p, '_, 'a> {
                     Ok(()) => {
                         if checked {
                             self.check_access(p, n as u64, true, (fidx, at), id);
-                            let flags = (false, true, false);
+                            let flags = (true, false);
                             self.record(p, n as u64, flags, (fidx, at), (id, linear));
                         }
                     }
@@ -1550,8 +1744,8 @@ impl<'p, 'a> Exec<'p, '_, 'a> {
                         .copy(d, s, n)
                         .map_err(|e| self.fault(e, AccessKind::Write, fidx, at, id))?;
                     if checked {
-                        self.record(s, n, (true, false, false), (fidx, at), (id, linear));
-                        self.record(d, n, (false, true, false), (fidx, at), (id, linear));
+                        self.record(s, n, (false, false), (fidx, at), (id, linear));
+                        self.record(d, n, (true, false), (fidx, at), (id, linear));
                     }
                 }
             }
@@ -1566,7 +1760,7 @@ impl<'p, 'a> Exec<'p, '_, 'a> {
                         }
                     }
                     if checked {
-                        self.record(d, n, (false, true, false), (fidx, at), (id, linear));
+                        self.record(d, n, (true, false), (fidx, at), (id, linear));
                     }
                 }
             }
@@ -1586,7 +1780,7 @@ impl<'p, 'a> Exec<'p, '_, 'a> {
                     .map_err(|e| self.fault(e, AccessKind::Atomic, fidx, at, id))?;
                 regs[r(dst)] = old;
                 if checked {
-                    self.record(p, n as u64, (true, true, true), (fidx, at), (id, linear));
+                    self.record(p, n as u64, (true, true), (fidx, at), (id, linear));
                 }
             }
             Op::AtomicCas {
@@ -1606,7 +1800,7 @@ impl<'p, 'a> Exec<'p, '_, 'a> {
                 }
                 regs[r(dst)] = old;
                 if checked {
-                    self.record(p, n as u64, (true, true, true), (fidx, at), (id, linear));
+                    self.record(p, n as u64, (true, true), (fidx, at), (id, linear));
                 }
             }
             Op::AtomicLoad { ty, dst, ptr } => {
@@ -1614,7 +1808,7 @@ impl<'p, 'a> Exec<'p, '_, 'a> {
                 let n = ty.bytes();
                 regs[r(dst)] = self.atomic_load(p, n, (fidx, at), id)?;
                 if checked {
-                    self.record(p, n as u64, (true, false, true), (fidx, at), (id, linear));
+                    self.record(p, n as u64, (false, true), (fidx, at), (id, linear));
                 }
             }
             Op::AtomicStore { ty, val, ptr } => {
@@ -1625,7 +1819,7 @@ impl<'p, 'a> Exec<'p, '_, 'a> {
                     .store(p, n, regs[r(val)])
                     .map_err(|e| self.fault(e, AccessKind::Atomic, fidx, at, id))?;
                 if checked {
-                    self.record(p, n as u64, (false, true, true), (fidx, at), (id, linear));
+                    self.record(p, n as u64, (true, true), (fidx, at), (id, linear));
                 }
             }
             Op::Nop => {}

@@ -34,7 +34,9 @@
 //! * **Scheduling**: work-groups run one after another in linear order;
 //!   inside a group, each work-item runs until it reaches a barrier or
 //!   returns, then the next; when all are at the same barrier (same call
-//!   stack) they all continue. Anything else is barrier divergence.
+//!   stack) they all continue. Anything else is barrier divergence: an
+//!   error, or in checked mode a diagnostic, after which the work-items
+//!   that wait (at whichever barrier) all continue, as in Oclgrind.
 //!   Calls use a call stack per work-item, so barriers in helpers work.
 //! * **Subgroups**: a subgroup is W consecutive work-items by local linear
 //!   id ([`Options::sub_group_size`]). A subgroup collective (`sub_group
@@ -59,8 +61,12 @@
 //!   and return the old value.
 //! * **Checked mode** ([`Options::checked`]): data races on `__local` and
 //!   `__global` memory within a barrier interval (and on `__global` memory
-//!   between work-groups), and reads of uninitialized `__local` memory, are
-//!   reported as [`Diagnostic`]s (see the `check` module); so are accesses
+//!   between work-groups) are reported as [`Diagnostic`]s (see the `check`
+//!   module); so are uses of uninitialized values (from `undef` or from
+//!   unwritten `__private` and `__local` memory, tracked bit by bit through
+//!   registers and memory; see the `uninit` module) where a branch, an
+//!   address, a store to `__global` memory or a builtin observes them, and
+//!   barrier divergence (the launch goes on); so are accesses
 //!   out of bounds of their object in any address space (which are then
 //!   skipped, a load giving 0, instead of stopping the launch), misaligned
 //!   accesses, writes to read-only and reads of write-only buffers
@@ -81,6 +87,7 @@ mod error;
 mod exec;
 pub mod memory;
 pub mod printf;
+mod uninit;
 
 pub use error::{AccessKind, Diagnostic, DiagnosticKind, InterpError, Site, WorkItemId};
 
@@ -132,8 +139,9 @@ pub enum KernelArg<'a> {
 /// How to run.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
 pub struct Options {
-    /// Report data races and uninitialized `__local` reads as diagnostics
-    /// (several times slower).
+    /// Report data races, uses of uninitialized values and the other
+    /// findings of [`DiagnosticKind`] as diagnostics (several times
+    /// slower).
     pub checked: bool,
     /// Stop with [`InterpError::StepLimit`] after this many instructions
     /// (over the whole launch): a guard against infinite loops in tests.

@@ -242,6 +242,68 @@ block3:
         "{text}"
     );
     assert!(text.contains("3:1") && text.contains("4:1"), "{text}");
+    // Checked, a report naming both barriers and who waits at each; the
+    // launch goes on (both halves are released together).
+    let r = run(&m, "k", &mut [], &NdRange::new_1d(8, 4), true).unwrap();
+    assert_eq!(r.diagnostics.len(), 1, "{:#?}", r.diagnostics);
+    let d = &r.diagnostics[0];
+    assert_eq!(d.kind, lockstep_interp::DiagnosticKind::BarrierDivergence);
+    assert!(
+        d.message.starts_with(
+            "barrier divergence in work-group (0, 0, 0): local linear ids 0, 2 wait at `barrier local, work_group !4:1` at 4:1 in @k; local linear ids 1, 3 wait at `barrier local, work_group !3:1` at 3:1"
+        ),
+        "{d}"
+    );
+    assert_eq!(d.loc().map(|l| l.line), Some(4));
+}
+
+#[test]
+fn checked_divergence_is_reported_and_the_launch_goes_on() {
+    // for (i = 0; i < lid; i++) barrier(); out[lid] = i: work-item 0
+    // returns at once, the others meet (and are released) at each
+    // iteration until they return in turn.
+    let m = module(
+        r#"
+kernel @k(ptr.global) {
+    arg 0 "out" "int*" none none
+block0(v0: ptr.global):
+    v1: i64 = local_id 0
+    v2: i64 = iconst 0
+    jump block1(v2)
+block1(v3: i64):
+    v4: i1 = icmp ult v3, v1
+    brif v4, block2, block3
+block2:
+    barrier global, work_group !5:9
+    v5: i64 = iconst 1
+    v6: i64 = iadd v3, v5
+    jump block1(v6)
+block3:
+    v7: i64 = iconst 8
+    v8: i64 = imul v1, v7
+    v9: ptr.global = ptradd v0, v8
+    store v3, v9, align 8
+    return
+}
+"#,
+    );
+    let mut out = vec![0u8; 8 * 4];
+    let r = run_out(&m, &mut out, (4, 4), true);
+    // One report for the barrier, though the group diverged there 3 times.
+    assert_eq!(r.diagnostics.len(), 1, "{:#?}", r.diagnostics);
+    let d = &r.diagnostics[0];
+    assert!(
+        d.message.contains(
+            "local linear ids 1-3 wait at `barrier global, work_group !5:9` at 5:9 in @k; local linear id 0 returned without reaching it"
+        ),
+        "{d}"
+    );
+    assert_eq!(d.site.work_item.local_id, [1, 0, 0]);
+    let got: Vec<u64> = out
+        .chunks_exact(8)
+        .map(|c| u64::from_le_bytes(c.try_into().unwrap()))
+        .collect();
+    assert_eq!(got, [0, 1, 2, 3]);
 }
 
 #[test]

@@ -294,6 +294,10 @@ named_enum! {
         Erfc = "erfc",
         Tgamma = "tgamma",
         Lgamma = "lgamma",
+        /// The operand, any type (LLVM's `freeze`): the same value, but
+        /// initialized where the operand is not (checked mode's
+        /// uninitialized values stop here; see the interpreter).
+        Freeze = "freeze",
     }
 }
 

@@ -825,7 +825,9 @@ impl<'a> Verifier<'a> {
             }
             InstData::Unary { op, arg } => {
                 same(&[*arg], rt)?;
-                if unary_is_int(*op) {
+                if *op == UnaryOp::Freeze {
+                    Ok(())
+                } else if unary_is_int(*op) {
                     need(rt.is_int(), "integer operation on a non-integer")?;
                     need(
                         rt != Type::I1 || *op == UnaryOp::Bnot,

@@ -12,7 +12,7 @@
 //!   which case it must run without reports. The
 //!   fixed twin (`NAME_fixed`) is a correct corpus kernel, run by `clean/`.
 //!   Reports are read from `LaunchReport::diagnostics`; a launch that
-//!   stops with an error (barrier divergence) counts its message as one.
+//!   stops with an error counts its message as one.
 
 mod common;
 

@@ -99,8 +99,8 @@ fn disagreement(program: &Program, k: &FuzzKernel, expected: &Outputs) -> Option
     None
 }
 
-/// A checked interpreter run: its report lists races and reads of
-/// uninitialized local memory.
+/// A checked interpreter run: its report lists races and uses of
+/// uninitialized values.
 fn checked_run(ctx: &Context, program: &Program, k: &FuzzKernel) -> Result<LaunchReport, String> {
     let (kernel, range, _buffers) = bind(program, k)?;
     ctx.launch(&kernel, &range).map_err(|e| e.to_string())

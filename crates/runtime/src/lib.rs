@@ -161,7 +161,8 @@ pub struct Context {
 pub struct LaunchReport {
     /// Everything the kernel printed with `printf`, in order.
     pub printf_output: String,
-    /// Checked-mode findings (data races, uninitialized local reads), with locations.
+    /// Checked-mode findings (data races, uninitialized values, barrier
+    /// divergence, ...), with locations.
     pub diagnostics: Vec<String>,
     /// Set when a SIMD launch ran on the interpreter instead, with why (a
     /// NULL buffer the kernel may access: the interpreter checks every
@@ -208,8 +209,9 @@ impl Context {
     /// engine the compiled code checks every access against the object its
     /// pointer came from (bounds — an access out of bounds is skipped —,
     /// alignment, read-only and write-only buffers: [`SIMD_CHECK_SCOPE`]);
-    /// the interpreter also reports data races and uninitialized local
-    /// memory. Reports are in [`LaunchReport::diagnostics`].
+    /// the interpreter also reports data races, uses of uninitialized
+    /// values, division by zero and barrier divergence. Reports are in
+    /// [`LaunchReport::diagnostics`].
     pub fn set_checked(&mut self, checked: bool) {
         self.checked = checked;
     }

@@ -1,6 +1,7 @@
-// Checked mode: a barrier only some work-items of the group
-// reach (the launch stops with an error naming the barrier, on the
-// interpreter and on the SIMD engine).
+// Checked mode: a barrier only some work-items of the group reach. The
+// interpreter reports it (the barrier, who waits there) and goes on; the
+// SIMD engine stops the launch with an error naming the work-items that
+// did not arrive and the barrier's line.
 __kernel void barrier_divergence(__global int *out)
 {
     size_t l = get_local_id(0);

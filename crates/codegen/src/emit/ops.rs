@@ -841,6 +841,8 @@ impl<'a> Emitter<'a> {
         let t = self.l.type_of(x);
         let i = |e: &mut Self, name: &str| e.l.intrinsic(name, &[t], &[x]);
         match op {
+            // `undef` is zero here: nothing to freeze.
+            UnaryOp::Freeze => x,
             UnaryOp::Ineg => self.l.neg(x),
             UnaryOp::Bnot => self.l.not(x),
             UnaryOp::Clz | UnaryOp::Ctz => {

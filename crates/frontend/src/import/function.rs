@@ -38,6 +38,8 @@ pub(super) struct FnImp<'a> {
     consts: HashMap<Val, Vec<ir::Value>>,
     /// Hoisted integer and float constants by type and bits.
     scalar_consts: HashMap<(Type, bool, u64), ir::Value>,
+    /// The hoisted `undef` of each type.
+    undefs: HashMap<Type, ir::Value>,
     /// Each phi's incoming value per predecessor, gathered on first use (a
     /// search of the incoming list per edge is quadratic at a phi of
     /// thousands of predecessors, a big `switch`'s join).
@@ -59,6 +61,7 @@ pub(super) fn import_kernel(imp: &mut Importer, f: Val) -> CompileResult<ir::Fun
         in_const: false,
         consts: HashMap::new(),
         scalar_consts: HashMap::new(),
+        undefs: HashMap::new(),
         phi_incoming: HashMap::new(),
         loc: None,
     };
@@ -220,6 +223,38 @@ impl<'a> FnImp<'a> {
         v
     }
 
+    /// An `undef` of `ty`, hoisted like the constants.
+    fn undef(&mut self, ty: Type) -> ir::Value {
+        if let Some(&v) = self.undefs.get(&ty) {
+            return v;
+        }
+        let v = self.hoisted(InstData::Undef, ty);
+        self.undefs.insert(ty, v);
+        v
+    }
+
+    /// `v`, or zero if it is an `undef` (a constant one: not a value
+    /// computed at run time from an `undef`).
+    fn frozen(&mut self, v: ir::Value) -> ir::Value {
+        let ty = self.ty(v);
+        if self.undefs.get(&ty) == Some(&v) {
+            self.zero(ty)
+        } else {
+            v
+        }
+    }
+
+    /// Whether `v` is a constant (hoisted: nothing to freeze).
+    fn is_constant(&self, v: ir::Value) -> bool {
+        match self.func.values[v].def {
+            ir::ValueDef::Result(i) => matches!(
+                self.func.insts[i],
+                InstData::Iconst { .. } | InstData::Fconst { .. } | InstData::GlobalAddr { .. }
+            ),
+            _ => false,
+        }
+    }
+
     pub fn zero(&mut self, ty: Type) -> ir::Value {
         if ty.is_float() {
             self.fconst(ty, 0)
@@ -346,7 +381,12 @@ impl<'a> FnImp<'a> {
             return Err(self.unsupported(format!("a pointer to function '{}'", c.name())));
         }
         let tys = self.leaf_types_of(ty)?;
-        if c.is_undef_or_poison() || (c.is_null_value() && !c.is_global_variable()) {
+        // `undef` and `poison` are `undef`, what the interpreter's checked
+        // mode tracks as uninitialized (the SIMD engine makes it zero).
+        if c.is_undef_or_poison() {
+            return Ok(tys.into_iter().map(|t| self.undef(t)).collect());
+        }
+        if c.is_null_value() && !c.is_global_variable() {
             return Ok(tys.into_iter().map(|t| self.zero(t)).collect());
         }
         if let Some(bits) = c.const_int() {
@@ -525,6 +565,10 @@ impl<'a> FnImp<'a> {
                 let leaves = memory_leaves(&self.imp.layout, ty)
                     .ok_or_else(|| self.unsupported(format!("a store of type {}", ty.print())))?;
                 for ((offset, _), v) in leaves.into_iter().zip(values) {
+                    // An `undef` lane of a stored vector is padding (a
+                    // `float3` stored as four floats) or leaves memory
+                    // undefined: zero, as before, and not a report.
+                    let v = self.frozen(v);
                     let p = self.offset_ptr(ptr, offset);
                     let align = align_at(inst.alignment(), offset);
                     self.emit(
@@ -683,7 +727,23 @@ impl<'a> FnImp<'a> {
                 let to = self.leaf_types_of(inst.ty())?;
                 self.bitcast(a, &to)
             }
-            LLVMFreeze => self.operand(inst.operand(0)),
+            // `freeze undef` is some fixed value: zero; a value computed
+            // at run time is frozen where it is (checked mode then counts
+            // it initialized).
+            LLVMFreeze => {
+                let leaves = self.operand(inst.operand(0))?;
+                Ok(leaves
+                    .into_iter()
+                    .map(|v| {
+                        let z = self.frozen(v);
+                        if z != v || self.is_constant(v) {
+                            z
+                        } else {
+                            self.unary(UnaryOp::Freeze, v)
+                        }
+                    })
+                    .collect())
+            }
             LLVMGetElementPtr => Ok(vec![self.gep(inst)?]),
             LLVMExtractElement => {
                 let v = self.operand(inst.operand(0))?;

@@ -31,6 +31,38 @@ pub fn run(
     run_kernel(m, k, args, range, &opts)
 }
 
+/// Runs the kernel `k`, whose one argument is the buffer `out`, over a
+/// 1-D range of `global` work-items in groups of `local`.
+pub fn run_out(m: &Module, out: &mut [u8], (global, local): (u64, u64), checked: bool) -> Report {
+    run(
+        m,
+        "k",
+        &mut [KernelArg::Buffer(out)],
+        &NdRange::new_1d(global, local),
+        checked,
+    )
+    .unwrap()
+}
+
+/// [`run_out`] for a kernel whose second argument is a `__local` buffer
+/// of `local_bytes`.
+pub fn run_out_local(
+    m: &Module,
+    out: &mut [u8],
+    local_bytes: usize,
+    (global, local): (u64, u64),
+    checked: bool,
+) -> Report {
+    run(
+        m,
+        "k",
+        &mut [KernelArg::Buffer(out), KernelArg::Local(local_bytes)],
+        &NdRange::new_1d(global, local),
+        checked,
+    )
+    .unwrap()
+}
+
 pub fn range(dim: u32, global: [u64; 3], local: [u64; 3], offset: [u64; 3]) -> NdRange {
     NdRange {
         work_dim: dim,

@@ -238,6 +238,7 @@ fn is_math_function(data: &InstData) -> bool {
         InstData::Unary { op, .. } => !matches!(
             op,
             Ineg | Bnot
+                | Freeze
                 | Clz
                 | Ctz
                 | Popcount

@@ -596,6 +596,7 @@ impl Uniformity {
             InstData::WorkItem { query, dim } => work_item_shape(&self.config, *query, *dim),
             InstData::Unary { op, arg } => match (op, get(*arg)?) {
                 (_, Shape::Uniform) => Shape::Uniform,
+                (UnaryOp::Freeze, shape) => shape,
                 (UnaryOp::Ineg | UnaryOp::Bnot, Shape::Consecutive { stride }) => stride
                     .checked_neg()
                     .map_or(Shape::Varying, Shape::consecutive),
