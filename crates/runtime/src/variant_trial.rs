@@ -35,8 +35,11 @@ pub(crate) const MIN_RUNS: usize = 8;
 /// Time each variant must have taken before deciding, in nanoseconds.
 const MIN_NANOS: f64 = 2e6;
 /// A candidate is kept only if its median time per work-group is below this
-/// fraction of the baseline's.
-const MARGIN: f64 = 0.9;
+/// fraction of the baseline's. Not much below 1: the workers' runs of the
+/// forms overlap, so a memory-bound form's gain shows compressed in the
+/// trial (Black-Scholes at twice the width: 20% faster alone, 5-15% in the
+/// trial, which a margin of 0.9 kept in only some launches).
+const MARGIN: f64 = 0.95;
 /// A candidate whose median time per work-group is above this multiple of
 /// the baseline's, after two runs each, runs no more: scalar code for a
 /// kernel that vectorizes well would otherwise slow the first launches
@@ -159,7 +162,7 @@ mod tests {
     #[test]
     fn a_candidate_must_be_clearly_faster() {
         let trials = VariantTrials::default();
-        trials.record(key(), &[runs(10, MIN_NANOS), runs(10, 0.95 * MIN_NANOS)]);
+        trials.record(key(), &[runs(10, MIN_NANOS), runs(10, 0.97 * MIN_NANOS)]);
         assert_eq!(trials.decision(&key()), Some(0));
     }
 
