@@ -323,23 +323,32 @@ fn lockstep_cpu_compiles_for_another_cpu_of_the_same_architecture() {
     if avx2 {
         // The AVX2 code runs and computes what the interpreter does: also
         // where it differs from AVX-512's (local histograms without
-        // conflict detection, strided stores as scatters).
+        // conflict detection, strided stores as scatters, masked stores to
+        // local memory as a load, a blend and a store), at the natural
+        // width and twice it.
         for kernel in [
             "elementwise/saxpy",
             "atomics/histogram_local",
             "atomics/histogram_2d",
             "memory/strided_access",
+            "local/reduce_tree",
+            "local/bitonic_local",
+            "local/stencil_halo",
+            "local/local_reverse_uchar",
+            "local/scan_hillis_steele",
         ] {
             let sim = repo(&format!("tests/kernels/{kernel}.sim"));
-            let out = lockstep(&["--cpu", "znver3", "run", &sim]);
             let reference = lockstep(&["run", &sim, "--engine", "interp"]);
-            assert!(
-                out.status.success(),
-                "{kernel}: {}",
-                String::from_utf8_lossy(&out.stderr)
-            );
             assert!(reference.status.success(), "{kernel}");
-            assert_eq!(out.stdout, reference.stdout, "{kernel}");
+            for width in ["8", "16"] {
+                let out = lockstep(&["--cpu", "znver3", "run", &sim, "--width", width]);
+                assert!(
+                    out.status.success(),
+                    "{kernel} at {width}: {}",
+                    String::from_utf8_lossy(&out.stderr)
+                );
+                assert_eq!(out.stdout, reference.stdout, "{kernel} at {width}");
+            }
         }
     }
 }

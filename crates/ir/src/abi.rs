@@ -58,6 +58,13 @@ pub struct GroupContext {
     pub check_sink: *mut std::ffi::c_void,
 }
 
+/// Bytes of memory the runtime keeps on each side of a work-group's local
+/// memory (`GroupContext::local_mem`), owned by the same worker: generated
+/// code may read and write back unchanged bytes there, as a vector access
+/// whose lanes outside its mask reach past the group's `__local` objects
+/// (a gang of 32 lanes of 8 bytes: 248 bytes on one side).
+pub const LOCAL_GUARD: u64 = 256;
+
 /// Byte offsets of `GroupContext`'s fields, as the generated code uses them.
 pub mod offsets {
     pub const ARGS: u64 = 0;

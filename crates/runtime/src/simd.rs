@@ -218,6 +218,10 @@ unsafe impl Sync for Shared {}
 /// ([`crate::BUFFER_ALIGN`]).
 const LOCAL_ALIGN: u64 = crate::BUFFER_ALIGN as u64;
 
+/// Bytes of this worker's memory on each side of a work-group's local
+/// memory ([`lockstep_ir::abi::LOCAL_GUARD`]).
+const LOCAL_GUARD: usize = lockstep_ir::abi::LOCAL_GUARD as usize;
+
 /// The largest natural alignment of a by-value argument: a 16-element
 /// vector of 8-byte elements (`double16`, `long16`) is 128 bytes.
 const BYVAL_ALIGN: usize = 128;
@@ -443,7 +447,7 @@ pub(crate) fn launch(
         Vec::new()
     };
     let check_sink = crate::check::CheckSink::new(kernel, crate::check::abort_requested());
-    let local_bytes = local_total.div_ceil(64) as usize * 64 + 64;
+    let local_bytes = local_total.div_ceil(64) as usize * 64 + LOCAL_GUARD;
     // Gang state of kernels with barriers: one area per gang, per worker.
     let scratch_bytes = variants
         .iter()
@@ -508,7 +512,7 @@ pub(crate) fn launch(
         // kernel's `__local` variables are at offsets aligned for their
         // types from it) and scratch (64 bytes).
         let base = mem.as_mut_ptr() as usize;
-        let aligned = base.div_ceil(LOCAL_ALIGN as usize) * LOCAL_ALIGN as usize;
+        let aligned = (base + LOCAL_GUARD).div_ceil(LOCAL_ALIGN as usize) * LOCAL_ALIGN as usize;
         let scratch = (aligned + local_bytes).div_ceil(64) * 64;
         let ctx = GroupContext {
             args: shared.args.as_ptr(),
@@ -556,7 +560,8 @@ pub(crate) fn launch(
             index += count;
         }
     };
-    let worker_memory = || vec![0u8; local_bytes + scratch_bytes + LOCAL_ALIGN as usize];
+    let worker_memory =
+        || vec![0u8; LOCAL_GUARD + local_bytes + scratch_bytes + LOCAL_ALIGN as usize];
     // Private arrays are in the work-group function's frame (one copy per
     // lane of a gang): the workers' stacks are sized for it.
     let frame = kernel.private_mem_size().saturating_mul(width as u64);

@@ -1535,6 +1535,16 @@ impl<'a> Emitter<'a> {
     }
 
     /// Stores `value` at `ptr` under the current mask; returns how.
+    /// Whether a masked vector store through `ptr` is a load, a blend and
+    /// a plain store: for `__local` memory on hosts without AVX-512 masked
+    /// stores at this width (an AVX2 `vmaskmovps` store costs about a dozen
+    /// plain ones), outside checked code.
+    fn blends_local_stores(&self, ptr: Value) -> bool {
+        self.func.value_type(ptr).addr_space() == Some(lockstep_ir::AddrSpace::Local)
+            && !self.spec.checked
+            && !self.has_avx512("avx512f")
+    }
+
     fn store_access(&mut self, value: Value, ptr: Value, align: u32, volatile: bool) -> Access {
         let ty = self.func.value_type(value);
         let mt = self.mem_ty(ty);
@@ -1574,7 +1584,16 @@ impl<'a> Emitter<'a> {
             let p = self.consecutive_address(ptr, size);
             let v = self.vector(value);
             let v = self.to_mem(v, ty);
-            self.l.masked_store(v, p, align, self.mask);
+            if self.blends_local_stores(ptr) {
+                // Local memory is this worker's alone while the group runs,
+                // with guard bytes around it (`abi::LOCAL_GUARD`): the lanes
+                // outside the mask write back what they read.
+                let old = self.l.load(self.l.type_of(v), p, align);
+                let new = self.l.select(self.mask, v, old);
+                self.l.store(new, p, align);
+            } else {
+                self.l.masked_store(v, p, align, self.mask);
+            }
             Access::Vector
         } else if let Some(factor) = self.strided_factor(shape, mt, volatile, true) {
             let p = self.consecutive_address(ptr, size * factor as i64);
