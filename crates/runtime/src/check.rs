@@ -15,7 +15,7 @@
 //! (once per instruction and problem), and the interpreter's diagnostics
 //! into the same layout.
 
-use std::collections::HashSet;
+use std::collections::HashMap;
 use std::sync::Mutex;
 
 use lockstep_interp as interp;
@@ -123,10 +123,15 @@ pub(crate) struct CheckSink<'a> {
     state: Mutex<SinkState>,
 }
 
+/// One report per (instruction, problem), in the order first found: the
+/// one of the first work-item in launch order (group, then local linear
+/// id), whichever worker thread found the problem first, so that which
+/// work-item a report names does not depend on thread timing.
 #[derive(Default)]
 struct SinkState {
-    seen: HashSet<(u64, u8)>,
-    reports: Vec<String>,
+    by_site: HashMap<(u64, u8), usize>,
+    /// (group's linear index, local linear id) and text.
+    reports: Vec<((u64, u64), String)>,
 }
 
 impl<'a> CheckSink<'a> {
@@ -139,10 +144,8 @@ impl<'a> CheckSink<'a> {
     }
 
     pub fn into_reports(self) -> Vec<String> {
-        self.state
-            .into_inner()
-            .unwrap_or_else(|e| e.into_inner())
-            .reports
+        let state = self.state.into_inner().unwrap_or_else(|e| e.into_inner());
+        state.reports.into_iter().map(|(_, text)| text).collect()
     }
 
     fn module(&self) -> &Module {
@@ -212,11 +215,15 @@ impl<'a> CheckSink<'a> {
             if lane >= lanes.len() {
                 continue;
             }
-            {
-                let mut st = self.state.lock().unwrap_or_else(|e| e.into_inner());
-                if st.reports.len() >= MAX_REPORTS || !st.seen.insert((site, p as u8)) {
-                    continue;
-                }
+            let g = ctx.group_id;
+            let n = ctx.num_groups;
+            let order = (g[0] + n[0] * (g[1] + n[1] * g[2]), lanes[lane]);
+            let earlier = |st: &SinkState| match st.by_site.get(&(site, p as u8)) {
+                Some(&i) => st.reports[i].0 <= order,
+                None => st.reports.len() >= MAX_REPORTS,
+            };
+            if earlier(&self.state.lock().unwrap_or_else(|e| e.into_inner())) {
+                continue;
             }
             let (object, object_space) = self.describe(info.object);
             let space = match info.space {
@@ -268,7 +275,17 @@ impl<'a> CheckSink<'a> {
                 abort_with(&text);
             }
             let mut st = self.state.lock().unwrap_or_else(|e| e.into_inner());
-            st.reports.push(text);
+            if earlier(&st) {
+                continue;
+            }
+            match st.by_site.get(&(site, p as u8)) {
+                Some(&i) => st.reports[i] = (order, text),
+                None => {
+                    let i = st.reports.len();
+                    st.by_site.insert((site, p as u8), i);
+                    st.reports.push((order, text));
+                }
+            }
         }
     }
 
