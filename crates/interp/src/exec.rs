@@ -499,8 +499,10 @@ fn read_lanes(group: &[Item], lanes: &[bool], values: &[u64], lane: Reg) -> Vec<
 /// point) of each of its frames, or `None` when it returned.
 type Place = Option<Vec<(u32, u32)>>;
 
-/// Sorted ids as ranges: `0-3, 6, 8-9`.
-fn id_ranges(ids: &[u32]) -> String {
+/// Sorted ids as ranges, each written `first{through}last`: with `-`,
+/// `0-3, 6, 8-9`.
+pub fn id_ranges<T: Copy + Into<u64>>(ids: &[T], through: &str) -> String {
+    let ids: Vec<u64> = ids.iter().map(|&i| i.into()).collect();
     let mut out: Vec<String> = Vec::new();
     let mut i = 0;
     while i < ids.len() {
@@ -511,7 +513,7 @@ fn id_ranges(ids: &[u32]) -> String {
         out.push(if i == j {
             ids[i].to_string()
         } else {
-            format!("{}-{}", ids[i], ids[j])
+            format!("{}{through}{}", ids[i], ids[j])
         });
         i = j + 1;
     }
@@ -1161,7 +1163,7 @@ impl<'p, 'a> Exec<'p, '_, 'a> {
             .iter()
             .map(|(p, ids)| {
                 let s = if ids.len() == 1 { "" } else { "s" };
-                let who = format!("local linear id{s} {}", id_ranges(ids));
+                let who = format!("local linear id{s} {}", id_ranges(ids, "-"));
                 match p.as_ref().and_then(|p| p.last()) {
                     None => format!("{who} returned without reaching it"),
                     Some(&(f, pc)) => {

@@ -90,6 +90,7 @@ pub mod printf;
 mod uninit;
 
 pub use error::{AccessKind, Diagnostic, DiagnosticKind, InterpError, Site, WorkItemId};
+pub use exec::id_ranges;
 
 use lockstep_ir::{FuncId, Module};
 

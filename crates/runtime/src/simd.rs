@@ -750,38 +750,18 @@ unsafe extern "C" fn lockstep_rt_barrier_diverged(
     let others = if arrived == 0 {
         "other work-items of the group reached".to_string()
     } else {
-        format!("work-items {} reached", id_ranges(&ids(arrived)))
+        format!(
+            "work-items {} reached",
+            lockstep_interp::id_ranges(&ids(arrived), "..=")
+        )
     };
     *divergence = Some(format!(
         "barrier divergence in work-group ({}, {}, {}): work-items {} (local linear ids) did not reach {at}, which {others} (they returned or took another path); OpenCL requires every work-item of a work-group to reach each barrier, so the work-group stopped there. `lockstep run --engine interp --check` (LOCKSTEP_CHECK=full for an OpenCL program) shows where each work-item went",
         g[0],
         g[1],
         g[2],
-        id_ranges(&ids(active & !arrived)),
+        lockstep_interp::id_ranges(&ids(active & !arrived), "..="),
     ));
-}
-
-/// `ids` (ascending) as ranges: `0..=3, 8, 10..=15`.
-fn id_ranges(ids: &[u64]) -> String {
-    let mut parts: Vec<String> = Vec::new();
-    let mut i = 0;
-    while i < ids.len() {
-        let mut j = i;
-        while j + 1 < ids.len() && ids[j + 1] == ids[j] + 1 {
-            j += 1;
-        }
-        parts.push(if j == i {
-            ids[i].to_string()
-        } else {
-            format!("{}..={}", ids[i], ids[j])
-        });
-        i = j + 1;
-    }
-    if parts.is_empty() {
-        "none".to_string()
-    } else {
-        parts.join(", ")
-    }
 }
 
 /// An exact conversion with a directed rounding mode, for generated code

@@ -352,12 +352,8 @@ impl Emitter<'_> {
             line: self.func.srclocs[inst].map_or(0, |l| l.line),
         };
         let zero_bits = self.l.const_int(i64t, 0);
-        let bits = |e: &Self, m: V| {
-            let b = e.mask_bits(m);
-            e.l.cast(LLVMOpcode::LLVMZExt, b, i64t)
-        };
-        let (oob_bits, mis_bits) = (bits(self, oob), bits(self, mis));
-        let mode_bits = mode.map_or(zero_bits, |m| bits(self, m));
+        let (oob_bits, mis_bits) = (self.mask_bits_u64(oob), self.mask_bits_u64(mis));
+        let mode_bits = mode.map_or(zero_bits, |m| self.mask_bits_u64(m));
         let lanes = self.spill(self.lin);
         let addr_mem = self.spill(addrs);
         let off_mem = self.spill(offs);

@@ -466,6 +466,14 @@ impl<'a> Emitter<'a> {
         }
     }
 
+    /// The lanes of mask `m` as the low bits of an `i64`, for the runtime's
+    /// calls.
+    pub fn mask_bits_u64(&self, m: V) -> V {
+        let bits = self.mask_bits(m);
+        self.l
+            .cast(llvm_sys::LLVMOpcode::LLVMZExt, bits, self.l.i64())
+    }
+
     /// The lanes of mask `m` as the bits of an `iW` (lane `i` is bit `i`).
     pub fn mask_bits(&self, m: V) -> V {
         self.l.bitcast(m, self.l.int(self.w))
@@ -521,9 +529,13 @@ impl<'a> Emitter<'a> {
 
     /// Loads a pointer-sized field of the group context.
     pub fn ctx_field_ptr(&self, offset: u64) -> V {
-        let p = self
-            .l
-            .gep_i8(self.ctx, self.l.const_int(self.l.i64(), offset));
+        self.field_ptr(self.ctx, offset)
+    }
+
+    /// Loads a pointer-sized field of the group context `ctx` (the gang
+    /// function's, or the work-group function's own parameter).
+    fn field_ptr(&self, ctx: V, offset: u64) -> V {
+        let p = self.l.gep_i8(ctx, self.l.const_int(self.l.i64(), offset));
         self.l.load(self.l.ptr(), p, 8)
     }
 
@@ -718,19 +730,15 @@ impl<'a> Emitter<'a> {
         let all_arrived = self.l.append_block(self.f, "barrier.arrived");
         self.l.cond_br(diverged, report, all_arrived);
         self.l.position_at_end(report);
-        let i64t = self.l.i64();
-        let bits = |e: &Self, m: V| {
-            e.l.cast(llvm_sys::LLVMOpcode::LLVMZExt, e.mask_bits(m), i64t)
-        };
         let sink = self.ctx_field_ptr(crate::abi::offsets::SINK);
         let first_id = self.l.extract(self.lin, 0);
         let args = [
             sink,
             self.ctx,
-            self.l.const_int(i64t, line as u64),
+            self.l.const_int(self.l.i64(), line as u64),
             first_id,
-            bits(self, arrived),
-            bits(self, self.gang_mask),
+            self.mask_bits_u64(arrived),
+            self.mask_bits_u64(self.gang_mask),
         ];
         self.call_barrier_diverged(&args);
         self.ret_resume_point(DONE);
@@ -767,24 +775,16 @@ impl<'a> Emitter<'a> {
                 }
             }
         }
-        let bits = self
-            .l
-            .cast(llvm_sys::LLVMOpcode::LLVMZExt, self.mask_bits(mask), i64t);
         let first_gang_bits = (1u64 << total.min(self.w as u64)) - 1;
         let missing = self.l.select(
             first_finished,
             self.l.const_int(i64t, first_gang_bits),
-            bits,
+            self.mask_bits_u64(mask),
         );
         let first_id = self
             .l
             .select(first_finished, self.l.const_int(i64t, 0), base);
-        let sink = {
-            let p = self
-                .l
-                .gep_i8(ctx, self.l.const_int(i64t, crate::abi::offsets::SINK));
-            self.l.load(self.l.ptr(), p, 8)
-        };
+        let sink = self.field_ptr(ctx, crate::abi::offsets::SINK);
         let zero = self.l.const_int(i64t, 0);
         self.call_barrier_diverged(&[sink, ctx, line, first_id, zero, missing]);
     }
@@ -848,12 +848,7 @@ impl<'a> Emitter<'a> {
         let phase_end = self.l.append_block(wg, "phase.end");
         let done = self.l.append_block(wg, "done");
         self.l.position_at_end(entry);
-        let scratch = {
-            let p = self
-                .l
-                .gep_i8(ctx, self.l.const_int(i64t, crate::abi::offsets::SCRATCH));
-            self.l.load(self.l.ptr(), p, 8)
-        };
+        let scratch = self.field_ptr(ctx, crate::abi::offsets::SCRATCH);
         self.l.br(phase);
         self.l.position_at_end(phase);
         let resume = self.l.phi(i32t);

@@ -254,10 +254,7 @@ impl<'a> Emitter<'a> {
                 // The lowest set bit, W when none: count trailing zeros of
                 // the mask bits with bit W set.
                 let m = self.vector(args[0]);
-                let bits = self.mask_bits(m);
-                let wide = self
-                    .l
-                    .cast(llvm_sys::LLVMOpcode::LLVMZExt, bits, self.l.i64());
+                let wide = self.mask_bits_u64(m);
                 let stop = self.l.const_int(self.l.i64(), 1 << w);
                 let with_stop = self.l.or(wide, stop);
                 let no_poison = self.l.const_int(self.l.i1(), 0);
@@ -1415,26 +1412,16 @@ impl<'a> Emitter<'a> {
                 let s = self.scalar(v);
                 self.l.int_cast(s, i64t)
             }
-            Step::Query(query, dim) => {
-                let dim = dim.min(2);
-                match query {
-                    WorkItemQuery::GlobalSize => {
-                        self.ctx_field_u64(offsets::GLOBAL_SIZE, dim as u64)
-                    }
-                    WorkItemQuery::NumGroups => self.ctx_field_u64(offsets::NUM_GROUPS, dim as u64),
-                    WorkItemQuery::EnqueuedLocalSize => {
-                        self.ctx_field_u64(offsets::ENQUEUED_LOCAL_SIZE, dim as u64)
-                    }
-                    _ => self
-                        .l
-                        .const_int(i64t, self.spec.local_size[dim as usize].max(1) as u64),
-                }
-            }
+            // The query again, here: its own place may be later in the loop.
+            Step::Query { query, dim, value } => match self.work_item(query, dim, value) {
+                Repr::Scalar(s) => s,
+                Repr::Vector(v) => self.l.extract(v, 0),
+            },
         };
         let step_text = match ahead.step {
             Step::Const(k) => format!("{}", k * ahead.bytes),
             Step::Value(v) => format!("{} x {v}", ahead.bytes),
-            Step::Query(q, d) => format!("{} x {q}({d})", ahead.bytes),
+            Step::Query { query, dim, .. } => format!("{} x {query}({dim})", ahead.bytes),
         };
         self.report.note_prefetch(inst, ahead.iterations, step_text);
         let scale = ahead.bytes.wrapping_mul(ahead.iterations as i64);

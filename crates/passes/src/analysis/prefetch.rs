@@ -48,9 +48,14 @@ pub enum Step {
     Const(i64),
     /// A value defined before the loop.
     Value(Value),
-    /// A work-item size query (`global_size`, `local_size`,
-    /// `enqueued_local_size`, `num_groups` of `dim`), the same everywhere.
-    Query(WorkItemQuery, u8),
+    /// The result of a work-item size query (`global_size`, `local_size`,
+    /// `enqueued_local_size`, `num_groups`), the same everywhere, so that
+    /// it can be computed again before the query's own place.
+    Query {
+        query: WorkItemQuery,
+        dim: u8,
+        value: Value,
+    },
 }
 
 /// Where a load will read `iterations` iterations from now: its address
@@ -284,7 +289,11 @@ fn step_of(func: &Function, blocks: &[Block], next: Value, param: Value) -> Opti
                         | WorkItemQuery::NumGroups
                 ) && !func.is_varying(s) =>
             {
-                Some(Step::Query(query, dim))
+                Some(Step::Query {
+                    query,
+                    dim,
+                    value: s,
+                })
             }
             _ if !defined_in(func, blocks, s) && !func.is_varying(s) => Some(Step::Value(s)),
             _ => None,
@@ -377,7 +386,18 @@ block3:
         let ahead = Prefetches::compute(&func)
             .ahead(load_of(&func))
             .expect("prefetched");
-        assert_eq!(ahead.step, Step::Query(WorkItemQuery::GlobalSize, 0));
+        assert!(
+            matches!(
+                ahead.step,
+                Step::Query {
+                    query: WorkItemQuery::GlobalSize,
+                    dim: 0,
+                    ..
+                }
+            ),
+            "{:?}",
+            ahead.step
+        );
         assert_eq!(ahead.bytes, 4);
         assert!((2..=super::MAX_ITERATIONS).contains(&ahead.iterations));
     }
