@@ -68,6 +68,13 @@ impl Checks {
     }
 }
 
+/// What the checks of one access found: the lanes that may run it, and
+/// (an `i1`) whether that is every active lane: no report was made.
+pub(super) struct CheckedLanes {
+    pub allowed: V,
+    pub clean: V,
+}
+
 /// One access to check: `size` bytes (or `len`, per lane) through `ptr`.
 struct AccessToCheck {
     ptr: Value,
@@ -79,11 +86,12 @@ struct AccessToCheck {
 
 impl Emitter<'_> {
     /// Checked mode: checks the memory access `data` (of `inst`) and
-    /// returns the mask it may run under (the current mask without the
-    /// lanes that would leave their object), or `None` if it is not a
-    /// memory access or cannot be checked. For a uniform load it also sets
-    /// `self.redirect` (the load reads zeros instead where it would fault).
-    pub(super) fn check_access(&mut self, inst: ir::Inst, data: &InstData) -> Option<V> {
+    /// returns the lanes that may run it (the current mask without the
+    /// lanes that would leave their object) and whether every active lane
+    /// passed, or `None` if it is not a memory access or cannot be checked.
+    /// For a uniform load it also sets `self.redirect` (the load reads
+    /// zeros instead where it would fault).
+    pub(super) fn check_access(&mut self, inst: ir::Inst, data: &InstData) -> Option<CheckedLanes> {
         self.checks.as_ref()?;
         let func = self.func;
         let result_ty = func.results[inst].map(|r| func.value_type(r));
@@ -163,16 +171,17 @@ impl Emitter<'_> {
             _ => return None,
         };
         let mut mask = self.mask;
-        let mut checked_any = false;
+        let mut clean = None;
         for (k, a) in accesses.iter().enumerate() {
-            if let Some(ok) = self.check_one(inst, k as u64, a) {
-                mask = self.l.and(mask, ok);
-                checked_any = true;
+            if let Some(lanes) = self.check_one(inst, k as u64, a) {
+                mask = self.l.and(mask, lanes.allowed);
+                clean = Some(match clean {
+                    Some(c) => self.l.and(c, lanes.clean),
+                    None => lanes.clean,
+                });
             }
         }
-        if !checked_any {
-            return None;
-        }
+        let clean = clean?;
         if let InstData::Load { ptr, .. } = data {
             if self.use_shape(*ptr).is_uniform() && !self.private_ptrs.contains_key(ptr) {
                 // All lanes share the address (and object): one allowed
@@ -183,7 +192,10 @@ impl Emitter<'_> {
                 self.redirect = Some(inb);
             }
         }
-        Some(mask)
+        Some(CheckedLanes {
+            allowed: mask,
+            clean,
+        })
     }
 
     /// Eight zero bytes at a fixed place: what a uniform load that would
@@ -212,7 +224,7 @@ impl Emitter<'_> {
     /// the usual outcome, in bounds, costs a compare and a branch, and the
     /// access keeps its mask. Otherwise (or when that test fails) every
     /// lane is checked with vectors.
-    fn check_one(&mut self, inst: ir::Inst, k: u64, a: &AccessToCheck) -> Option<V> {
+    fn check_one(&mut self, inst: ir::Inst, k: u64, a: &AccessToCheck) -> Option<CheckedLanes> {
         let i64t = self.l.i64();
         let w = self.w;
         let vi64 = self.l.vec(i64t, w);
@@ -300,7 +312,11 @@ impl Emitter<'_> {
                 fine = self.l.and(fine, self.l.not(m));
             }
             let slow = self.l.append_block(self.f, "check.lanes");
-            incoming.push((entry_mask, self.l.current_block()));
+            incoming.push((
+                entry_mask,
+                self.l.const_int(self.l.i1(), 1),
+                self.l.current_block(),
+            ));
             self.l.cond_br(fine, join, slow);
             self.l.position_at_end(slow);
         }
@@ -341,7 +357,8 @@ impl Emitter<'_> {
         let allowed = self.l.and(mask, inb);
         let any_bad = self.any(bad);
         let report = self.l.append_block(self.f, "check.failed");
-        incoming.push((allowed, self.l.current_block()));
+        let clean = self.l.not(any_bad);
+        incoming.push((allowed, clean, self.l.current_block()));
         self.l.cond_br(any_bad, report, join);
         self.l.position_at_end(report);
         let info = CheckInfo {
@@ -391,14 +408,20 @@ impl Emitter<'_> {
                 f
             });
         self.l.call(fty, f, &args);
-        incoming.push((allowed, self.l.current_block()));
+        incoming.push((
+            allowed,
+            self.l.const_int(self.l.i1(), 0),
+            self.l.current_block(),
+        ));
         self.l.br(join);
         self.l.position_at_end(join);
-        let phi = self.l.phi(self.l.type_of(entry_mask));
-        for (m, from) in incoming {
-            self.l.add_incoming(phi, m, from);
+        let allowed = self.l.phi(self.l.type_of(entry_mask));
+        let clean = self.l.phi(self.l.i1());
+        for (m, c, from) in incoming {
+            self.l.add_incoming(allowed, m, from);
+            self.l.add_incoming(clean, c, from);
         }
-        Some(phi)
+        Some(CheckedLanes { allowed, clean })
     }
 
     /// `off <u bound` holds when `span` bytes at `off` fit in `size`:

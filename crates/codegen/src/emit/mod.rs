@@ -53,6 +53,23 @@ pub(crate) enum Repr {
     Vector(V),
 }
 
+impl Repr {
+    /// The LLVM value, whichever way it is held.
+    pub fn value(self) -> V {
+        match self {
+            Repr::Scalar(v) | Repr::Vector(v) => v,
+        }
+    }
+
+    /// `v` held the same way as `self`.
+    pub fn with_value(self, v: V) -> Repr {
+        match self {
+            Repr::Scalar(_) => Repr::Scalar(v),
+            Repr::Vector(_) => Repr::Vector(v),
+        }
+    }
+}
+
 pub(crate) struct Emitter<'a> {
     pub l: Llvm,
     pub func: &'a ir::Function,

@@ -38,15 +38,51 @@ impl<'a> Emitter<'a> {
     /// Emits `data`, the operation of `inst` (its predicate taken off); in
     /// checked mode a memory access first checks its lanes and runs in
     /// those that pass (`check.rs`).
+    ///
+    /// A checked access is emitted twice: under its own mask where every
+    /// active lane passed (the usual case, so an access whose mask is known
+    /// full stays a plain vector load or store), and under the lanes that
+    /// passed after a report. One mask for both would be a phi LLVM cannot
+    /// see through: every access would become a masked one, which AVX2
+    /// pays for dearly (a masked store, a gather lane by lane).
     fn emit_core(&mut self, inst: ir::Inst, data: &InstData) -> Result<(), CodegenError> {
-        let Some(allowed) = self.check_access(inst, data) else {
+        let Some(lanes) = self.check_access(inst, data) else {
             return self.emit_op(inst, data);
         };
-        let outer = std::mem::replace(&mut self.mask, allowed);
-        let r = self.emit_op(inst, data);
-        self.mask = outer;
-        self.redirect = None;
-        r
+        let redirect = self.redirect.take();
+        let result = self.func.results[inst];
+        let (clean, reported) = (
+            self.l.append_block(self.f, "access.clean"),
+            self.l.append_block(self.f, "access.reported"),
+        );
+        let join = self.l.append_block(self.f, "access.done");
+        self.l.cond_br(lanes.clean, clean, reported);
+        let mut arms = Vec::with_capacity(2);
+        for (block, mask, redirect) in [
+            (clean, self.mask, None),
+            (reported, lanes.allowed, redirect),
+        ] {
+            self.l.position_at_end(block);
+            let outer = std::mem::replace(&mut self.mask, mask);
+            self.redirect = redirect;
+            let r = self.emit_op(inst, data);
+            self.mask = outer;
+            self.redirect = None;
+            r?;
+            let value = result.and_then(|r| self.local.remove(&r));
+            arms.push((value, self.l.current_block()));
+            self.l.br(join);
+        }
+        self.l.position_at_end(join);
+        if let (Some(r), (Some(first), _)) = (result, arms[0]) {
+            let phi = self.l.phi(self.l.type_of(first.value()));
+            for (value, from) in &arms {
+                let value = value.expect("both arms define the result");
+                self.l.add_incoming(phi, value.value(), *from);
+            }
+            self.define(r, first.with_value(phi));
+        }
+        Ok(())
     }
 
     /// Emits `data`, the operation of `inst`, under the current mask.
