@@ -28,6 +28,7 @@
 
 use std::collections::HashSet;
 
+use crate::async_copies::AsyncCopies;
 use crate::memory::Space;
 
 /// One access as recorded in a shadow cell; `epoch == 0` means none.
@@ -90,6 +91,8 @@ pub struct Checker {
     groups: Vec<(u32, [u64; 3])>,
     seen: HashSet<(u8, u32, u32)>,
     pub findings: Vec<Finding>,
+    /// The group's async copies and waits.
+    pub async_copies: AsyncCopies,
 }
 
 /// One memory access to record: `len` bytes at `offset` of `region`, by
@@ -118,6 +121,7 @@ impl Checker {
             epoch: 0,
             group_first_epoch: 0,
             groups: Vec::new(),
+            async_copies: AsyncCopies::default(),
             seen: HashSet::new(),
             findings: Vec::new(),
         }
@@ -142,6 +146,7 @@ impl Checker {
         self.epoch += 1;
         self.group_first_epoch = self.epoch;
         self.groups.push((self.epoch, group));
+        self.async_copies.begin_group();
         for t in self.tracked.iter_mut().flatten() {
             if t.space == Space::Local {
                 t.cells.clear();

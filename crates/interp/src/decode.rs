@@ -184,6 +184,15 @@ pub enum Op {
         index: u32,
         dst: Reg,
     },
+    /// The end of a work-item's share of an async copy (`async_copies[index]`).
+    AsyncCopied {
+        index: u32,
+        dst: Reg,
+    },
+    /// `wait_group_events` for the event in `event`.
+    AsyncWait {
+        event: Reg,
+    },
     /// Lane refill: the next work-item of the work-group nobody started.
     NextItem {
         dst: Reg,
@@ -258,6 +267,7 @@ impl Op {
             | Op::WorkItem { dst, .. }
             | Op::Call { dst, .. }
             | Op::Printf { dst, .. }
+            | Op::AsyncCopied { dst, .. }
             | Op::NextItem { dst }
             | Op::Gang { dst, .. }
             | Op::SubGroup { dst, .. } => dst,
@@ -277,6 +287,13 @@ pub struct PrintfCall {
     pub args: Vec<(Reg, Type)>,
 }
 
+/// An async copy's operands: destination, source, count, source and
+/// destination strides, event; and the element size.
+pub struct AsyncCopyArgs {
+    pub regs: [Reg; 6],
+    pub elem: u32,
+}
+
 /// One function, decoded.
 pub struct DecodedFunc {
     pub nregs: usize,
@@ -293,6 +310,7 @@ pub struct DecodedFunc {
     pub call_args: Vec<Reg>,
     pub switches: Vec<SwitchTable>,
     pub printfs: Vec<PrintfCall>,
+    pub async_copies: Vec<AsyncCopyArgs>,
     pub slot_sizes: Vec<u32>,
     pub has_barrier: bool,
     /// Gang-level IR: the gang's width (lanes), else `None`.
@@ -513,6 +531,7 @@ fn decode_function(
     let mut call_args = Vec::new();
     let mut switches = Vec::new();
     let mut printfs = Vec::new();
+    let mut async_copies = Vec::new();
     let mut has_barrier = false;
     let mut blocks: Vec<u32> = Vec::with_capacity(pc as usize);
     for &block in &func.layout {
@@ -765,6 +784,20 @@ fn decode_function(
                         dst,
                     }
                 }
+                InstData::AsyncCopied { args, elem } => {
+                    let mut regs = [NO_REG; 6];
+                    for (r, &a) in regs.iter_mut().zip(args) {
+                        *r = d.reg(a)?;
+                    }
+                    async_copies.push(AsyncCopyArgs { regs, elem: *elem });
+                    Op::AsyncCopied {
+                        index: async_copies.len() as u32 - 1,
+                        dst,
+                    }
+                }
+                InstData::AsyncWait { arg } => Op::AsyncWait {
+                    event: d.reg(*arg)?,
+                },
                 InstData::Printf { format, args } => {
                     let mut regs = Vec::with_capacity(args.len());
                     for &a in args {
@@ -888,6 +921,7 @@ fn decode_function(
         call_args,
         switches,
         printfs,
+        async_copies,
         slot_sizes: func.stack_slots.values().map(|s| s.size).collect(),
         has_barrier,
         gang: func.gang,

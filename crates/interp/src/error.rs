@@ -164,6 +164,11 @@ pub enum DiagnosticKind {
     /// Work-items of a group reached different barriers, or some returned
     /// while others wait at one (the waiting ones go on together).
     BarrierDivergence,
+    /// Async copies misused: work-items of a group made different copies
+    /// (or waited for different events), waited for an event no copy
+    /// returned, touched a copy's memory before waiting for it, or never
+    /// waited.
+    AsyncCopy,
 }
 
 /// A checked-mode finding: reported once per instruction (pair).

@@ -33,6 +33,7 @@ use crate::memory::{
 };
 use crate::{KernelArg, NdRange, Options, Report};
 
+mod async_copy;
 mod gang;
 mod uninit;
 
@@ -799,6 +800,7 @@ impl<'p, 'a> Exec<'p, '_, 'a> {
         (func, pc): (usize, usize),
         (id, linear): (&WorkItemId, u32),
     ) {
+        self.async_access((p, len, write), (func, pc), (id, linear));
         let Some(ck) = &mut self.check else {
             return;
         };
@@ -914,7 +916,10 @@ impl<'p, 'a> Exec<'p, '_, 'a> {
                     }
                     match width {
                         Some(w) => self.run_group_gangs(w as usize, refill, &mut gangs)?,
-                        None => self.run_group(&mut items)?,
+                        None => {
+                            self.run_group(&mut items)?;
+                            self.end_async_group();
+                        }
                     }
                 }
             }
@@ -922,7 +927,9 @@ impl<'p, 'a> Exec<'p, '_, 'a> {
         Ok(())
     }
 
-    fn start_item(&mut self, it: &mut Item, linear: u64) -> Result<(), InterpError> {
+    /// The ids of the work-item with local linear id `linear` in the
+    /// current group.
+    fn work_item_id(&self, linear: u64) -> WorkItemId {
         let local = self.local_id_of(self.group_id, linear);
         let mut global = [0; 3];
         for d in 0..3 {
@@ -931,11 +938,15 @@ impl<'p, 'a> Exec<'p, '_, 'a> {
                 .wrapping_add(local[d])
                 .wrapping_add(self.range.offset[d]);
         }
-        it.id = WorkItemId {
+        WorkItemId {
             global_id: global,
             local_id: local,
             group_id: self.group_id,
-        };
+        }
+    }
+
+    fn start_item(&mut self, it: &mut Item, linear: u64) -> Result<(), InterpError> {
+        it.id = self.work_item_id(linear);
         it.linear = linear as u32;
         it.state = State::Running;
         for r in it.slots.drain(..) {
@@ -1836,6 +1847,19 @@ impl<'p, 'a> Exec<'p, '_, 'a> {
                 } else {
                     u32::MAX as u64
                 };
+            }
+            Op::AsyncCopied { index, dst } => {
+                let args = &f.async_copies[index as usize];
+                regs[r(dst)] = if checked && f.gang.is_none() {
+                    self.async_copied(args, regs, (fidx, at), (id, linear))
+                } else {
+                    regs[r(args.regs[5])]
+                };
+            }
+            Op::AsyncWait { event } => {
+                if checked && f.gang.is_none() {
+                    self.async_wait(regs[r(event)], (fidx, at), (id, linear));
+                }
             }
             Op::Printf { index, dst } => {
                 let call = &f.printfs[index as usize];

@@ -70,7 +70,8 @@
 //!   out of bounds of their object in any address space (which are then
 //!   skipped, a load giving 0, instead of stopping the launch), misaligned
 //!   accesses, writes to read-only and reads of write-only buffers
-//!   ([`Options::read_only_args`]), and integer division by zero.
+//!   ([`Options::read_only_args`]), integer division by zero, and misused
+//!   async copies (see the `async_copies` module).
 //! * **printf** ([`printf`]) output is collected in execution order.
 //!
 //! Program-scope variables are created fresh for each launch (their
@@ -78,6 +79,7 @@
 //! is zeroed for each work-group (checked mode reports reads before writes).
 
 pub mod arith;
+mod async_copies;
 mod check;
 pub mod collective;
 mod converge;

@@ -182,6 +182,26 @@ pub enum InstData {
         mask: Value,
         inst: Box<InstData>,
     },
+    /// The end of this work-item's share of an async work-group copy
+    /// (`async_work_group_copy`, `async_work_group_strided_copy`): `args`
+    /// are the destination and source pointers, the element count, the
+    /// source and destination strides in elements (`i64`s) and the event
+    /// passed in (`i64`); `elem` is the element size in bytes. The result
+    /// (`i64`) is the copy's event: the one passed in. It does nothing (the
+    /// builtin library copies before it); checked mode uses it to follow
+    /// the copy until `async_wait`: all work-items must make it with the
+    /// same arguments, and none may touch the copy's memory before waiting.
+    AsyncCopied {
+        args: [Value; 6],
+        elem: u32,
+    },
+    /// `wait_group_events` waits for the event `arg` (`i64`; one of these
+    /// per event of the list). It does nothing (the builtin library's
+    /// barrier that follows completes the copies); checked mode checks the
+    /// event against the work-group's async copies.
+    AsyncWait {
+        arg: Value,
+    },
     /// OpenCL `printf`: formats `args` by `format`; the result (`i32`) is 0
     /// on success.
     Printf {

@@ -38,6 +38,8 @@ macro_rules! walk_operands {
             | InstData::MemCopy { args }
             | InstData::MemSet { args }
             | InstData::AtomicCas { args, .. } => $each(args),
+            InstData::AsyncCopied { args, .. } => $each(args),
+            InstData::AsyncWait { arg } => $each(std::slice::$one(arg)),
             InstData::Call { args, .. }
             | InstData::Printf { args, .. }
             | InstData::Gang { args, .. }
@@ -197,6 +199,8 @@ impl InstData {
                 | InstData::Printf { .. }
                 | InstData::NextItem
                 | InstData::SubGroup { .. }
+                | InstData::AsyncCopied { .. }
+                | InstData::AsyncWait { .. }
         ) || self.is_terminator()
             || matches!(self, InstData::Predicated { inst, .. } if inst.has_side_effects())
     }
@@ -234,6 +238,8 @@ impl InstData {
             InstData::SubGroup { .. } => "sub_group",
             InstData::Predicated { inst, .. } => inst.mnemonic(),
             InstData::Printf { .. } => "printf",
+            InstData::AsyncCopied { .. } => "async_copied",
+            InstData::AsyncWait { .. } => "async_wait",
             InstData::Jump { .. } => "jump",
             InstData::Brif { .. } => "brif",
             InstData::Switch { .. } => "switch",

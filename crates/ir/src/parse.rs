@@ -1210,6 +1210,18 @@ impl Parser {
                     args: self.paren_values(st)?,
                 }
             }
+            "async_copied" => {
+                let v = self.values_sep(st, 6)?;
+                self.punct(',')?;
+                self.keyword("elem")?;
+                InstData::AsyncCopied {
+                    args: [v[0], v[1], v[2], v[3], v[4], v[5]],
+                    elem: self.uint("element size")?,
+                }
+            }
+            "async_wait" => InstData::AsyncWait {
+                arg: self.use_value(st)?,
+            },
             "printf" => {
                 let format = self.string()?;
                 let mut args = Vec::new();

@@ -360,6 +360,11 @@ fn write_operation(
             write_func_name(w, module, *callee)?;
             write_args(w, args)?;
         }
+        InstData::AsyncCopied {
+            args: [d, s, n, ss, ds, e],
+            elem,
+        } => write!(w, " {d}, {s}, {n}, {ss}, {ds}, {e}, elem {elem}")?,
+        InstData::AsyncWait { arg } => write!(w, " {arg}")?,
         InstData::Printf { format, args } => {
             write!(w, " ")?;
             write_string(w, format)?;

@@ -624,6 +624,7 @@ impl<'a> Verifier<'a> {
                 | InstData::Fence { .. }
                 | InstData::Barrier { .. }
                 | InstData::Call { .. }
+                | InstData::AsyncWait { .. }
         ) && !core.is_terminator();
         if let InstData::Call { func: callee, .. } = data {
             if let Some(callee) = self.module.and_then(|m| m.functions.get(*callee)) {
@@ -1007,6 +1008,17 @@ impl<'a> Verifier<'a> {
             }
             InstData::Call { .. } => Ok(()),
             InstData::Printf { .. } => need(rt == Type::I32, "printf gives i32"),
+            InstData::AsyncCopied {
+                args: [d, s, n, ss, ds, e],
+                elem,
+            } => {
+                memory_ptr(*d, "async copy destination")?;
+                memory_ptr(*s, "async copy source")?;
+                same(&[*n, *ss, *ds, *e], Type::I64)?;
+                need(*elem > 0, "an async copy's elements have a size")?;
+                need(rt == Type::I64, "async_copied gives its event, an i64")
+            }
+            InstData::AsyncWait { arg } => same(&[*arg], Type::I64),
             InstData::NextItem => need(rt == Type::I32, "next_item gives i32"),
             InstData::Jump { .. } | InstData::Unreachable => Ok(()),
             InstData::Brif { cond, .. } => same(&[*cond], Type::I1),

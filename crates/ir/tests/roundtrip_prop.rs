@@ -474,7 +474,7 @@ impl Gen<'_, '_, '_> {
         const WRITABLE: [AddrSpace; 4] = [Private, Global, Local, Generic];
         const ATOMIC: [AddrSpace; 3] = [Global, Local, Generic];
         let c = &mut *self.c;
-        match c.below(26) {
+        match c.below(27) {
             0 => {
                 let ty = if c.flip(80) {
                     c.pick(&INTS)
@@ -692,6 +692,15 @@ impl Gen<'_, '_, '_> {
                 let tys: Vec<Type> = (0..c.below(4)).map(|_| c.any_type()).collect();
                 let args = tys.into_iter().map(|t| self.value(t)).collect();
                 self.result(InstData::Printf { format, args }, Type::I32);
+            }
+            25 => {
+                let elem = 1 << c.below(4);
+                let (dst, src) = (self.pointer(&WRITABLE), self.pointer(&AddrSpace::ALL));
+                let count = self.value(Type::I64);
+                let args = [dst, src, count, count, count, self.value(Type::I64)];
+                self.result(InstData::AsyncCopied { args, elem }, Type::I64);
+                let event = self.value(Type::I64);
+                self.builder.ins(InstData::AsyncWait { arg: event }, None);
             }
             _ => {
                 // Reuse a value: a chain of same-typed operations.

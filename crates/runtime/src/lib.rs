@@ -128,7 +128,7 @@ impl std::str::FromStr for Engine {
 
 /// What checked mode on the SIMD engine diagnoses, and what it does not
 /// (printed once by the tools that turn it on).
-pub const SIMD_CHECK_SCOPE: &str = "checked mode on the SIMD engine reports out-of-bounds accesses (and skips them), misaligned accesses, and writes to read-only or reads of write-only buffers; it does not detect data races or uninitialized values: for those, run on the interpreter (--engine interp --check, or LOCKSTEP_CHECK=full)";
+pub const SIMD_CHECK_SCOPE: &str = "checked mode on the SIMD engine reports out-of-bounds accesses (and skips them), misaligned accesses, and writes to read-only or reads of write-only buffers; it does not detect data races, uninitialized values or misused async copies: for those, run on the interpreter (--engine interp --check, or LOCKSTEP_CHECK=full)";
 
 /// Where programs are built and kernels launched.
 #[derive(Clone, Debug)]

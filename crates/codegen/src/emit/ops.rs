@@ -240,6 +240,10 @@ impl<'a> Emitter<'a> {
                 ));
             }
             InstData::Gang { op, args } => Some(self.gang_op(*op, args)?),
+            // Marks for the checked interpreter: the copy is the builtin
+            // library's loop before it, the wait its barrier after.
+            InstData::AsyncCopied { args, .. } => Some(self.get(args[5])),
+            InstData::AsyncWait { .. } => None,
             InstData::Predicated { .. } => {
                 return Err(CodegenError::Internal(
                     "a predicated instruction inside a predicated instruction".into(),

@@ -92,6 +92,30 @@ pub(super) fn call(fi: &mut FnImp, inst: Val) -> CompileResult<Vec<ir::Value>> {
             Ok(vec![])
         }
         _ if base.starts_with("__lockstep_convert_") => convert_hook(fi, inst, base, params, &args),
+        // The builtin library's marks of an async copy and a wait, for
+        // checked mode (`async.cl`).
+        "__lockstep_async_copied" if args.len() == 7 => {
+            let mut values = [ir::Value::from_u32(0); 6];
+            for (v, &a) in values.iter_mut().zip(&args) {
+                *v = fi.scalar(a)?;
+            }
+            let elem = args[6].const_int().ok_or_else(|| {
+                fi.imp
+                    .unsupported("an async copy of elements of unknown size", fi.loc)
+            })?;
+            Ok(vec![fi.val(
+                InstData::AsyncCopied {
+                    args: values,
+                    elem: elem as u32,
+                },
+                Type::I64,
+            )])
+        }
+        "__lockstep_async_wait" if args.len() == 1 => {
+            let arg = fi.scalar(args[0])?;
+            fi.emit(InstData::AsyncWait { arg }, None);
+            Ok(vec![])
+        }
         // The builtin library's view of an image (a `__global` pointer to
         // its descriptor) and of a sampler (its bitfield): the handle itself.
         "__lockstep_image" | "__lockstep_sampler" if args.len() == 1 => {

@@ -82,6 +82,8 @@ impl Exec<'_, '_, '_> {
                 self.uninit_operand(sh[r(val)], "an atomic operation", at, id);
                 self.atomic_shadow(regs[r(ptr)], op);
             }
+            // An event is a handle the copy made (or the one passed in).
+            Op::AsyncCopied { dst, .. } => sh[r(dst)] = 0,
             Op::Printf { index, dst } => {
                 let call = &f.printfs[index as usize];
                 if let Some(k) = call.args.iter().position(|&(a, _)| sh[r(a)] != 0) {

@@ -149,6 +149,8 @@ pub fn required_coverage() -> BTreeSet<String> {
         "call:forward",
         "printf",
         "printf:escapes",
+        "async_copied",
+        "async_wait",
         "jump",
         "jump:args",
         "suspend",
@@ -464,6 +466,7 @@ fn inst_coverage(
                 key("call:forward".into());
             }
         }
+        InstData::AsyncCopied { .. } | InstData::AsyncWait { .. } => key(data.mnemonic().into()),
         InstData::Printf { format, .. } => {
             key("printf".into());
             if format

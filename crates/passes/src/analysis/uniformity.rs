@@ -593,6 +593,8 @@ impl Uniformity {
                 Shape::Uniform
             }
             InstData::StackAddr { .. } | InstData::NextItem => Shape::Varying,
+            // The event passed in.
+            InstData::AsyncCopied { args, .. } => get(args[5])?,
             InstData::WorkItem { query, dim } => work_item_shape(&self.config, *query, *dim),
             InstData::Unary { op, arg } => match (op, get(*arg)?) {
                 (_, Shape::Uniform) => Shape::Uniform,
@@ -728,6 +730,7 @@ impl Uniformity {
             | InstData::AtomicStore { .. }
             | InstData::Fence { .. }
             | InstData::Barrier { .. }
+            | InstData::AsyncWait { .. }
             | InstData::Jump { .. }
             | InstData::Suspend { .. }
             | InstData::Brif { .. }
