@@ -1199,6 +1199,15 @@ impl<'p, 'a> Exec<'p, '_, 'a> {
             return;
         };
         let at = (frame.func as usize, frame.pc.saturating_sub(1) as usize);
+        // A work-group function's barriers share its call's line: one
+        // report for the call.
+        let loc = self.site(at.0, at.1, &w.id).loc;
+        let same_call = |d: &Diagnostic| {
+            d.kind == DiagnosticKind::BarrierDivergence && loc.is_some() && d.site.loc == loc
+        };
+        if self.diagnostics.iter().any(same_call) {
+            return;
+        }
         self.report(DiagnosticKind::BarrierDivergence, message, at, &w.id);
     }
 
