@@ -50,6 +50,8 @@ pub const EXTENSIONS: &[&str] = &[
     "cl_khr_subgroup_shuffle_relative",
     "cl_khr_subgroup_clustered_reduce",
     "cl_khr_subgroup_rotate",
+    "cl_khr_extended_bit_ops",
+    "cl_khr_integer_dot_product",
     "cl_intel_subgroups",
     "cl_khr_3d_image_writes",
 ];
@@ -67,6 +69,8 @@ pub const FROM_OPENCL_C_2_0: &[&str] = &[
     "cl_khr_subgroup_shuffle_relative",
     "cl_khr_subgroup_clustered_reduce",
     "cl_khr_subgroup_rotate",
+    "cl_khr_extended_bit_ops",
+    "cl_khr_integer_dot_product",
 ];
 
 /// OpenCL C 3.0 optional features the device offers.
@@ -84,6 +88,8 @@ pub const FEATURES: &[&str] = &[
     "__opencl_c_images",
     "__opencl_c_read_write_images",
     "__opencl_c_3d_image_writes",
+    "__opencl_c_integer_dot_product_input_4x8bit",
+    "__opencl_c_integer_dot_product_input_4x8bit_packed",
 ];
 
 /// Whether the device supports images (`__IMAGE_SUPPORT__`,

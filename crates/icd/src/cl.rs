@@ -563,3 +563,19 @@ pub const CL_PLATFORM_ICD_SUFFIX_KHR: cl_uint = 0x0920;
 pub const CL_PLATFORM_NOT_FOUND_KHR: cl_int = -1001;
 pub const CL_DEVICE_HALF_FP_CONFIG: cl_uint = 0x1033;
 pub const CL_DEVICE_SPIR_VERSIONS: cl_uint = 0x40E0;
+
+// cl_khr_integer_dot_product
+pub const CL_DEVICE_INTEGER_DOT_PRODUCT_CAPABILITIES_KHR: cl_uint = 0x1073;
+pub const CL_DEVICE_INTEGER_DOT_PRODUCT_ACCELERATION_PROPERTIES_8BIT_KHR: cl_uint = 0x1074;
+pub const CL_DEVICE_INTEGER_DOT_PRODUCT_ACCELERATION_PROPERTIES_4X8BIT_PACKED_KHR: cl_uint = 0x1075;
+pub const CL_DEVICE_INTEGER_DOT_PRODUCT_INPUT_4X8BIT_PACKED_KHR: cl_bitfield = 1 << 0;
+pub const CL_DEVICE_INTEGER_DOT_PRODUCT_INPUT_4X8BIT_KHR: cl_bitfield = 1 << 1;
+
+// cl_khr_device_uuid
+pub const CL_UUID_SIZE_KHR: usize = 16;
+pub const CL_LUID_SIZE_KHR: usize = 8;
+pub const CL_DEVICE_UUID_KHR: cl_uint = 0x106A;
+pub const CL_DRIVER_UUID_KHR: cl_uint = 0x106B;
+pub const CL_DEVICE_LUID_VALID_KHR: cl_uint = 0x106C;
+pub const CL_DEVICE_LUID_KHR: cl_uint = 0x106D;
+pub const CL_DEVICE_NODE_MASK_KHR: cl_uint = 0x106E;

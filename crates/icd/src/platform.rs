@@ -49,12 +49,33 @@ const PLATFORM_EXTENSIONS: &[&str] = &[
     "cl_khr_create_command_queue",
     "cl_khr_image2d_from_buffer",
     "cl_khr_suggested_local_work_size",
+    "cl_khr_device_uuid",
     "cl_intel_required_subgroup_size",
 ];
+
+/// The extensions whose version is not 1.0.0.
+const EXTENSION_VERSIONS: &[(&str, (u32, u32, u32))] = &[("cl_khr_integer_dot_product", (2, 0, 0))];
 
 /// The subgroup sizes a kernel can run with (its gang width;
 /// `intel_reqd_sub_group_size` picks one).
 pub const SUB_GROUP_SIZES: [usize; 4] = [4, 8, 16, 32];
+
+/// A UUID (`cl_khr_device_uuid`) that names what `parts` say, the same in
+/// every process and build: a 128-bit FNV-1a hash of them, with the RFC
+/// 4122 version (8: custom) and variant bits set.
+fn uuid(parts: &[&str]) -> [u8; CL_UUID_SIZE_KHR] {
+    let mut h: u128 = 0x6c62272e07bb014262b821756295c58d;
+    for part in parts {
+        for &b in part.as_bytes().iter().chain(&[0]) {
+            h ^= b as u128;
+            h = h.wrapping_mul(0x0000000001000000000000000000013B);
+        }
+    }
+    let mut bytes = h.to_be_bytes();
+    bytes[6] = (bytes[6] & 0x0f) | 0x80;
+    bytes[8] = (bytes[8] & 0x3f) | 0x80;
+    bytes
+}
 
 /// The device's extensions with their versions: the platform's, then those
 /// the front end offers OpenCL C (`lockstep_frontend::features`, the list
@@ -64,7 +85,13 @@ fn extensions() -> Vec<(&'static str, cl_version)> {
         .iter()
         .copied()
         .chain(lockstep_frontend::features::EXTENSIONS.iter().copied())
-        .map(|name| (name, make_version(1, 0, 0)))
+        .map(|name| {
+            let (major, minor, patch) = EXTENSION_VERSIONS
+                .iter()
+                .find(|(n, _)| *n == name)
+                .map_or((1, 0, 0), |&(_, v)| v);
+            (name, make_version(major, minor, patch))
+        })
         .collect()
 }
 
@@ -492,6 +519,22 @@ fn device_info(d: &Object<Device>, param: cl_device_info) -> Result<Info, cl_int
         CL_DEVICE_NON_UNIFORM_WORK_GROUP_SUPPORT => Info::bool(true),
         CL_DEVICE_WORK_GROUP_COLLECTIVE_FUNCTIONS_SUPPORT => Info::bool(true),
         CL_DEVICE_GENERIC_ADDRESS_SPACE_SUPPORT => Info::bool(true),
+        // The builtin library's dot products are plain integer arithmetic
+        // (vectorized across work-items like any other): not accelerated.
+        CL_DEVICE_INTEGER_DOT_PRODUCT_CAPABILITIES_KHR => Info::from(
+            CL_DEVICE_INTEGER_DOT_PRODUCT_INPUT_4X8BIT_PACKED_KHR
+                | CL_DEVICE_INTEGER_DOT_PRODUCT_INPUT_4X8BIT_KHR,
+        ),
+        CL_DEVICE_INTEGER_DOT_PRODUCT_ACCELERATION_PROPERTIES_8BIT_KHR
+        | CL_DEVICE_INTEGER_DOT_PRODUCT_ACCELERATION_PROPERTIES_4X8BIT_PACKED_KHR => {
+            Info::list(&[CL_FALSE; 6])
+        }
+        CL_DEVICE_UUID_KHR => Info::list(&uuid(&["Lockstep device", &host.cpu_model])),
+        CL_DRIVER_UUID_KHR => Info::list(&uuid(&["Lockstep driver", DRIVER_VERSION])),
+        // LUIDs identify devices to Direct3D (Windows) only.
+        CL_DEVICE_LUID_VALID_KHR => Info::bool(false),
+        CL_DEVICE_LUID_KHR => Info::list(&[0u8; CL_LUID_SIZE_KHR]),
+        CL_DEVICE_NODE_MASK_KHR => Info::from(0u32),
         CL_DEVICE_DEVICE_ENQUEUE_CAPABILITIES => Info::from(0u64),
         CL_DEVICE_PIPE_SUPPORT => Info::bool(false),
         CL_DEVICE_PREFERRED_WORK_GROUP_SIZE_MULTIPLE => Info::from(width as usize),

@@ -46,9 +46,23 @@ fn clinfo_lists_the_platform_and_device() {
         "cl_khr_icd",
         "cl_khr_3d_image_writes",
         "cl_khr_image2d_from_buffer",
+        "cl_khr_extended_bit_ops",
+        "cl_khr_integer_dot_product",
+        "cl_khr_device_uuid",
     ] {
         assert!(extensions.contains(ext), "{ext} missing: {extensions}");
     }
+    // cl_khr_device_uuid: RFC 4122 UUIDs (version 8), no LUID off Windows.
+    for key in ["Device UUID", "Driver UUID"] {
+        let uuid = get(key);
+        let hex: String = uuid.chars().filter(|c| *c != '-').collect();
+        assert!(
+            hex.len() == 32 && hex.chars().all(|c| c.is_ascii_hexdigit()) && &hex[12..13] == "8",
+            "{key}: {uuid}"
+        );
+    }
+    assert_ne!(get("Device UUID"), get("Driver UUID"));
+    assert_eq!(get("Valid Device LUID"), "No");
     for absent in ["cl_khr_depth_images", "cl_khr_mipmap_image"] {
         assert!(!extensions.contains(absent), "{absent}: {extensions}");
     }

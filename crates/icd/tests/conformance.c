@@ -206,9 +206,12 @@ static void check_macros(const char *opts) {
          * 2.0 kernel may lack their macros, but may not have one the
          * device does not report. */
         int before_2_0 = !opts || strstr(opts, "CL1.");
-        /* The cl_khr_subgroup_* extensions are OpenCL C 2.0 ones: a 1.2
+        /* The cl_khr_subgroup_* extensions, integer dot products and
+         * extended bit operations are OpenCL C 2.0 ones to clang: a 1.2
          * kernel lacks their functions and their macros. */
-        int from_2_0 = !strncmp(MACROS[i], "cl_khr_subgroup", 15);
+        int from_2_0 = !strncmp(MACROS[i], "cl_khr_subgroup", 15) ||
+                       !strcmp(MACROS[i], "cl_khr_integer_dot_product") ||
+                       !strcmp(MACROS[i], "cl_khr_extended_bit_ops");
         int optional = ((!opts || !strstr(opts, "CL3.0")) && !strncmp(MACROS[i], "__opencl_c_", 11)) ||
                        (before_2_0 && from_2_0);
         if (optional && !reported)
@@ -2801,6 +2804,40 @@ static void svm(void) {
     clReleaseProgram(p);
 }
 
+/* --- cl_khr_integer_dot_product: the capabilities and acceleration queries,
+ * and dot products in a kernel (test_integer_ops integer_dot_product). */
+static void integer_dot_product(void) {
+    cl_device_integer_dot_product_capabilities_khr caps = 0;
+    OK(clGetDeviceInfo(dev, CL_DEVICE_INTEGER_DOT_PRODUCT_CAPABILITIES_KHR, sizeof caps, &caps, NULL));
+    CHECK(caps == (CL_DEVICE_INTEGER_DOT_PRODUCT_INPUT_4x8BIT_PACKED_KHR | CL_DEVICE_INTEGER_DOT_PRODUCT_INPUT_4x8BIT_KHR),
+          "capabilities 0x%llx", (unsigned long long)caps);
+    cl_device_integer_dot_product_acceleration_properties_khr props;
+    size_t size = 0;
+    OK(clGetDeviceInfo(dev, CL_DEVICE_INTEGER_DOT_PRODUCT_ACCELERATION_PROPERTIES_8BIT_KHR, sizeof props, &props, &size));
+    CHECK(size == sizeof props, "acceleration properties of %zu bytes", size);
+    OK(clGetDeviceInfo(dev, CL_DEVICE_INTEGER_DOT_PRODUCT_ACCELERATION_PROPERTIES_4x8BIT_PACKED_KHR, sizeof props, &props, &size));
+    CHECK(size == sizeof props, "packed acceleration properties of %zu bytes", size);
+    const char *src =
+        "kernel void k(global int *out) {\n"
+        "  out[0] = dot((char4)(-128, 127, 3, -4), (char4)(-128, 127, 5, 6));\n"
+        "  out[1] = dot_acc_sat((char4)(-128, -128, -128, -128), (char4)(-128, -128, -128, -128), 2147483000);\n"
+        "  out[2] = (int)dot_4x8packed_uu_uint(0xFFFFFFFFu, 0x01010101u);\n"
+        "}\n";
+    cl_program p = build(src, "-cl-std=CL3.0");
+    cl_kernel k = kernel(p, "k");
+    cl_mem out = new_buffer(3 * sizeof(cl_int));
+    OK(clSetKernelArg(k, 0, sizeof out, &out));
+    run(k, 1);
+    cl_int got[3];
+    read_buffer(out, sizeof got, got);
+    CHECK(got[0] == 16384 + 16129 + 15 - 24, "dot: %d", got[0]);
+    CHECK(got[1] == 2147483647, "dot_acc_sat: %d", got[1]);
+    CHECK(got[2] == 4 * 255, "dot_4x8packed_uu_uint: %d", got[2]);
+    clReleaseMemObject(out);
+    clReleaseKernel(k);
+    clReleaseProgram(p);
+}
+
 int main(int argc, char **argv) {
     if (argc != 2) {
         fprintf(stderr, "usage: conformance CASE\n");
@@ -2811,6 +2848,8 @@ int main(int argc, char **argv) {
     const char *c = argv[1];
     if (!strcmp(c, "host_timer"))
         host_timer();
+    else if (!strcmp(c, "integer_dot_product"))
+        integer_dot_product();
     else if (!strcmp(c, "feature_macros"))
         feature_macros();
     else if (!strcmp(c, "version_macros"))

@@ -62,6 +62,11 @@ fn host_timer_has_a_resolution_and_checks_its_arguments() {
 }
 
 #[test]
+fn integer_dot_products_are_reported_and_computed() {
+    run_case("integer_dot_product");
+}
+
+#[test]
 fn kernels_see_exactly_the_features_the_device_reports() {
     run_case("feature_macros");
 }

@@ -397,3 +397,91 @@ def k_int_promotions():
     return Kernel("int_promotions", "int_promotions", (n,), (8,), [
         buf("c", "char", c), buf("us", "ushort", us), buf("si", "int", si),
         buf("un", "uint", un), out("res", "long", res)])
+
+
+# ---------------------------------------------------------------- cl_khr_integer_dot_product
+def dot4(x, y, sx, sy):
+    """The dot product of the bytes of uints x and y, each signed or not."""
+    total = 0
+    for k in range(4):
+        p = (x >> (8 * k)) & 0xFF
+        q = (y >> (8 * k)) & 0xFF
+        total += (s8(p) if sx else p) * (s8(q) if sy else q)
+    return total
+
+
+def k_integer_dot_product():
+    n = 24
+    a = rand_int(41, n, 0, 2**32 - 1)
+    b = rand_int(42, n, 0, 2**32 - 1)
+    acc = rand_int(43, n, -2**31, 2**31 - 1)
+    fixed = [(0x80808080, 0x80808080, 2**31 - 1), (0xFFFFFFFF, 0xFFFFFFFF, 2**31 - 100),
+             (0x7F7F7F7F, 0x80808080, -2**31), (0xFFFFFFFF, 0x7F7F7F7F, -5),
+             (0, 0, 0), (0x01020304, 0x05060708, 7), (0xFF00FF00, 0x00FF00FF, -2**31 + 3)]
+    for i, (p, q, c) in enumerate(fixed):
+        a[i], b[i], acc[i] = p, q, c
+    res = []
+    for x, y, c in zip(a, b, acc):
+        uu, ss, us, su = dot4(x, y, 0, 0), dot4(x, y, 1, 1), dot4(x, y, 0, 1), dot4(x, y, 1, 0)
+        uacc = sat(uu + u32(c), 32, False)
+        res += [s32(uu), ss, us, su,
+                s32(uacc), sat(ss + c, 32, True), sat(us + c, 32, True), sat(su + c, 32, True),
+                s32(uu ^ u32(ss)), s32(u32(us) ^ u32(su)),
+                s32(uacc ^ u32(sat(ss + c, 32, True))),
+                s32(u32(sat(us + c, 32, True)) ^ u32(sat(su + c, 32, True)))]
+    return Kernel("integer_dot_product", "integer_dot_product", (n,), (8,), [
+        buf("a", "uint", a), buf("b", "uint", b), buf("acc", "int", acc),
+        out("res", "int", res)], options="-cl-std=CL3.0")
+
+
+# ---------------------------------------------------------------- cl_khr_extended_bit_ops
+def insert(base, ins, off, cnt, bits):
+    m = ((1 << cnt) - 1) << off
+    return (base & ~m | (ins << off) & m) & ((1 << bits) - 1)
+
+
+def extract(base, off, cnt, signed):
+    if cnt == 0:
+        return 0
+    v = (base >> off) & ((1 << cnt) - 1)
+    return wrap(v, cnt, True) if signed else v
+
+
+def reverse(v, bits):
+    return int(format(v & ((1 << bits) - 1), "0%db" % bits)[::-1], 2)
+
+
+def k_extended_bit_ops():
+    n = 24
+    a = rand_int(44, n, 0, 2**32 - 1)
+    b = rand_int(45, n, 0, 2**64 - 1)
+    f = rand_int(46, n, 0, 2**32 - 1)
+    # (offset, count) pairs at the ends: off | cnt << 8 | off64 << 16 | cnt64 << 24
+    ends = [(0, 0, 0, 0), (0, 32, 0, 64), (31, 1, 63, 1), (16, 16, 32, 32), (5, 0, 60, 4), (1, 31, 1, 63)]
+    for i, (o, c, o6, c6) in enumerate(ends):
+        f[i] = o | c << 8 | o6 << 16 | c6 << 24
+    res = []
+    for x, y, fl in zip(a, b, f):
+        off, off64 = fl & 31, fl >> 16 & 63
+        cnt, cnt64 = (fl >> 8 & 0xFF) % (33 - off), (fl >> 24) % (65 - off64)
+        o8 = off & 7
+        c8 = cnt % (9 - o8)
+        o16 = off & 15
+        c16 = cnt % (17 - o16)
+        r7 = u64(extract(x & 0xFF, o8, c8, True)) ^ (reverse(x, 8) << 8) ^ (reverse(x, 16) << 16)
+        lo, hi = x & 0xFFFF, x >> 16
+        v = insert(lo, 0xFFFF, o16, c16, 16) | insert(hi, 0x1234, o16, c16, 16) << 16
+        w = 0
+        for k in range(4):
+            w |= extract((x >> (8 * k)) & 0xFF, 2, 5, False) << (8 * k)
+        res += [insert(x, ~x & 0xFFFFFFFF, off, cnt, 32),
+                u64(extract(x, off, cnt, True)),
+                extract(x, off, cnt, False),
+                reverse(x, 32),
+                insert(y, y >> 7, off64, cnt64, 64),
+                u64(extract(y, off64, cnt64, True)),
+                extract(y, off64, cnt64, False) ^ reverse(y, 64),
+                r7, v, w]
+    return Kernel("extended_bit_ops", "extended_bit_ops", (n,), (8,), [
+        buf("a", "uint", a), buf("b", "ulong", b), buf("field", "uint", f),
+        out("res", "ulong", res)], options="-cl-std=CL3.0")
