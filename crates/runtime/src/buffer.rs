@@ -194,6 +194,12 @@ impl Storage {
         if base == libc::MAP_FAILED {
             return Err(AllocError { len });
         }
+        // Transparent huge pages where the system gives them on request
+        // (`madvise` mode, Debian's default): a kernel streaming through
+        // large buffers misses the TLB once per 2 MiB instead of once per
+        // 4 KiB. Only advice: without it the mapping works the same.
+        // SAFETY: the range is the mapping just made.
+        unsafe { libc::madvise(base, map_len, libc::MADV_HUGEPAGE) };
         // SAFETY: `offset` < `map_len`, inside the mapping.
         let ptr = unsafe { (base as *mut u8).add(offset) };
         Ok(Storage {
