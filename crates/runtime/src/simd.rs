@@ -423,7 +423,7 @@ pub(crate) fn launch(
             }
             // Its descriptor; the texels' lock is held in `guards` too.
             ArgValue::Image(i) => i.storage().as_ptr() as u64,
-            ArgValue::Sampler(_) => unreachable!("bound as Scalar"),
+            ArgValue::Sampler(_) | ArgValue::Pipe(_) => unreachable!("bound as Scalar / Buffer"),
             ArgValue::Bytes(bytes) => {
                 // An aligned copy the kernel reads (and may write) by pointer.
                 let copy = ByValue::new(bytes);
