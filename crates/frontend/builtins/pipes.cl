@@ -23,19 +23,21 @@
 //   packets           cap slots of `packet size` bytes, 128-byte aligned
 //
 // A position counts the packets reserved at one end since the pipe was
-// made (64 bits: it never wraps); position q is slot q % cap. The write
-// position is where the next write reservation starts, the read position
-// where the next read reservation starts. A slot's sequence word says what
-// the slot holds (a bounded ring in the manner of Vyukov's MPMC queue,
-// extended to reservations of several slots):
+// made. It is kept as (lap << 32) | slot, slot < cap: advancing one wraps
+// the slot into the next lap with a compare, not a division, and the
+// encoding orders positions as their counts do. The write position is
+// where the next write reservation starts, the read position where the
+// next read reservation starts. A slot's sequence word says what the slot
+// holds (a bounded ring in the manner of Vyukov's MPMC queue, extended to
+// reservations of several slots):
 //
 //   2q       free for the writer of position q (also while that writer
 //            holds its reservation)
 //   2q + 1   the packet written at position q, committed
 //
-// Slot s starts at 2s. Committing a write at q stores 2q + 1; committing a
-// read at q stores 2(q + cap), which frees the slot for the next lap.
-// Sequence words only grow.
+// Slot s starts at 2s (lap 0). Committing a write at q stores 2q + 1;
+// committing a read at q stores 2q', q' the same slot's position in the
+// next lap, which frees the slot for it. Sequence words only grow.
 //
 // Reserving n packets (1 <= n <= cap) for writing at write position q
 // needs slots q .. q+n-1 to say 2(q+k) (for reading: 2(q+k) + 1); then a
@@ -55,7 +57,8 @@
 // one after another (the interpreter) never retry.
 //
 // A reservation id is its start position plus 1, so that 0 (a zeroed
-// reserve_id_t) and all ones (CLK_NULL_RESERVE_ID) are never valid; the
+// reserve_id_t) and all ones (CLK_NULL_RESERVE_ID, a lap no pipe reaches)
+// are never valid; the
 // reservation's length is kept in len[] at its first slot, which belongs
 // to the reserver until it commits (the committer reads it before
 // releasing any slot). A work-group (subgroup) reservation is made by the
@@ -64,11 +67,11 @@
 // a barrier of the group, so that every work-item's packets are written
 // or read, and then that work-item commits.
 //
-// Packets are copied in units as wide as the packet type's alignment, the
-// pipe's packet size and 8 bytes allow; the packet slots are aligned to
-// the largest power of two dividing the pipe's packet size (up to 128). A
-// kernel whose packet type is larger than the pipe's packets copies only
-// a pipe packet's bytes.
+// Packets are copied in units as wide as the packet type's alignment, its
+// size and 8 bytes allow; the packet slots are aligned to the largest
+// power of two dividing the pipe's packet size (up to 128). A kernel
+// whose packet type is not the pipe's packet size copies the bytes both
+// have, one at a time.
 
 #include "lockstep_internal.h"
 
@@ -105,17 +108,34 @@ LS_HELPER __global atomic_ulong *ls_pipe_atomic(ls_pipe p, uint word) {
   return (__global atomic_ulong *)(p + word);
 }
 
-LS_HELPER __global atomic_ulong *ls_pipe_seq(ls_pipe p, ulong slot) {
+LS_HELPER __global atomic_ulong *ls_pipe_seq(ls_pipe p, uint slot) {
   return (__global atomic_ulong *)(p + LS_PIPE_HEADER_WORDS + slot);
 }
 
-LS_HELPER __global uint *ls_pipe_len(ls_pipe p, ulong slot) {
+LS_HELPER __global uint *ls_pipe_len(ls_pipe p, uint slot) {
   return (__global uint *)((__global uchar *)p + p[LS_PIPE_LENGTHS]) + slot;
 }
 
-LS_HELPER __global uchar *ls_pipe_packet(ls_pipe p, ulong slot) {
-  return (__global uchar *)p + p[LS_PIPE_PACKETS] + slot * p[LS_PIPE_PACKET_SIZE];
+LS_HELPER __global uchar *ls_pipe_packet(ls_pipe p, uint slot) {
+  return (__global uchar *)p + p[LS_PIPE_PACKETS] + (ulong)slot * p[LS_PIPE_PACKET_SIZE];
 }
+
+// A position's slot.
+LS_HELPER uint ls_slot(ulong q) { return (uint)q; }
+
+// Position q + n, for n <= cap.
+LS_HELPER ulong ls_advance(ulong q, ulong n, ulong cap) {
+  ulong slot = (q & 0xffffffffUL) + n;
+  ulong lap = q >> 32;
+  if (slot >= cap) {
+    slot -= cap;
+    lap += 1;
+  }
+  return lap << 32 | slot;
+}
+
+// The same slot's position in the next lap.
+LS_HELPER ulong ls_next_lap(ulong q) { return q + (1UL << 32); }
 
 // Reserves `n` packets at the write or read position (`end`: LS_PIPE_FOR_*);
 // the first position, or LS_PIPE_NONE.
@@ -129,18 +149,19 @@ LS_HELPER ulong ls_pipe_reserve(ls_pipe p, uint n, uint end) {
     // How far the first slot that is not ready is ahead of (> 0) or
     // behind (< 0) what the reservation needs; 0 when all are ready.
     long ahead = 0;
-    ulong slot = q % cap;
+    ulong at = q;
     for (uint k = 0; k < n && ahead == 0; k++) {
-      ulong seq = __opencl_atomic_load(ls_pipe_seq(p, slot), LS_PIPE_ORDER, LS_PIPE_SCOPE);
-      ahead = (long)(seq - (2 * (q + k) + end));
-      slot = slot + 1 == cap ? 0 : slot + 1;
+      ulong seq = __opencl_atomic_load(ls_pipe_seq(p, ls_slot(at)), LS_PIPE_ORDER, LS_PIPE_SCOPE);
+      ahead = (long)(seq - (2 * at + end));
+      at = ls_advance(at, 1, cap);
     }
     if (ahead < 0) return LS_PIPE_NONE;
     if (ahead > 0) {
       q = __opencl_atomic_load(pos, memory_order_relaxed, LS_PIPE_SCOPE);
-    } else if (__opencl_atomic_compare_exchange_strong(pos, &q, q + n, memory_order_acq_rel,
-                                                       memory_order_relaxed, LS_PIPE_SCOPE)) {
-      *ls_pipe_len(p, q % cap) = n;
+    } else if (__opencl_atomic_compare_exchange_strong(pos, &q, ls_advance(q, n, cap),
+                                                       memory_order_acq_rel, memory_order_relaxed,
+                                                       LS_PIPE_SCOPE)) {
+      *ls_pipe_len(p, ls_slot(q)) = n;
       return q;
     }
   }
@@ -150,12 +171,11 @@ LS_HELPER ulong ls_pipe_reserve(ls_pipe p, uint n, uint end) {
 // (`end` LS_PIPE_FOR_WRITE) or their slots writable again.
 LS_HELPER void ls_pipe_commit(ls_pipe p, ulong q, uint end) {
   ulong cap = ls_pipe_cap(p);
-  ulong slot = q % cap;
-  uint n = *ls_pipe_len(p, slot);
+  uint n = *ls_pipe_len(p, ls_slot(q));
   for (uint k = 0; k < n; k++) {
-    ulong seq = end == LS_PIPE_FOR_WRITE ? 2 * (q + k) + 1 : 2 * (q + k + cap);
-    __opencl_atomic_store(ls_pipe_seq(p, slot), seq, memory_order_release, LS_PIPE_SCOPE);
-    slot = slot + 1 == cap ? 0 : slot + 1;
+    ulong seq = end == LS_PIPE_FOR_WRITE ? 2 * q + 1 : 2 * ls_next_lap(q);
+    __opencl_atomic_store(ls_pipe_seq(p, ls_slot(q)), seq, memory_order_release, LS_PIPE_SCOPE);
+    q = ls_advance(q, 1, cap);
   }
 }
 
@@ -174,21 +194,23 @@ LS_HELPER void ls_pipe_copy(uchar *dst, const uchar *src, uint size, uint unit) 
 }
 
 // Copies a packet of the kernel's type (`size` bytes, aligned to `align`)
-// between `ptr` and the slot at position `q`.
+// between `ptr` and the slot at position `q`. When the pipe's packets are
+// that size (as they should be), the slot is aligned to the largest power
+// of two dividing it: the copy's units are known when the kernel is
+// compiled, so a scalar or vector packet is one load and one store.
+// Otherwise only the bytes both have are copied, one at a time.
 LS_HELPER void ls_pipe_transfer(ls_pipe p, ulong q, uchar *ptr, uint size, uint align,
                                 bool to_pipe) {
   ulong packet_size = p[LS_PIPE_PACKET_SIZE];
-  uchar *slot = ls_pipe_packet(p, q % ls_pipe_cap(p));
-  // The largest power of two dividing the packet size (a slot's
-  // alignment), the type's alignment and 8.
-  uint unit = align < 8 ? align : 8;
-  uint slot_align = (uint)(packet_size & (~packet_size + 1));
-  unit = unit < slot_align ? unit : slot_align;
-  uint bytes = size <= packet_size ? size : (uint)packet_size;
-  if (to_pipe) {
-    ls_pipe_copy(slot, ptr, bytes, unit);
+  uchar *slot = ls_pipe_packet(p, ls_slot(q));
+  uchar *dst = to_pipe ? slot : ptr;
+  const uchar *src = to_pipe ? ptr : slot;
+  if (packet_size == size) {
+    uint unit = align < 8 ? align : 8;
+    uint size_align = size & (~size + 1);
+    ls_pipe_copy(dst, src, size, unit < size_align ? unit : size_align);
   } else {
-    ls_pipe_copy(ptr, slot, bytes, unit);
+    ls_pipe_copy(dst, src, size < packet_size ? size : (uint)packet_size, 1);
   }
 }
 
@@ -205,8 +227,8 @@ LS_HELPER int ls_pipe_reserved(ls_pipe p, reserve_id_t id, uint index, uchar *pt
   ulong bits = __lockstep_reserve_id_bits(id);
   if (!ls_reserve_id_valid(bits)) return -1;
   ulong q = bits - 1;
-  if (index >= *ls_pipe_len(p, q % ls_pipe_cap(p))) return -1;
-  ls_pipe_transfer(p, q + index, ptr, size, align, to_pipe);
+  if (index >= *ls_pipe_len(p, ls_slot(q))) return -1;
+  ls_pipe_transfer(p, ls_advance(q, index, ls_pipe_cap(p)), ptr, size, align, to_pipe);
   return 0;
 }
 
@@ -247,14 +269,18 @@ LS_HELPER void ls_sub_group_commit(ls_pipe p, reserve_id_t id, uint end) {
   if (get_sub_group_local_id() == 0) ls_pipe_commit_id(p, id, end);
 }
 
+// The packets a position (lap, slot) is from the start.
+LS_HELPER ulong ls_count(ulong q, ulong cap) { return (q >> 32) * cap + ls_slot(q); }
+
 LS_HELPER uint ls_pipe_num_packets(ls_pipe p) {
   // The read position first: it never passes the write position, so the
   // difference is never negative; at most the capacity.
+  ulong cap = ls_pipe_cap(p);
   ulong r = __opencl_atomic_load(ls_pipe_atomic(p, LS_PIPE_READ_POS), memory_order_acquire,
                                  LS_PIPE_SCOPE);
   ulong w = __opencl_atomic_load(ls_pipe_atomic(p, LS_PIPE_WRITE_POS), memory_order_acquire,
                                  LS_PIPE_SCOPE);
-  ulong n = w - r, cap = ls_pipe_cap(p);
+  ulong n = ls_count(w, cap) - ls_count(r, cap);
   return (uint)(n < cap ? n : cap);
 }
 

@@ -15,10 +15,11 @@
 //! | from a multiple of 128 | the slots: `max_packets` packets of `packet_size` bytes |
 //!
 //! A position counts the packets reserved at one end since the pipe was
-//! made; position `q` lives in slot `q % max_packets`, whose sequence word
-//! is `2q` while the slot is free for the writer of `q` and `2q + 1` once
-//! that writer committed its packet (reading it and committing frees the
-//! slot for position `q + max_packets`). `pipes.cl` explains the protocol;
+//! made, kept as `lap << 32 | slot` ([`advance`]); the sequence word of
+//! position `q`'s slot is `2q` while the slot is free for the writer of
+//! `q` and `2q + 1` once that writer committed its packet (reading it and
+//! committing frees the slot for the same slot's position in the next
+//! lap). `pipes.cl` explains the protocol;
 //! its `LS_PIPE_*` constants and this module's [`header`] indices must
 //! agree. The host side here ([`Pipe::push`], [`Pipe::packets`]) follows
 //! the same protocol, for `.sim` files and tests, while no kernel uses the
@@ -48,6 +49,17 @@ pub mod header {
 
 /// Slots start at a multiple of this (the alignment of `long16`).
 const PACKETS_ALIGN: usize = 128;
+
+/// Position `q` plus one packet in a ring of `capacity` slots: the next
+/// slot, or slot 0 of the next lap (`pipes.cl`'s `ls_advance`).
+fn advance(q: u64, capacity: u32) -> u64 {
+    let (lap, slot) = (q >> 32, (q & 0xffff_ffff) + 1);
+    if slot >= capacity as u64 {
+        (lap + 1) << 32
+    } else {
+        lap << 32 | slot
+    }
+}
 
 /// A pipe that cannot be made.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -145,7 +157,7 @@ impl Pipe {
         assert_eq!(packet.len(), self.packet_size as usize, "a packet's size");
         let _guard = self.storage.write_lock();
         let q = self.word(header::WRITE_POS);
-        let slot = (q % self.max_packets as u64) as usize;
+        let slot = q as u32 as usize;
         if self.seq(slot) != 2 * q {
             return false;
         }
@@ -159,7 +171,7 @@ impl Pipe {
             )
         };
         self.set_word(header::WORDS + slot, 2 * q + 1);
-        self.set_word(header::WRITE_POS, q + 1);
+        self.set_word(header::WRITE_POS, advance(q, self.max_packets));
         true
     }
 
@@ -171,7 +183,7 @@ impl Pipe {
         let mut out = Vec::new();
         let mut q = self.word(header::READ_POS);
         for _ in 0..self.max_packets {
-            let slot = (q % self.max_packets as u64) as usize;
+            let slot = q as u32 as usize;
             if self.seq(slot) != 2 * q + 1 {
                 break;
             }
@@ -183,7 +195,7 @@ impl Pipe {
                     self.packet_size as usize,
                 )
             });
-            q += 1;
+            q = advance(q, self.max_packets);
         }
         out
     }
@@ -241,6 +253,14 @@ mod tests {
             Pipe::storage_size(u32::MAX, u32::MAX),
             Err(PipeError::TooLarge { .. })
         ));
+    }
+
+    #[test]
+    fn positions_wrap_into_the_next_lap() {
+        assert_eq!(advance(0, 3), 1);
+        assert_eq!(advance(2, 3), 1 << 32);
+        assert_eq!(advance(5 << 32 | 1, 3), 5 << 32 | 2);
+        assert_eq!(advance(0, 1), 1 << 32);
     }
 
     #[test]
