@@ -384,3 +384,83 @@ uint __get_pipe_max_packets_wo(write_only pipe char p, uint size, uint align) {
 LS_OVLD bool is_valid_reserve_id(reserve_id_t id) {
   return ls_reserve_id_valid(__lockstep_reserve_id_bits(id));
 }
+
+// ---------------------------------------------------------------------------
+// What programs from SPIR-V call
+//
+// The SPIR-V translator (LLVM 15) writes the same functions with a pipe as
+// a `__global` pointer and a reservation id as a `__private` pointer; the
+// front end renames its declarations to these (translated.rs). A pipe
+// pointer is the pipe itself; a reservation id pointer carries the id's
+// 64 bits.
+// ---------------------------------------------------------------------------
+
+typedef __private uchar *ls_spirv_id;
+
+LS_HELPER reserve_id_t ls_from_spirv(ls_spirv_id id) { return __lockstep_reserve_id((ulong)id); }
+
+LS_HELPER ls_spirv_id ls_to_spirv(reserve_id_t id) {
+  return (ls_spirv_id)__lockstep_reserve_id_bits(id);
+}
+
+int __lockstep_spirv__read_pipe_2(ls_pipe p, void *ptr, uint size, uint align) {
+  return ls_pipe_one(p, (uchar *)ptr, size, align, LS_PIPE_FOR_READ);
+}
+
+int __lockstep_spirv__write_pipe_2(ls_pipe p, const void *ptr, uint size, uint align) {
+  return ls_pipe_one(p, (uchar *)ptr, size, align, LS_PIPE_FOR_WRITE);
+}
+
+int __lockstep_spirv__read_pipe_4(ls_pipe p, ls_spirv_id id, uint index, void *ptr, uint size,
+                                  uint align) {
+  return ls_pipe_reserved(p, ls_from_spirv(id), index, (uchar *)ptr, size, align, false);
+}
+
+int __lockstep_spirv__write_pipe_4(ls_pipe p, ls_spirv_id id, uint index, const void *ptr,
+                                   uint size, uint align) {
+  return ls_pipe_reserved(p, ls_from_spirv(id), index, (uchar *)ptr, size, align, true);
+}
+
+#define LS_SPIRV_RESERVE(NAME, RESERVE) \
+  ls_spirv_id __lockstep_spirv__##NAME(ls_pipe p, uint n, uint size, uint align) { \
+    return ls_to_spirv(RESERVE); \
+  }
+#define LS_SPIRV_COMMIT(NAME, COMMIT) \
+  void __lockstep_spirv__##NAME(ls_pipe p, ls_spirv_id id, uint size, uint align) { COMMIT; }
+
+LS_SPIRV_RESERVE(reserve_read_pipe, ls_reserve_id(ls_pipe_reserve(p, n, LS_PIPE_FOR_READ)))
+LS_SPIRV_RESERVE(reserve_write_pipe, ls_reserve_id(ls_pipe_reserve(p, n, LS_PIPE_FOR_WRITE)))
+LS_SPIRV_RESERVE(work_group_reserve_read_pipe, ls_work_group_reserve(p, n, LS_PIPE_FOR_READ))
+LS_SPIRV_RESERVE(work_group_reserve_write_pipe, ls_work_group_reserve(p, n, LS_PIPE_FOR_WRITE))
+LS_SPIRV_RESERVE(sub_group_reserve_read_pipe, ls_sub_group_reserve(p, n, LS_PIPE_FOR_READ))
+LS_SPIRV_RESERVE(sub_group_reserve_write_pipe, ls_sub_group_reserve(p, n, LS_PIPE_FOR_WRITE))
+LS_SPIRV_COMMIT(commit_read_pipe, ls_pipe_commit_id(p, ls_from_spirv(id), LS_PIPE_FOR_READ))
+LS_SPIRV_COMMIT(commit_write_pipe, ls_pipe_commit_id(p, ls_from_spirv(id), LS_PIPE_FOR_WRITE))
+LS_SPIRV_COMMIT(work_group_commit_read_pipe,
+                ls_work_group_commit(p, ls_from_spirv(id), LS_PIPE_FOR_READ))
+LS_SPIRV_COMMIT(work_group_commit_write_pipe,
+                ls_work_group_commit(p, ls_from_spirv(id), LS_PIPE_FOR_WRITE))
+LS_SPIRV_COMMIT(sub_group_commit_read_pipe,
+                ls_sub_group_commit(p, ls_from_spirv(id), LS_PIPE_FOR_READ))
+LS_SPIRV_COMMIT(sub_group_commit_write_pipe,
+                ls_sub_group_commit(p, ls_from_spirv(id), LS_PIPE_FOR_WRITE))
+
+uint __lockstep_spirv__get_pipe_num_packets_ro(ls_pipe p, uint size, uint align) {
+  return ls_pipe_num_packets(p);
+}
+
+uint __lockstep_spirv__get_pipe_num_packets_wo(ls_pipe p, uint size, uint align) {
+  return ls_pipe_num_packets(p);
+}
+
+uint __lockstep_spirv__get_pipe_max_packets_ro(ls_pipe p, uint size, uint align) {
+  return (uint)ls_pipe_cap(p);
+}
+
+uint __lockstep_spirv__get_pipe_max_packets_wo(ls_pipe p, uint size, uint align) {
+  return (uint)ls_pipe_cap(p);
+}
+
+bool __lockstep_spirv_is_valid_reserve_id(ls_spirv_id id) {
+  return ls_reserve_id_valid((ulong)id);
+}
