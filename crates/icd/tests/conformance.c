@@ -3018,6 +3018,18 @@ static const char *PIPE_KERNELS =
     "    work_group_commit_write_pipe(p, r);\n"
     "  } else if (get_local_id(0) == 0) atomic_inc(status);\n"
     "}\n"
+    /* a reservation id kept in __local memory, as the CTS's kernels do */
+    "kernel void produce_wg_local(global const int *src, write_only pipe int p,\n"
+    "                             global int *status) {\n"
+    "  local reserve_id_t shared;\n"
+    "  reserve_id_t r = work_group_reserve_write_pipe(p, get_local_size(0));\n"
+    "  if (get_local_id(0) == 0) shared = r;\n"
+    "  barrier(CLK_LOCAL_MEM_FENCE);\n"
+    "  if (is_valid_reserve_id(shared)) {\n"
+    "    write_pipe(p, shared, get_local_id(0), &src[get_global_id(0)]);\n"
+    "    work_group_commit_write_pipe(p, shared);\n"
+    "  } else if (get_local_id(0) == 0) atomic_inc(status);\n"
+    "}\n"
     "kernel void consume_wg(read_only pipe int p, global int *dst, global int *status) {\n"
     "  reserve_id_t r = work_group_reserve_read_pipe(p, get_local_size(0));\n"
     "  if (is_valid_reserve_id(r)) {\n"
@@ -3205,6 +3217,15 @@ static void pipe_kernels(void) {
               read_status(status));
         check_permutation("work-group reservations", dst, N);
     }
+    /* ... with the id in __local memory. */
+    cl_kernel produce_wg_local = kernel(p, "produce_wg_local");
+    set_args(produce_wg_local, 3, (cl_mem[]){src, pipe, status});
+    zero(status, sizeof(int));
+    zero(dst, N * sizeof(int));
+    run_local(produce_wg_local, N, 40);
+    run_local(consume_wg, N, 40);
+    CHECK(read_status(status) == 0, "__local reservation ids: %d failures", read_status(status));
+    check_permutation("__local reservation ids", dst, N);
     /* ... a work-group reservation larger than the pipe fails for the
      * whole group. */
     cl_mem tiny = new_pipe(0, sizeof(int), 4);
@@ -3286,7 +3307,8 @@ static void pipe_kernels(void) {
     check_permutation("OpenCL C 2.0", dst, N);
 
     cl_kernel all[] = {produce,    consume,        count,          produce_n, consume_n,
-                       produce_wg, consume_wg,     produce_sg,     consume_sg, produce_struct,
+                       produce_wg, produce_wg_local, consume_wg,   produce_sg, consume_sg,
+                       produce_struct,
                        consume_struct, reverse,    drain,          invalid,   produce20, consume20};
     for (size_t i = 0; i < sizeof all / sizeof *all; i++)
         clReleaseKernel(all[i]);

@@ -819,7 +819,7 @@ fn pipe_arg(
             "{what}: give the pipe's packet size with packet=BYTES (its type '{type_name}' has no default)"
         ));
     };
-    if packet_size == 0 || bytes.len() % packet_size != 0 {
+    if packet_size == 0 || !bytes.len().is_multiple_of(packet_size) {
         return r.error_prev(format!(
             "{what}: size={} is not a whole number of {packet_size}-byte packets",
             bytes.len()
@@ -928,7 +928,89 @@ fn add_elem(elem: ElemType, a: &[u8], b: &[u8]) -> Vec<u8> {
 
 #[cfg(test)]
 mod tests {
-    use super::format_g;
+    use super::{format_g, parse_text, MAX_BUFFER_SIZE};
+    use crate::{ArgKind, ArgMeta};
+
+    fn arg(name: &str, type_name: &str, kind: ArgKind) -> ArgMeta {
+        ArgMeta {
+            name: name.into(),
+            type_name: type_name.into(),
+            kind,
+            is_const: false,
+            is_restrict: false,
+            is_volatile: false,
+            access: lockstep_ir::AccessQual::None,
+        }
+    }
+
+    /// `text`'s arguments for a kernel taking a write_only and a read_only
+    /// pipe of `type_name`, then an int buffer: Ok, or the error message.
+    fn pipe_args(type_name: &str, args: &str) -> Result<(), String> {
+        let metas = [
+            arg("out", type_name, ArgKind::Pipe),
+            arg("in", type_name, ArgKind::Pipe),
+            arg("buf", "int*", ArgKind::GlobalBuffer),
+        ];
+        // One header per line, as the format has them.
+        let text = format!("k.cl k 1 1 1 1 1 1\n{}", args.replace(" <", "\n<"));
+        parse_text("t.sim", &text, &metas, MAX_BUFFER_SIZE).map_err(|e| e.to_string())
+    }
+
+    #[test]
+    fn pipe_arguments_take_packets_a_capacity_and_the_same_pipe_again() {
+        assert_eq!(
+            pipe_args("int", "<size=0 capacity=4> <same=0> <size=4> 1"),
+            Ok(())
+        );
+        assert_eq!(
+            pipe_args("int4", "<size=32 range=1:1:8 dump> <same=0> <size=4> 1"),
+            Ok(())
+        );
+        assert_eq!(
+            pipe_args(
+                "S",
+                "<size=24 int fill=3 packet=12 capacity=9> <same=0> <size=4> 1"
+            ),
+            Ok(())
+        );
+        let errors = [
+            ("int", "<size=0> <same=0>", "capacity=0 must be at least 1"),
+            (
+                "int",
+                "<size=8 fill=1 capacity=1> <same=0>",
+                "hold the 2 packets",
+            ),
+            (
+                "S",
+                "<size=8 int fill=0 capacity=2> <same=0>",
+                "packet=BYTES",
+            ),
+            (
+                "int",
+                "<size=6 short fill=1 capacity=2> <same=0>",
+                "whole number of 4-byte",
+            ),
+            ("int", "<size=0 capacity=2> <same=1>", "earlier pipe"),
+            ("int", "<size=0 capacity=2> <same=2>", "earlier pipe"),
+            ("int", "<size=0 capacity=2> <same=0 dump>", "nothing else"),
+            ("int", "<size=0 capacity=2 ro> <same=0>", "do not apply"),
+            ("int", "<size=0 capacity=x> <same=0>", "must be a number"),
+            (
+                "int",
+                "<size=0 capacity=4294967296> <same=0>",
+                "larger than a .sim argument",
+            ),
+        ];
+        for (type_name, pipes, want) in errors {
+            let message = pipe_args(type_name, &format!("{pipes} <size=4> 1")).unwrap_err();
+            assert!(message.contains(want), "{pipes}: {message}");
+        }
+        let message = pipe_args("int", "<size=0 capacity=2> <same=0> <size=4 capacity=3> 1");
+        assert!(
+            message.as_ref().unwrap_err().contains("for pipe arguments"),
+            "{message:?}"
+        );
+    }
 
     #[test]
     fn format_g_matches_c() {
