@@ -1,7 +1,7 @@
 // build: -cl-std=CL2.0
 // OpenCL C 2.0 kernels for crates/llvm/tests/spirv.rs (see kernels.cl):
 // C11 atomics with orders and scopes, work-group functions, program-scope
-// variables (read) and the generic address space.
+// variables (read) and the generic address space; pipes.
 
 global int total = 5;
 
@@ -30,4 +30,42 @@ __kernel void generic_pointers(__global int *p, __local int *l) {
   bump(&l[get_local_id(0)], 1);
   work_group_barrier(CLK_LOCAL_MEM_FENCE);
   p[get_global_id(0)] += l[get_local_size(0) - 1 - get_local_id(0)] * 100;
+}
+
+// Pipes: every work-item writes a packet and, after a barrier, reads one,
+// trying again while other groups write (each arrives exactly once,
+// whatever the order); one group's work-group reservation, the packet
+// counts, and reservations of one packet read back.
+__kernel void pipe_roundtrip(write_only pipe int out, read_only pipe int in, __global int *seen) {
+  int mine = (int)get_global_id(0) * 3 + 1;
+  write_pipe(out, &mine);
+  work_group_barrier(CLK_GLOBAL_MEM_FENCE);
+  int v;
+  while (read_pipe(in, &v) != 0) {
+  }
+  atomic_inc(&seen[(v - 1) / 3]);
+}
+
+__kernel void pipe_reservations(write_only pipe int out, read_only pipe int in,
+                                __global int *seen, __global int *log) {
+  uint lid = get_local_id(0);
+  reserve_id_t w = work_group_reserve_write_pipe(out, get_local_size(0));
+  if (is_valid_reserve_id(w)) {
+    int mine = (int)lid * 2;
+    write_pipe(out, w, lid, &mine);
+    work_group_commit_write_pipe(out, w);
+  }
+  if (lid == 0) {
+    log[0] = get_pipe_num_packets(in);
+    log[1] = get_pipe_max_packets(out);
+  }
+  work_group_barrier(CLK_GLOBAL_MEM_FENCE);
+  reserve_id_t r = reserve_read_pipe(in, 1);
+  int v;
+  if (is_valid_reserve_id(r) && read_pipe(in, r, 0, &v) == 0) {
+    commit_read_pipe(in, r);
+    atomic_inc(&seen[v / 2]);
+  } else {
+    atomic_inc(&log[2]);
+  }
 }

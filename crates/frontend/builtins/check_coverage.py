@@ -68,9 +68,6 @@ CORE_RE = re.compile(r"^sub_group_(non_uniform_|clustered_)?(reduce|scan_inclusi
 EXCLUDED = [
     ("half, depth, mipmapped and MSAA images",
      r"^(read_imageh|write_imageh|get_image_num_mip_levels|get_image_num_samples)"),
-    ("pipes", r"^(read_pipe|write_pipe|reserve_read_pipe|reserve_write_pipe|commit_read_pipe|"
-              r"commit_write_pipe|work_group_reserve_|work_group_commit_|sub_group_reserve_|"
-              r"sub_group_commit_|is_valid_reserve_id|get_pipe_)"),
     ("device-side enqueue", r"^(enqueue_kernel|enqueue_marker|get_default_queue|ndrange_[123]D|"
                             r"retain_event|release_event|create_user_event|is_valid_event|"
                             r"set_user_event_status|capture_event_profiling_info|get_kernel_)"),

@@ -36,6 +36,11 @@
 //     and `__lockstep_sampler(s)` (a sampler is its CLK_* bits), both the
 //     argument itself; and clang's `__translate_sampler_initializer(int)`
 //     for sampler literals, the int itself
+//   * the pipe and reservation views pipes.cl uses: `__lockstep_pipe_ro(p)`
+//     and `__lockstep_pipe_wo(p)` (a pipe handle is a __global pointer to
+//     its header and packets), `__lockstep_reserve_id_bits(id)` and
+//     `__lockstep_reserve_id(bits)` (a reserve_id_t is 64 bits), all the
+//     argument itself
 //   * the conversion hooks, all overloadable, one overload per source
 //     scalar type, returning the destination type:
 //       <dst> __lockstep_convert_{s,u,f}_{rte,rtz,rtp,rtn}(<src>)
@@ -58,7 +63,7 @@
 // load and store).
 //
 // Out of scope (not defined here): half and depth image functions
-// (read_imageh, write_imageh, depth, mipmap and MSAA images), pipes, device-side
+// (read_imageh, write_imageh, depth, mipmap and MSAA images), device-side
 // enqueue and event functions, work_group_* collective functions,
 // cl_khr_kernel_clock, sub_group_rotate, and vendor extensions (amd_*,
 // arm_*, intel_* but cl_intel_subgroups' shuffles and block reads and
@@ -96,3 +101,4 @@
 #include "misc.cl"
 #include "subgroups.cl"
 #include "images.cl"
+#include "pipes.cl"

@@ -90,6 +90,7 @@ pub const FEATURES: &[&str] = &[
     "__opencl_c_3d_image_writes",
     "__opencl_c_integer_dot_product_input_4x8bit",
     "__opencl_c_integer_dot_product_input_4x8bit_packed",
+    "__opencl_c_pipes",
 ];
 
 /// Whether the device supports images (`__IMAGE_SUPPORT__`,

@@ -11,7 +11,7 @@ use inkwell::basic_block::BasicBlock;
 use inkwell::context::Context;
 use inkwell::memory_buffer::MemoryBuffer;
 use inkwell::module::{Linkage, Module};
-use inkwell::values::InstructionOpcode;
+use inkwell::values::{AsValueRef, InstructionOpcode};
 
 use crate::error::{CompileError, CompileResult};
 
@@ -104,7 +104,12 @@ pub fn optimize(module: &Module<'_>, opt_level: u8, large: bool) -> CompileResul
         }
     }
     for g in module.get_globals() {
-        if g.get_initializer().is_some()
+        // Through the C API: inkwell's `get_initializer` panics on a
+        // variable of an opaque type (`__local reserve_id_t id;`).
+        // SAFETY: `g` is a global variable of `module`.
+        let has_initializer =
+            unsafe { !llvm_sys::core::LLVMGetInitializer(g.as_value_ref()).is_null() };
+        if has_initializer
             && g.get_linkage() != Linkage::Internal
             && g.get_linkage() != Linkage::Private
         {

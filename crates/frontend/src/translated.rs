@@ -12,7 +12,12 @@
 //! * `event_t` as a pointer, where clang 19 and the library have
 //!   `target("spirv.Event")`: the async copies' declarations are renamed
 //!   and defined as wrappers around the library's (an event is an opaque
-//!   token the library hands back; the wrapper hands back the caller's).
+//!   token the library hands back; the wrapper hands back the caller's);
+//! * a pipe as a `__global` pointer and a `reserve_id_t` as a pointer,
+//!   where clang 19 and the library have `target("spirv.Pipe")` and
+//!   `target("spirv.ReserveId")`: the pipe functions' declarations are
+//!   renamed to the library's versions with those types
+//!   (`__lockstep_spirv__read_pipe_2`, ...; `builtins/pipes.cl`).
 
 use std::ffi::CString;
 
@@ -34,6 +39,42 @@ const EVENT_FUNCTIONS: &[&str] = &[
     "_Z29async_work_group_strided_copy",
 ];
 
+/// The pipe functions clang and the translator call (the pipe, then the
+/// builtin's arguments), renamed with [`SPIRV_PIPE_PREFIX`] when their
+/// pipe is a pointer.
+const PIPE_FUNCTIONS: &[&str] = &[
+    "__read_pipe_2",
+    "__write_pipe_2",
+    "__read_pipe_4",
+    "__write_pipe_4",
+    "__reserve_read_pipe",
+    "__reserve_write_pipe",
+    "__commit_read_pipe",
+    "__commit_write_pipe",
+    "__work_group_reserve_read_pipe",
+    "__work_group_reserve_write_pipe",
+    "__work_group_commit_read_pipe",
+    "__work_group_commit_write_pipe",
+    "__sub_group_reserve_read_pipe",
+    "__sub_group_reserve_write_pipe",
+    "__sub_group_commit_read_pipe",
+    "__sub_group_commit_write_pipe",
+    "__get_pipe_num_packets_ro",
+    "__get_pipe_num_packets_wo",
+    "__get_pipe_max_packets_ro",
+    "__get_pipe_max_packets_wo",
+];
+
+/// What the library's pointer-typed pipe functions are named: the prefix
+/// and clang's name.
+const SPIRV_PIPE_PREFIX: &str = "__lockstep_spirv";
+
+/// `is_valid_reserve_id`, and the library's version for a pointer id.
+const IS_VALID_RESERVE_ID: (&str, &str) = (
+    "_Z19is_valid_reserve_id13ocl_reserveid",
+    "__lockstep_spirv_is_valid_reserve_id",
+);
+
 /// Adapts the translated `module` in place (see the module documentation).
 pub fn adapt(module: &Module<'_>) -> CompileResult<()> {
     let triple = module.get_triple();
@@ -52,6 +93,7 @@ pub fn adapt(module: &Module<'_>) -> CompileResult<()> {
         LLVMSetDataLayout(raw, layout.as_ptr());
         remove_call_site_noinline(raw);
         wrap_event_functions(raw);
+        rename_pipe_functions(raw);
     }
     Ok(())
 }
@@ -145,4 +187,31 @@ unsafe fn wrap_event_functions(module: LLVMModuleRef) {
         LLVMBuildRet(builder, caller_event);
     }
     LLVMDisposeBuilder(builder);
+}
+
+/// Renames each declared pipe function whose first parameter (the pipe, or
+/// `is_valid_reserve_id`'s id) is a pointer to the library's version with
+/// pointer types.
+unsafe fn rename_pipe_functions(module: LLVMModuleRef) {
+    for f in functions(module) {
+        let name = name_of(f);
+        let new_name = if PIPE_FUNCTIONS.contains(&name.as_str()) {
+            format!("{SPIRV_PIPE_PREFIX}{name}")
+        } else if name == IS_VALID_RESERVE_ID.0 {
+            IS_VALID_RESERVE_ID.1.to_string()
+        } else {
+            continue;
+        };
+        let fn_ty = LLVMGlobalGetValueType(f);
+        if LLVMIsDeclaration(f) == 0 || LLVMCountParamTypes(fn_ty) == 0 {
+            continue;
+        }
+        let mut params = vec![std::ptr::null_mut(); LLVMCountParamTypes(fn_ty) as usize];
+        LLVMGetParamTypes(fn_ty, params.as_mut_ptr());
+        if LLVMGetTypeKind(params[0]) != LLVMTypeKind::LLVMPointerTypeKind {
+            continue;
+        }
+        let new_name = CString::new(new_name).expect("no NUL");
+        LLVMSetValueName2(f, new_name.as_ptr(), new_name.as_bytes().len());
+    }
 }

@@ -3,7 +3,7 @@
 //! through 3.0, with the sharing extensions' slots between them). Every
 //! object's first field points to it; the ICD loader calls through it.
 //!
-//! Entry points Lockstep does not implement (pipes, graphics and media
+//! Entry points Lockstep does not implement (graphics and media
 //! sharing) point to stubs that return an error, so no
 //! slot is NULL. The C test checks the table against the installed header
 //! (slot count and the position of the last OpenCL 3.0 entry).
@@ -11,7 +11,7 @@
 use std::ffi::c_void;
 use std::sync::OnceLock;
 
-use crate::{context, device, image, kernel, memory, platform, program, queue, stubs, svm};
+use crate::{context, device, image, kernel, memory, pipe, platform, program, queue, stubs, svm};
 
 /// The number of slots in `cl_icd_dispatch` (OpenCL 3.0 headers).
 pub const DISPATCH_SLOTS: usize = 149;
@@ -156,8 +156,8 @@ fn build() -> Dispatch {
         stubs::unsupported as *const c_void, // clEnqueueReleaseEGLObjectsKHR
         stubs::null as *const c_void,        // clCreateEventFromEGLSyncKHR
         queue::clCreateCommandQueueWithProperties as *const c_void, // clCreateCommandQueueWithProperties
-        stubs::clCreatePipe as *const c_void,                       // clCreatePipe
-        stubs::clGetPipeInfo as *const c_void,                      // clGetPipeInfo
+        pipe::clCreatePipe as *const c_void,                        // clCreatePipe
+        pipe::clGetPipeInfo as *const c_void,                       // clGetPipeInfo
         svm::clSVMAlloc as *const c_void,                           // clSVMAlloc
         svm::clSVMFree as *const c_void,                            // clSVMFree
         svm::clEnqueueSVMFree as *const c_void,                     // clEnqueueSVMFree

@@ -86,6 +86,9 @@ unsafe fn create_image(
         if !Arc::ptr_eq(&b.context, &context) {
             return Err(CL_INVALID_IMAGE_DESCRIPTOR);
         }
+        if b.pipe.is_some() {
+            return Err(CL_INVALID_IMAGE_DESCRIPTOR);
+        }
         match (ty, b.image.is_some()) {
             (ImageType::Image1DBuffer, false) | (ImageType::Image2D, false) => {}
             // A 2D image from a 2D image may only change an sRGB order to
@@ -257,6 +260,7 @@ fn new_image(
         mapped: Mutex::new(Vec::new()),
         destructors: Mutex::new(Vec::new()),
         handle: AtomicUsize::new(0),
+        pipe: None,
         image: Some(ImageMem {
             image,
             buffer: buffer.as_ref().map(Retained::new),
@@ -719,7 +723,7 @@ pub unsafe extern "C" fn clEnqueueCopyImageToBuffer(
         let (q, src) = memory::queue_and_object(queue, src_image)?;
         let (_, dst) = memory::queue_and_object(queue, dst_buffer)?;
         let si = image_of(&src)?.image.clone();
-        if dst.image.is_some() {
+        if !dst.is_buffer() {
             return Err(CL_INVALID_MEM_OBJECT);
         }
         let wait = wait_list(&q.context, num, list)?;
@@ -772,7 +776,7 @@ pub unsafe extern "C" fn clEnqueueCopyBufferToImage(
         let (q, src) = memory::queue_and_object(queue, src_buffer)?;
         let (_, dst) = memory::queue_and_object(queue, dst_image)?;
         let di = image_of(&dst)?.image.clone();
-        if src.image.is_some() {
+        if !src.is_buffer() {
             return Err(CL_INVALID_MEM_OBJECT);
         }
         let wait = wait_list(&q.context, num, list)?;

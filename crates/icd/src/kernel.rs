@@ -223,7 +223,7 @@ pub unsafe extern "C" fn clSetKernelArg(
                     ArgValue::Null
                 } else {
                     let m = memory::get(mem).map_err(|_| CL_INVALID_MEM_OBJECT)?;
-                    if !Arc::ptr_eq(&m.context, &k.program.context) || m.image.is_some() {
+                    if !Arc::ptr_eq(&m.context, &k.program.context) || !m.is_buffer() {
                         return Err(CL_INVALID_MEM_OBJECT);
                     }
                     mem_object = Some(Arc::downgrade(&m));
@@ -260,6 +260,22 @@ pub unsafe extern "C" fn clSetKernelArg(
                 }
                 mem_object = Some(Arc::downgrade(&m));
                 ArgValue::from(&image.image)
+            }
+            ArgKind::Pipe => {
+                if arg_size != std::mem::size_of::<cl_mem>() {
+                    return Err(CL_INVALID_ARG_SIZE);
+                }
+                // Not a memory object, or a buffer or image: as for images.
+                if arg_value.is_null() {
+                    return Err(CL_INVALID_MEM_OBJECT);
+                }
+                let m = memory::get(*(arg_value as *const cl_mem))?;
+                if !Arc::ptr_eq(&m.context, &k.program.context) {
+                    return Err(CL_INVALID_MEM_OBJECT);
+                }
+                let pipe = m.pipe.as_ref().ok_or(CL_INVALID_MEM_OBJECT)?;
+                mem_object = Some(Arc::downgrade(&m));
+                ArgValue::from(&pipe.pipe)
             }
             ArgKind::Sampler => {
                 if arg_size != std::mem::size_of::<cl_sampler>() {
@@ -341,7 +357,7 @@ pub unsafe extern "C" fn clGetKernelArgInfo(
                 ArgKind::GlobalBuffer => CL_KERNEL_ARG_ADDRESS_GLOBAL,
                 ArgKind::ConstantBuffer => CL_KERNEL_ARG_ADDRESS_CONSTANT,
                 ArgKind::LocalMemory => CL_KERNEL_ARG_ADDRESS_LOCAL,
-                ArgKind::Image(_) => CL_KERNEL_ARG_ADDRESS_GLOBAL,
+                ArgKind::Image(_) | ArgKind::Pipe => CL_KERNEL_ARG_ADDRESS_GLOBAL,
                 _ => CL_KERNEL_ARG_ADDRESS_PRIVATE,
             }),
             CL_KERNEL_ARG_ACCESS_QUALIFIER => Info::from(match meta.access {
@@ -351,6 +367,10 @@ pub unsafe extern "C" fn clGetKernelArgInfo(
                 lockstep_ir::AccessQual::None => CL_KERNEL_ARG_ACCESS_NONE,
             }),
             CL_KERNEL_ARG_TYPE_NAME => Info::string(&meta.type_name),
+            // A pipe's other qualifiers (`const pipe int`) do not count.
+            CL_KERNEL_ARG_TYPE_QUALIFIER if meta.kind == ArgKind::Pipe => {
+                Info::from(CL_KERNEL_ARG_TYPE_PIPE)
+            }
             CL_KERNEL_ARG_TYPE_QUALIFIER => {
                 let mut q = CL_KERNEL_ARG_TYPE_NONE as cl_bitfield;
                 if meta.is_const || meta.kind == ArgKind::ConstantBuffer {

@@ -22,6 +22,7 @@ mod image;
 mod info;
 mod kernel;
 mod memory;
+mod pipe;
 mod platform;
 mod program;
 mod queue;

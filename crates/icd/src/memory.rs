@@ -9,7 +9,8 @@
 //! sub-buffer is a range of its parent's storage, and an image created from
 //! a buffer has its texels in the buffer's storage (the `image` module).
 //! Mapping any buffer returns a pointer into its storage; unmapping only
-//! ends the mapping.
+//! ends the mapping. Pipes are memory objects too (the `pipe` module), on
+//! which none of these commands work.
 
 #![allow(non_snake_case)]
 
@@ -48,6 +49,9 @@ pub struct Mem {
     pub(crate) handle: AtomicUsize,
     /// An image's format, extents and layout (`storage` is the image's).
     pub(crate) image: Option<crate::image::ImageMem>,
+    /// A pipe's packet size, capacity and properties (`storage` is the
+    /// pipe's).
+    pub(crate) pipe: Option<crate::pipe::PipeMem>,
 }
 
 impl ClType for Mem {
@@ -77,6 +81,11 @@ impl Mem {
 
     pub(crate) fn host_can_write(&self) -> bool {
         self.flags & (CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_NO_ACCESS) == 0
+    }
+
+    /// A buffer or sub-buffer (not an image or a pipe).
+    pub(crate) fn is_buffer(&self) -> bool {
+        self.image.is_none() && self.pipe.is_none()
     }
 }
 
@@ -205,6 +214,7 @@ unsafe fn create_buffer(
         destructors: Mutex::new(Vec::new()),
         handle: AtomicUsize::new(0),
         image: None,
+        pipe: None,
     }))
 }
 
@@ -272,7 +282,7 @@ pub unsafe extern "C" fn clCreateSubBuffer(
 ) -> cl_mem {
     creator(errcode_ret, || {
         let parent = get(buffer)?;
-        if parent.parent.is_some() || parent.image.is_some() {
+        if parent.parent.is_some() || !parent.is_buffer() {
             return Err(CL_INVALID_MEM_OBJECT);
         }
         let sub_flags = derived_flags(flags, parent.flags)?;
@@ -315,6 +325,7 @@ pub unsafe extern "C" fn clCreateSubBuffer(
             destructors: Mutex::new(Vec::new()),
             handle: AtomicUsize::new(0),
             image: None,
+            pipe: None,
         }))
     })
 }
@@ -359,11 +370,11 @@ pub unsafe extern "C" fn clGetMemObjectInfo(
     status(|| {
         let m = get(mem)?;
         let info = match param_name {
-            CL_MEM_TYPE => Info::from(
-                m.image
-                    .as_ref()
-                    .map_or(CL_MEM_OBJECT_BUFFER, |i| i.image.desc().ty.to_cl()),
-            ),
+            CL_MEM_TYPE => Info::from(match (&m.image, &m.pipe) {
+                (Some(i), _) => i.image.desc().ty.to_cl(),
+                (None, Some(_)) => CL_MEM_OBJECT_PIPE,
+                (None, None) => CL_MEM_OBJECT_BUFFER,
+            }),
             CL_MEM_FLAGS => Info::from(m.flags),
             CL_MEM_SIZE => Info::from(m.size),
             CL_MEM_HOST_PTR => Info::ptr(m.host_ptr.0 as *const c_void),
@@ -394,10 +405,10 @@ pub unsafe extern "C" fn clGetMemObjectInfo(
 type QueueAndMem = (Arc<Object<queue::Queue>>, Arc<Object<Mem>>);
 
 /// The queue and a buffer of a command, checked to share a context (an
-/// image is CL_INVALID_MEM_OBJECT).
+/// image or a pipe is CL_INVALID_MEM_OBJECT).
 fn queue_and_mem(queue: cl_command_queue, mem: cl_mem) -> Result<QueueAndMem, cl_int> {
     let (q, m) = queue_and_object(queue, mem)?;
-    if m.image.is_some() {
+    if !m.is_buffer() {
         return Err(CL_INVALID_MEM_OBJECT);
     }
     Ok((q, m))

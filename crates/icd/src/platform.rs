@@ -442,9 +442,6 @@ fn device_info(d: &Object<Device>, param: cl_device_info) -> Result<Info, cl_int
         | CL_DEVICE_QUEUE_ON_DEVICE_MAX_SIZE
         | CL_DEVICE_MAX_ON_DEVICE_QUEUES
         | CL_DEVICE_MAX_ON_DEVICE_EVENTS
-        | CL_DEVICE_MAX_PIPE_ARGS
-        | CL_DEVICE_PIPE_MAX_ACTIVE_RESERVATIONS
-        | CL_DEVICE_PIPE_MAX_PACKET_SIZE
         | CL_DEVICE_PREFERRED_PLATFORM_ATOMIC_ALIGNMENT
         | CL_DEVICE_PREFERRED_GLOBAL_ATOMIC_ALIGNMENT
         | CL_DEVICE_PREFERRED_LOCAL_ATOMIC_ALIGNMENT => Info::from(0u32),
@@ -536,7 +533,10 @@ fn device_info(d: &Object<Device>, param: cl_device_info) -> Result<Info, cl_int
         CL_DEVICE_LUID_KHR => Info::list(&[0u8; CL_LUID_SIZE_KHR]),
         CL_DEVICE_NODE_MASK_KHR => Info::from(0u32),
         CL_DEVICE_DEVICE_ENQUEUE_CAPABILITIES => Info::from(0u64),
-        CL_DEVICE_PIPE_SUPPORT => Info::bool(false),
+        CL_DEVICE_PIPE_SUPPORT => Info::bool(true),
+        CL_DEVICE_MAX_PIPE_ARGS => Info::from(crate::pipe::MAX_PIPE_ARGS),
+        CL_DEVICE_PIPE_MAX_ACTIVE_RESERVATIONS => Info::from(crate::pipe::MAX_ACTIVE_RESERVATIONS),
+        CL_DEVICE_PIPE_MAX_PACKET_SIZE => Info::from(crate::pipe::MAX_PACKET_SIZE),
         CL_DEVICE_PREFERRED_WORK_GROUP_SIZE_MULTIPLE => Info::from(width as usize),
         CL_DEVICE_LATEST_CONFORMANCE_VERSION_PASSED => Info::string("v0000-01-01-00"),
         _ => return Err(CL_INVALID_VALUE),

@@ -231,8 +231,8 @@ static void feature_macros(void) {
     check_macros("-cl-std=CL2.0");
     check_macros("-cl-std=CL3.0");
     /* The device offers none of these, and says so. */
-    const char *absent[] = {"__opencl_c_pipes", "__opencl_c_device_enqueue",
-                            "cl_khr_depth_images", "cl_khr_mipmap_image"};
+    const char *absent[] = {"__opencl_c_device_enqueue", "cl_khr_depth_images",
+                            "cl_khr_mipmap_image"};
     for (size_t i = 0; i < sizeof absent / sizeof *absent; i++)
         CHECK(!device_reports(absent[i]), "the device reports %s", absent[i]);
     /* Images: the support, the OpenCL C 3.0 features and the extension. */
@@ -242,6 +242,10 @@ static void feature_macros(void) {
         CHECK(device_reports(present[i]), "the device does not report %s", present[i]);
     CHECK(device_reports("__opencl_c_fp64") && device_reports("cl_khr_fp64"),
           "fp64 not reported");
+    /* Pipes: the OpenCL C 3.0 feature and CL_DEVICE_PIPE_SUPPORT. */
+    cl_bool pipes = CL_FALSE;
+    OK(clGetDeviceInfo(dev, CL_DEVICE_PIPE_SUPPORT, sizeof pipes, &pipes, NULL));
+    CHECK(pipes == CL_TRUE && device_reports("__opencl_c_pipes"), "pipes not reported");
     /* Subgroups: the OpenCL C 3.0 feature, not cl_khr_subgroups, which
      * promises independent forward progress (subgroups/ifp_ext). */
     CHECK(device_reports("__opencl_c_subgroups"), "subgroups not reported");
@@ -428,21 +432,11 @@ static void zero_sized_enqueue(void) {
     clReleaseProgram(p);
 }
 
-/* Error codes: api/consistency_pipes, api/consistency_il_programs,
+/* Error codes: api/consistency_il_programs,
  * api/negative_create_command_queue(_with_properties),
  * api/negative_create_context(_from_type). */
 static void error_codes(void) {
     cl_int err;
-    /* No pipes: clCreatePipe is CL_INVALID_OPERATION, and no memory object
-     * is a pipe. */
-    cl_mem pipe = clCreatePipe(ctx, CL_MEM_HOST_NO_ACCESS, 4, 4, NULL, &err);
-    CHECK(pipe == NULL && err == CL_INVALID_OPERATION, "clCreatePipe: %d", err);
-    cl_mem buf = new_buffer(4);
-    cl_uint u = 0;
-    EXPECT_ERR(clGetPipeInfo(buf, CL_PIPE_PACKET_SIZE, sizeof u, &u, NULL), CL_INVALID_MEM_OBJECT);
-    EXPECT_ERR(clGetPipeInfo(NULL, CL_PIPE_PACKET_SIZE, sizeof u, &u, NULL), CL_INVALID_MEM_OBJECT);
-    clReleaseMemObject(buf);
-
     /* IL (SPIR-V) is supported: a program from source has no IL and no
      * specialization constants (CL_INVALID_PROGRAM, as for no program);
      * bytes that are no SPIR-V module are CL_INVALID_VALUE. */
@@ -2838,6 +2832,533 @@ static void integer_dot_product(void) {
     clReleaseProgram(p);
 }
 
+/* --- Pipe objects (api/consistency_pipes, api/pipe_properties_queries,
+ * api/kernel_arg_info, pipes/pipe_info, pipes/pipe_max_*): the device's
+ * pipe limits, clCreatePipe's checks, clGetPipeInfo, a pipe as a memory
+ * object that host commands refuse, and pipe kernel arguments. */
+
+static cl_mem new_pipe(cl_mem_flags flags, cl_uint packet_size, cl_uint max_packets) {
+    cl_int err;
+    cl_mem p = clCreatePipe(ctx, flags, packet_size, max_packets, NULL, &err);
+    OK(err);
+    return p;
+}
+
+static int pipe_destroyed = 0;
+static void CL_CALLBACK on_pipe_destroyed(cl_mem m, void *user) {
+    (void)m;
+    (void)user;
+    pipe_destroyed++;
+}
+
+static void pipe_objects(void) {
+    cl_int err;
+    cl_uint u = 0;
+    /* The spec's minimums, and generic address space with them. */
+    cl_bool b = CL_FALSE;
+    OK(clGetDeviceInfo(dev, CL_DEVICE_PIPE_SUPPORT, sizeof b, &b, NULL));
+    CHECK(b == CL_TRUE, "CL_DEVICE_PIPE_SUPPORT %u", b);
+    OK(clGetDeviceInfo(dev, CL_DEVICE_GENERIC_ADDRESS_SPACE_SUPPORT, sizeof b, &b, NULL));
+    CHECK(b == CL_TRUE, "generic address space %u", b);
+    OK(clGetDeviceInfo(dev, CL_DEVICE_MAX_PIPE_ARGS, sizeof u, &u, NULL));
+    CHECK(u >= 16, "CL_DEVICE_MAX_PIPE_ARGS %u", u);
+    OK(clGetDeviceInfo(dev, CL_DEVICE_PIPE_MAX_ACTIVE_RESERVATIONS, sizeof u, &u, NULL));
+    CHECK(u >= 1, "CL_DEVICE_PIPE_MAX_ACTIVE_RESERVATIONS %u", u);
+    cl_uint max_packet = 0;
+    OK(clGetDeviceInfo(dev, CL_DEVICE_PIPE_MAX_PACKET_SIZE, sizeof max_packet, &max_packet, NULL));
+    CHECK(max_packet >= 1024, "CL_DEVICE_PIPE_MAX_PACKET_SIZE %u", max_packet);
+
+    /* Flags 0 are READ_WRITE | HOST_NO_ACCESS; the pipe is a memory object
+     * of type CL_MEM_OBJECT_PIPE with no host pointer. */
+    cl_mem pipe = new_pipe(0, 4, 16);
+    cl_mem_flags flags = 0;
+    OK(clGetMemObjectInfo(pipe, CL_MEM_FLAGS, sizeof flags, &flags, NULL));
+    CHECK(flags == (CL_MEM_READ_WRITE | CL_MEM_HOST_NO_ACCESS), "flags %llx",
+          (unsigned long long)flags);
+    cl_mem_object_type type = 0;
+    OK(clGetMemObjectInfo(pipe, CL_MEM_TYPE, sizeof type, &type, NULL));
+    CHECK(type == CL_MEM_OBJECT_PIPE, "CL_MEM_TYPE %x", type);
+    size_t size = 0;
+    OK(clGetMemObjectInfo(pipe, CL_MEM_SIZE, sizeof size, &size, NULL));
+    CHECK(size >= 16 * 4, "CL_MEM_SIZE %zu", size);
+    void *host = (void *)1;
+    OK(clGetMemObjectInfo(pipe, CL_MEM_HOST_PTR, sizeof host, &host, NULL));
+    CHECK(host == NULL, "CL_MEM_HOST_PTR %p", host);
+    cl_context c = NULL;
+    OK(clGetMemObjectInfo(pipe, CL_MEM_CONTEXT, sizeof c, &c, NULL));
+    CHECK(c == ctx, "CL_MEM_CONTEXT");
+
+    /* clGetPipeInfo: the values given; NULL properties have size 0. */
+    OK(clGetPipeInfo(pipe, CL_PIPE_PACKET_SIZE, sizeof u, &u, NULL));
+    CHECK(u == 4, "CL_PIPE_PACKET_SIZE %u", u);
+    OK(clGetPipeInfo(pipe, CL_PIPE_MAX_PACKETS, sizeof u, &u, NULL));
+    CHECK(u == 16, "CL_PIPE_MAX_PACKETS %u", u);
+    size = 1;
+    OK(clGetPipeInfo(pipe, CL_PIPE_PROPERTIES, 0, NULL, &size));
+    CHECK(size == 0, "CL_PIPE_PROPERTIES size %zu", size);
+    EXPECT_ERR(clGetPipeInfo(pipe, CL_PIPE_PACKET_SIZE, 2, &u, NULL), CL_INVALID_VALUE);
+    EXPECT_ERR(clGetPipeInfo(pipe, CL_MEM_SIZE, sizeof size, &size, NULL), CL_INVALID_VALUE);
+    /* ... an empty list comes back as given. */
+    cl_pipe_properties empty[] = {0}, got[2] = {7, 7};
+    cl_mem listed = clCreatePipe(ctx, CL_MEM_READ_WRITE, 8, 1, empty, &err);
+    OK(err);
+    OK(clGetPipeInfo(listed, CL_PIPE_PROPERTIES, sizeof got, got, &size));
+    CHECK(size == sizeof(cl_pipe_properties) && got[0] == 0, "empty properties: size %zu, %ld",
+          size, (long)got[0]);
+    OK(clGetMemObjectInfo(listed, CL_MEM_FLAGS, sizeof flags, &flags, NULL));
+    CHECK(flags == CL_MEM_READ_WRITE, "flags given %llx", (unsigned long long)flags);
+    clReleaseMemObject(listed);
+
+    /* clCreatePipe's errors. */
+    cl_mem none;
+    none = clCreatePipe(NULL, 0, 4, 4, NULL, &err);
+    CHECK(none == NULL && err == CL_INVALID_CONTEXT, "NULL context: %d", err);
+    cl_mem_flags bad_flags[] = {CL_MEM_READ_ONLY, CL_MEM_WRITE_ONLY, CL_MEM_HOST_READ_ONLY,
+                                CL_MEM_HOST_WRITE_ONLY, CL_MEM_USE_HOST_PTR, CL_MEM_ALLOC_HOST_PTR,
+                                CL_MEM_COPY_HOST_PTR, CL_MEM_READ_WRITE | CL_MEM_KERNEL_READ_AND_WRITE,
+                                (cl_mem_flags)1 << 40};
+    for (size_t i = 0; i < sizeof bad_flags / sizeof *bad_flags; i++) {
+        none = clCreatePipe(ctx, bad_flags[i], 4, 4, NULL, &err);
+        CHECK(none == NULL && err == CL_INVALID_VALUE, "flags %llx: %d",
+              (unsigned long long)bad_flags[i], err);
+    }
+    cl_uint bad_sizes[][2] = {{0, 4}, {4, 0}, {0, 0}, {max_packet + 1, 4}, {0xffffffffu, 1}};
+    for (size_t i = 0; i < sizeof bad_sizes / sizeof *bad_sizes; i++) {
+        none = clCreatePipe(ctx, 0, bad_sizes[i][0], bad_sizes[i][1], NULL, &err);
+        CHECK(none == NULL && err == CL_INVALID_PIPE_SIZE, "packet %u x %u: %d", bad_sizes[i][0],
+              bad_sizes[i][1], err);
+    }
+    cl_pipe_properties bogus[] = {0x1234, 1, 0};
+    none = clCreatePipe(ctx, 0, 4, 4, bogus, &err);
+    CHECK(none == NULL && err == CL_INVALID_VALUE, "a property: %d", err);
+    cl_mem largest = new_pipe(CL_MEM_HOST_NO_ACCESS, max_packet, 2);
+    clReleaseMemObject(largest);
+
+    /* Not a pipe: CL_INVALID_MEM_OBJECT. */
+    cl_mem buf = new_buffer(64);
+    EXPECT_ERR(clGetPipeInfo(buf, CL_PIPE_PACKET_SIZE, sizeof u, &u, NULL), CL_INVALID_MEM_OBJECT);
+    EXPECT_ERR(clGetPipeInfo(NULL, CL_PIPE_PACKET_SIZE, sizeof u, &u, NULL), CL_INVALID_MEM_OBJECT);
+    EXPECT_ERR(clGetPipeInfo((cl_mem)ctx, CL_PIPE_PACKET_SIZE, sizeof u, &u, NULL),
+               CL_INVALID_MEM_OBJECT);
+
+    /* The host never touches a pipe's contents: buffer and image commands
+     * on it are CL_INVALID_MEM_OBJECT, and it has no sub-buffers. */
+    char bytes[64] = {0};
+    EXPECT_ERR(clEnqueueReadBuffer(queue, pipe, CL_TRUE, 0, 4, bytes, 0, NULL, NULL),
+               CL_INVALID_MEM_OBJECT);
+    EXPECT_ERR(clEnqueueWriteBuffer(queue, pipe, CL_TRUE, 0, 4, bytes, 0, NULL, NULL),
+               CL_INVALID_MEM_OBJECT);
+    EXPECT_ERR(clEnqueueCopyBuffer(queue, pipe, buf, 0, 0, 4, 0, NULL, NULL), CL_INVALID_MEM_OBJECT);
+    EXPECT_ERR(clEnqueueCopyBuffer(queue, buf, pipe, 0, 0, 4, 0, NULL, NULL), CL_INVALID_MEM_OBJECT);
+    int zero = 0;
+    EXPECT_ERR(clEnqueueFillBuffer(queue, pipe, &zero, sizeof zero, 0, 4, 0, NULL, NULL),
+               CL_INVALID_MEM_OBJECT);
+    none = clEnqueueMapBuffer(queue, pipe, CL_TRUE, CL_MAP_READ, 0, 4, 0, NULL, NULL, &err);
+    CHECK(none == NULL && err == CL_INVALID_MEM_OBJECT, "map: %d", err);
+    cl_buffer_region region = {0, 4};
+    none = clCreateSubBuffer(pipe, 0, CL_BUFFER_CREATE_TYPE_REGION, &region, &err);
+    CHECK(none == NULL && err == CL_INVALID_MEM_OBJECT, "sub-buffer: %d", err);
+    size_t width = 0;
+    EXPECT_ERR(clGetImageInfo(pipe, CL_IMAGE_WIDTH, sizeof width, &width, NULL),
+               CL_INVALID_MEM_OBJECT);
+    cl_image_format format = {CL_R, CL_UNSIGNED_INT8};
+    cl_image_desc desc = {CL_MEM_OBJECT_IMAGE1D_BUFFER, 4, 1, 1, 1, 0, 0, 0, 0, {pipe}};
+    none = clCreateImage(ctx, 0, &format, &desc, NULL, &err);
+    CHECK(none == NULL && err == CL_INVALID_IMAGE_DESCRIPTOR, "image from a pipe: %d", err);
+
+    /* Kernel arguments: a pipe takes a pipe (a buffer, NULL or a wrong size
+     * are refused); a buffer argument takes no pipe. Argument info: a
+     * pipe is global, its access qualifier, type qualifier PIPE alone. */
+    cl_program p = build("kernel void k(read_only pipe int in, const write_only pipe float4 out,\n"
+                         "              global int *b) {\n"
+                         "  int v;\n"
+                         "  if (read_pipe(in, &v) == 0) b[0] = v;\n"
+                         "}\n",
+                         "-cl-std=CL2.0 -cl-kernel-arg-info");
+    cl_kernel k = kernel(p, "k");
+    cl_mem nothing = NULL;
+    EXPECT_ERR(clSetKernelArg(k, 0, sizeof buf, &buf), CL_INVALID_MEM_OBJECT);
+    EXPECT_ERR(clSetKernelArg(k, 0, sizeof(cl_mem), NULL), CL_INVALID_MEM_OBJECT);
+    EXPECT_ERR(clSetKernelArg(k, 0, sizeof nothing, &nothing), CL_INVALID_MEM_OBJECT);
+    EXPECT_ERR(clSetKernelArg(k, 0, sizeof(cl_int), &pipe), CL_INVALID_ARG_SIZE);
+    EXPECT_ERR(clSetKernelArg(k, 2, sizeof pipe, &pipe), CL_INVALID_MEM_OBJECT);
+    OK(clSetKernelArg(k, 0, sizeof pipe, &pipe));
+    OK(clSetKernelArg(k, 1, sizeof pipe, &pipe));
+    OK(clSetKernelArg(k, 2, sizeof buf, &buf));
+    run(k, 1); /* an empty pipe: nothing read */
+    cl_kernel_arg_address_qualifier aq = 0;
+    cl_kernel_arg_access_qualifier acc = 0;
+    cl_kernel_arg_type_qualifier tq = 0;
+    char tname[64] = "";
+    OK(clGetKernelArgInfo(k, 0, CL_KERNEL_ARG_ADDRESS_QUALIFIER, sizeof aq, &aq, NULL));
+    CHECK(aq == CL_KERNEL_ARG_ADDRESS_GLOBAL, "address qualifier %x", aq);
+    OK(clGetKernelArgInfo(k, 0, CL_KERNEL_ARG_ACCESS_QUALIFIER, sizeof acc, &acc, NULL));
+    CHECK(acc == CL_KERNEL_ARG_ACCESS_READ_ONLY, "access qualifier %x", acc);
+    OK(clGetKernelArgInfo(k, 1, CL_KERNEL_ARG_ACCESS_QUALIFIER, sizeof acc, &acc, NULL));
+    CHECK(acc == CL_KERNEL_ARG_ACCESS_WRITE_ONLY, "access qualifier %x", acc);
+    OK(clGetKernelArgInfo(k, 1, CL_KERNEL_ARG_TYPE_QUALIFIER, sizeof tq, &tq, NULL));
+    CHECK(tq == CL_KERNEL_ARG_TYPE_PIPE, "type qualifier %llx", (unsigned long long)tq);
+    OK(clGetKernelArgInfo(k, 1, CL_KERNEL_ARG_TYPE_NAME, sizeof tname, tname, NULL));
+    CHECK(!strcmp(tname, "float4"), "type name %s", tname);
+
+    /* A pipe outlives its kernel's use of it; release calls back. */
+    OK(clSetMemObjectDestructorCallback(pipe, on_pipe_destroyed, NULL));
+    clReleaseKernel(k);
+    clReleaseProgram(p);
+    clReleaseMemObject(pipe);
+    CHECK(pipe_destroyed == 1, "destructor called %d times", pipe_destroyed);
+    clReleaseMemObject(buf);
+}
+
+/* --- Pipes in kernels (pipes/pipe_readwrite_*, pipe_workgroup_readwrite_*,
+ * pipe_subgroup_readwrite_*, pipe_convenience_readwrite_*,
+ * pipe_readwrite_errors, pipe_query_functions,
+ * pipe_max_active_reservations): producers then consumers through a pipe,
+ * every packet arriving exactly once, with each way to reserve. */
+
+static const char *PIPE_KERNELS =
+    "typedef struct { char tag; int value; short extra; } Packet;\n"
+    "kernel void produce(global const int *src, write_only pipe int p, global int *status) {\n"
+    "  if (write_pipe(p, &src[get_global_id(0)]) != 0) atomic_inc(status);\n"
+    "}\n"
+    "kernel void consume(read_only pipe int p, global int *dst, global int *status) {\n"
+    "  size_t i = get_global_id(0);\n"
+    "  if (read_pipe(p, &dst[i]) != 0) { dst[i] = -1; atomic_inc(status); }\n"
+    "}\n"
+    "kernel void count(write_only pipe int w, read_only pipe int r, global int *out) {\n"
+    "  out[0] = get_pipe_num_packets(w); out[1] = get_pipe_max_packets(w);\n"
+    "  out[2] = get_pipe_num_packets(r); out[3] = get_pipe_max_packets(r);\n"
+    "}\n"
+    /* n packets per work-item, and an index past the reservation */
+    "kernel void produce_n(global const int *src, write_only pipe int p, uint n,\n"
+    "                      global int *status) {\n"
+    "  size_t g = get_global_id(0);\n"
+    "  reserve_id_t r = reserve_write_pipe(p, n);\n"
+    "  if (!is_valid_reserve_id(r)) { atomic_inc(status); return; }\n"
+    "  for (uint i = 0; i < n; i++)\n"
+    "    if (write_pipe(p, r, i, &src[g * n + i]) != 0) atomic_inc(status);\n"
+    "  if (write_pipe(p, r, n, &src[0]) == 0) atomic_inc(status);\n"
+    "  commit_write_pipe(p, r);\n"
+    "}\n"
+    "kernel void consume_n(read_only pipe int p, uint n, global int *dst, global int *status) {\n"
+    "  size_t g = get_global_id(0);\n"
+    "  reserve_id_t r = reserve_read_pipe(p, n);\n"
+    "  if (!is_valid_reserve_id(r)) { atomic_inc(status); return; }\n"
+    "  for (uint i = 0; i < n; i++)\n"
+    "    if (read_pipe(p, r, i, &dst[g * n + i]) != 0) atomic_inc(status);\n"
+    "  commit_read_pipe(p, r);\n"
+    "}\n"
+    "kernel void produce_wg(global const int *src, write_only pipe int p, global int *status) {\n"
+    "  reserve_id_t r = work_group_reserve_write_pipe(p, get_local_size(0));\n"
+    "  if (is_valid_reserve_id(r)) {\n"
+    "    if (write_pipe(p, r, get_local_id(0), &src[get_global_id(0)]) != 0) atomic_inc(status);\n"
+    "    work_group_commit_write_pipe(p, r);\n"
+    "  } else if (get_local_id(0) == 0) atomic_inc(status);\n"
+    "}\n"
+    /* a reservation id kept in __local memory, as the CTS's kernels do */
+    "kernel void produce_wg_local(global const int *src, write_only pipe int p,\n"
+    "                             global int *status) {\n"
+    "  local reserve_id_t shared;\n"
+    "  reserve_id_t r = work_group_reserve_write_pipe(p, get_local_size(0));\n"
+    "  if (get_local_id(0) == 0) shared = r;\n"
+    "  barrier(CLK_LOCAL_MEM_FENCE);\n"
+    "  if (is_valid_reserve_id(shared)) {\n"
+    "    write_pipe(p, shared, get_local_id(0), &src[get_global_id(0)]);\n"
+    "    work_group_commit_write_pipe(p, shared);\n"
+    "  } else if (get_local_id(0) == 0) atomic_inc(status);\n"
+    "}\n"
+    "kernel void consume_wg(read_only pipe int p, global int *dst, global int *status) {\n"
+    "  reserve_id_t r = work_group_reserve_read_pipe(p, get_local_size(0));\n"
+    "  if (is_valid_reserve_id(r)) {\n"
+    "    if (read_pipe(p, r, get_local_id(0), &dst[get_global_id(0)]) != 0) atomic_inc(status);\n"
+    "    work_group_commit_read_pipe(p, r);\n"
+    "  } else if (get_local_id(0) == 0) atomic_inc(status);\n"
+    "}\n"
+    /* OpenCL C 2.0 has subgroups only with cl_khr_subgroups */
+    "#if __OPENCL_C_VERSION__ >= 300\n"
+    "kernel void produce_sg(global const int *src, write_only pipe int p, global int *status) {\n"
+    "  reserve_id_t r = sub_group_reserve_write_pipe(p, get_sub_group_size());\n"
+    "  if (is_valid_reserve_id(r)) {\n"
+    "    if (write_pipe(p, r, get_sub_group_local_id(), &src[get_global_id(0)]) != 0)\n"
+    "      atomic_inc(status);\n"
+    "    sub_group_commit_write_pipe(p, r);\n"
+    "  } else if (get_sub_group_local_id() == 0) atomic_inc(status);\n"
+    "}\n"
+    "kernel void consume_sg(read_only pipe int p, global int *dst, global int *status) {\n"
+    "  reserve_id_t r = sub_group_reserve_read_pipe(p, get_sub_group_size());\n"
+    "  if (is_valid_reserve_id(r)) {\n"
+    "    if (read_pipe(p, r, get_sub_group_local_id(), &dst[get_global_id(0)]) != 0)\n"
+    "      atomic_inc(status);\n"
+    "    sub_group_commit_read_pipe(p, r);\n"
+    "  } else if (get_sub_group_local_id() == 0) atomic_inc(status);\n"
+    "}\n"
+    "#endif\n"
+    "kernel void produce_struct(global const int *src, write_only pipe Packet p) {\n"
+    "  int v = src[get_global_id(0)];\n"
+    "  Packet k = { (char)(v & 127), v, (short)(-v) };\n"
+    "  write_pipe(p, &k);\n"
+    "}\n"
+    "kernel void consume_struct(read_only pipe Packet p, global int *dst, global int *status) {\n"
+    "  Packet k;\n"
+    "  if (read_pipe(p, &k) != 0) { atomic_inc(status); return; }\n"
+    "  if (k.tag != (char)(k.value & 127) || k.extra != (short)(-k.value)) atomic_inc(status);\n"
+    "  dst[get_global_id(0)] = k.value;\n"
+    "}\n"
+    /* One work-item holds n reservations at once and commits them in
+     * reverse order: readers still get the packets in reservation order. */
+    "kernel void reverse_commits(global const int *src, write_only pipe int p, uint n,\n"
+    "                            global reserve_id_t *ids, global int *status) {\n"
+    "  for (uint i = 0; i < n; i++) {\n"
+    "    ids[i] = reserve_write_pipe(p, 1);\n"
+    "    if (!is_valid_reserve_id(ids[i])) { atomic_inc(status); return; }\n"
+    "    write_pipe(p, ids[i], 0, &src[i]);\n"
+    "  }\n"
+    "  reserve_id_t more = reserve_write_pipe(p, 1);\n"
+    "  if (is_valid_reserve_id(more)) atomic_inc(status); /* the pipe is full */\n"
+    "  for (uint i = n; i-- > 0;) commit_write_pipe(p, ids[i]);\n"
+    "}\n"
+    "kernel void drain(read_only pipe int p, uint n, global int *dst, global int *status) {\n"
+    "  for (uint i = 0; i < n; i++)\n"
+    "    if (read_pipe(p, &dst[i]) != 0) atomic_inc(status);\n"
+    "}\n"
+    "kernel void invalid_ids(write_only pipe int p, global int *out) {\n"
+    "  reserve_id_t r = CLK_NULL_RESERVE_ID;\n"
+    "  out[0] = is_valid_reserve_id(r);\n"
+    "  out[1] = is_valid_reserve_id(reserve_write_pipe(p, 0));\n"
+    "  out[2] = is_valid_reserve_id(reserve_write_pipe(p, get_pipe_max_packets(p) + 1));\n"
+    "  int v = 5;\n"
+    "  out[3] = write_pipe(p, r, 0, &v);\n"
+    "  commit_write_pipe(p, r);\n"
+    "}\n";
+
+static void set_args(cl_kernel k, int n, cl_mem *args) {
+    for (int i = 0; i < n; i++)
+        OK(clSetKernelArg(k, i, sizeof(cl_mem), &args[i]));
+}
+
+static void zero(cl_mem m, size_t size) {
+    int z = 0;
+    OK(clEnqueueFillBuffer(queue, m, &z, sizeof z, 0, size, 0, NULL, NULL));
+    OK(clFinish(queue));
+}
+
+static int read_status(cl_mem status) {
+    int s = -1;
+    read_buffer(status, sizeof s, &s);
+    return s;
+}
+
+/* Runs `k` over `n` work-items in groups of `local` (0: the runtime's choice). */
+static void run_local(cl_kernel k, size_t n, size_t local) {
+    OK(clEnqueueNDRangeKernel(queue, k, 1, NULL, &n, local ? &local : NULL, 0, NULL, NULL));
+    OK(clFinish(queue));
+}
+
+/* `dst` (n values) holds each of 0 .. n-1 exactly once. */
+static void check_permutation(const char *what, cl_mem dst, int n) {
+    int *got = malloc(n * sizeof *got), *seen = calloc(n, sizeof *seen);
+    read_buffer(dst, n * sizeof *got, got);
+    int bad = 0;
+    for (int i = 0; i < n; i++) {
+        if (got[i] < 0 || got[i] >= n || seen[got[i]]++)
+            bad++;
+    }
+    CHECK(bad == 0, "%s: %d of %d packets missing or repeated", what, bad, n);
+    free(got);
+    free(seen);
+}
+
+static void pipe_kernels(void) {
+    enum { N = 1000 };
+    cl_program p = build(PIPE_KERNELS, "-cl-std=CL3.0");
+    int *values = malloc(N * sizeof *values);
+    for (int i = 0; i < N; i++)
+        values[i] = i;
+    cl_int err;
+    cl_mem src = clCreateBuffer(ctx, CL_MEM_COPY_HOST_PTR, N * sizeof(int), values, &err);
+    OK(err);
+    cl_mem dst = new_buffer(N * sizeof(int)), status = new_buffer(sizeof(int));
+    cl_mem counts = new_buffer(4 * sizeof(int));
+
+    /* Write and read one packet each, with a packet count in between. */
+    cl_mem pipe = new_pipe(0, sizeof(int), N);
+    cl_kernel produce = kernel(p, "produce"), consume = kernel(p, "consume");
+    cl_kernel count = kernel(p, "count");
+    set_args(produce, 3, (cl_mem[]){src, pipe, status});
+    set_args(consume, 3, (cl_mem[]){pipe, dst, status});
+    set_args(count, 3, (cl_mem[]){pipe, pipe, counts});
+    zero(status, sizeof(int));
+    run(produce, N);
+    CHECK(read_status(status) == 0, "write_pipe failed %d times", read_status(status));
+    int c[4];
+    run(count, 1);
+    read_buffer(counts, sizeof c, c);
+    CHECK(c[0] == N && c[1] == N && c[2] == N && c[3] == N, "counts %d %d %d %d", c[0], c[1], c[2],
+          c[3]);
+    run(consume, N / 2);
+    run(count, 1);
+    read_buffer(counts, sizeof c, c);
+    CHECK(c[0] == N - N / 2, "%d packets left after reading %d", c[0], N / 2);
+    OK(clEnqueueNDRangeKernel(queue, consume, 1, (size_t[]){N / 2}, (size_t[]){N - N / 2}, NULL, 0,
+                              NULL, NULL));
+    OK(clFinish(queue));
+    CHECK(read_status(status) == 0, "read_pipe failed %d times", read_status(status));
+    check_permutation("write_pipe, read_pipe", dst, N);
+    /* Reading an empty pipe fails at once. */
+    run(consume, 10);
+    CHECK(read_status(status) == 10, "%d reads of an empty pipe failed, not 10", read_status(status));
+
+    /* A pipe smaller than its writers (pipes/pipe_readwrite_errors): the
+     * writes that find it full fail, the rest arrive. */
+    cl_mem small = new_pipe(0, sizeof(int), 100);
+    set_args(produce, 3, (cl_mem[]){src, small, status});
+    set_args(consume, 3, (cl_mem[]){small, dst, status});
+    zero(status, sizeof(int));
+    run(produce, N);
+    CHECK(read_status(status) == N - 100, "%d writes to a full pipe failed, not %d",
+          read_status(status), N - 100);
+    zero(status, sizeof(int));
+    run(consume, 100);
+    CHECK(read_status(status) == 0, "read from the full pipe failed %d times", read_status(status));
+    clReleaseMemObject(small);
+
+    /* Reservations of 4 packets per work-item (and an index past one). */
+    cl_uint four = 4;
+    cl_kernel produce_n = kernel(p, "produce_n"), consume_n = kernel(p, "consume_n");
+    set_args(produce_n, 2, (cl_mem[]){src, pipe});
+    OK(clSetKernelArg(produce_n, 2, sizeof four, &four));
+    OK(clSetKernelArg(produce_n, 3, sizeof status, &status));
+    OK(clSetKernelArg(consume_n, 0, sizeof pipe, &pipe));
+    OK(clSetKernelArg(consume_n, 1, sizeof four, &four));
+    OK(clSetKernelArg(consume_n, 2, sizeof dst, &dst));
+    OK(clSetKernelArg(consume_n, 3, sizeof status, &status));
+    zero(status, sizeof(int));
+    zero(dst, N * sizeof(int));
+    run(produce_n, N / 4);
+    CHECK(read_status(status) == 0, "reserved writes: %d failures", read_status(status));
+    run(consume_n, N / 4);
+    CHECK(read_status(status) == 0, "reserved reads: %d failures", read_status(status));
+    check_permutation("reservations of 4", dst, N);
+
+    /* Work-group reservations, groups of 8 and of 200. */
+    size_t locals[] = {8, 200};
+    cl_kernel produce_wg = kernel(p, "produce_wg"), consume_wg = kernel(p, "consume_wg");
+    set_args(produce_wg, 3, (cl_mem[]){src, pipe, status});
+    set_args(consume_wg, 3, (cl_mem[]){pipe, dst, status});
+    for (int i = 0; i < 2; i++) {
+        zero(status, sizeof(int));
+        zero(dst, N * sizeof(int));
+        run_local(produce_wg, N, locals[i]);
+        run_local(consume_wg, N, locals[i]);
+        CHECK(read_status(status) == 0, "work-group reservations of %zu: %d failures", locals[i],
+              read_status(status));
+        check_permutation("work-group reservations", dst, N);
+    }
+    /* ... with the id in __local memory. */
+    cl_kernel produce_wg_local = kernel(p, "produce_wg_local");
+    set_args(produce_wg_local, 3, (cl_mem[]){src, pipe, status});
+    zero(status, sizeof(int));
+    zero(dst, N * sizeof(int));
+    run_local(produce_wg_local, N, 40);
+    run_local(consume_wg, N, 40);
+    CHECK(read_status(status) == 0, "__local reservation ids: %d failures", read_status(status));
+    check_permutation("__local reservation ids", dst, N);
+    /* ... a work-group reservation larger than the pipe fails for the
+     * whole group. */
+    cl_mem tiny = new_pipe(0, sizeof(int), 4);
+    set_args(produce_wg, 3, (cl_mem[]){src, tiny, status});
+    zero(status, sizeof(int));
+    run_local(produce_wg, 16, 8);
+    CHECK(read_status(status) == 2, "%d groups failed to reserve 8 of 4, not 2", read_status(status));
+    clReleaseMemObject(tiny);
+
+    /* Subgroup reservations (a subgroup is a gang; a partial last one in
+     * groups of 100). */
+    cl_kernel produce_sg = kernel(p, "produce_sg"), consume_sg = kernel(p, "consume_sg");
+    set_args(produce_sg, 3, (cl_mem[]){src, pipe, status});
+    set_args(consume_sg, 3, (cl_mem[]){pipe, dst, status});
+    zero(status, sizeof(int));
+    zero(dst, N * sizeof(int));
+    run_local(produce_sg, N, 100);
+    run_local(consume_sg, N, 100);
+    CHECK(read_status(status) == 0, "subgroup reservations: %d failures", read_status(status));
+    check_permutation("subgroup reservations", dst, N);
+
+    /* Struct packets (12 bytes, with padding). */
+    cl_mem structs = new_pipe(0, 12, N);
+    cl_kernel produce_struct = kernel(p, "produce_struct");
+    cl_kernel consume_struct = kernel(p, "consume_struct");
+    set_args(produce_struct, 2, (cl_mem[]){src, structs});
+    set_args(consume_struct, 3, (cl_mem[]){structs, dst, status});
+    zero(status, sizeof(int));
+    run(produce_struct, N);
+    run(consume_struct, N);
+    CHECK(read_status(status) == 0, "struct packets: %d failures", read_status(status));
+    check_permutation("struct packets", dst, N);
+    clReleaseMemObject(structs);
+
+    /* Many reservations held by one work-item, committed in reverse
+     * order: the packets come out in reservation order. */
+    enum { HELD = 64 };
+    cl_mem held = new_pipe(0, sizeof(int), HELD), ids = new_buffer(HELD * 8);
+    cl_uint n_held = HELD;
+    cl_kernel reverse = kernel(p, "reverse_commits");
+    set_args(reverse, 2, (cl_mem[]){src, held});
+    OK(clSetKernelArg(reverse, 2, sizeof n_held, &n_held));
+    OK(clSetKernelArg(reverse, 3, sizeof ids, &ids));
+    OK(clSetKernelArg(reverse, 4, sizeof status, &status));
+    cl_kernel drain = kernel(p, "drain");
+    OK(clSetKernelArg(drain, 0, sizeof held, &held));
+    OK(clSetKernelArg(drain, 1, sizeof n_held, &n_held));
+    OK(clSetKernelArg(drain, 2, sizeof dst, &dst));
+    OK(clSetKernelArg(drain, 3, sizeof status, &status));
+    zero(status, sizeof(int));
+    run(reverse, 1);
+    run(drain, 1);
+    CHECK(read_status(status) == 0, "held reservations: %d failures", read_status(status));
+    int got[HELD];
+    read_buffer(dst, sizeof got, got);
+    for (int i = 0; i < HELD; i++)
+        CHECK(got[i] == i, "packet %d is %d", i, got[i]);
+    clReleaseMemObject(held);
+    clReleaseMemObject(ids);
+
+    /* CLK_NULL_RESERVE_ID and failed reservations are invalid, and
+     * writing through one fails. */
+    cl_kernel invalid = kernel(p, "invalid_ids");
+    set_args(invalid, 2, (cl_mem[]){pipe, counts});
+    run(invalid, 1);
+    read_buffer(counts, sizeof c, c);
+    CHECK(!c[0] && !c[1] && !c[2] && c[3] < 0, "invalid ids: %d %d %d, write %d", c[0], c[1],
+          c[2], c[3]);
+
+    /* OpenCL C 2.0 kernels use pipes too. */
+    cl_program p20 = build(PIPE_KERNELS, "-cl-std=CL2.0");
+    cl_kernel produce20 = kernel(p20, "produce"), consume20 = kernel(p20, "consume");
+    set_args(produce20, 3, (cl_mem[]){src, pipe, status});
+    set_args(consume20, 3, (cl_mem[]){pipe, dst, status});
+    zero(status, sizeof(int));
+    run(produce20, N);
+    run(consume20, N);
+    CHECK(read_status(status) == 0, "OpenCL C 2.0: %d failures", read_status(status));
+    check_permutation("OpenCL C 2.0", dst, N);
+
+    cl_kernel all[] = {produce,    consume,        count,          produce_n, consume_n,
+                       produce_wg, produce_wg_local, consume_wg,   produce_sg, consume_sg,
+                       produce_struct,
+                       consume_struct, reverse,    drain,          invalid,   produce20, consume20};
+    for (size_t i = 0; i < sizeof all / sizeof *all; i++)
+        clReleaseKernel(all[i]);
+    clReleaseProgram(p);
+    clReleaseProgram(p20);
+    clReleaseMemObject(pipe);
+    clReleaseMemObject(src);
+    clReleaseMemObject(dst);
+    clReleaseMemObject(status);
+    clReleaseMemObject(counts);
+    free(values);
+}
+
 int main(int argc, char **argv) {
     if (argc != 2) {
         fprintf(stderr, "usage: conformance CASE\n");
@@ -2898,6 +3419,10 @@ int main(int argc, char **argv) {
         svm();
     else if (!strcmp(c, "svm_args"))
         svm_args();
+    else if (!strcmp(c, "pipe_objects"))
+        pipe_objects();
+    else if (!strcmp(c, "pipe_kernels"))
+        pipe_kernels();
     else {
         fprintf(stderr, "unknown case %s\n", c);
         return 2;

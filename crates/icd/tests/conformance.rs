@@ -92,8 +92,18 @@ fn a_zero_sized_ndrange_is_a_command_that_does_nothing() {
 }
 
 #[test]
-fn pipes_il_queue_and_context_properties_give_the_spec_error_codes() {
+fn il_queue_and_context_properties_give_the_spec_error_codes() {
     run_case("error_codes");
+}
+
+#[test]
+fn pipes_are_memory_objects_with_the_spec_limits_and_error_codes() {
+    run_case("pipe_objects");
+}
+
+#[test]
+fn packets_go_through_pipes_exactly_once_with_every_kind_of_reservation() {
+    run_case_checked_too("pipe_kernels");
 }
 
 #[test]

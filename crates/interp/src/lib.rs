@@ -137,6 +137,9 @@ pub enum KernelArg<'a> {
     /// The bytes of a struct passed by value: the parameter is a
     /// `ptr.private` to a per-work-item copy.
     ByVal(Vec<u8>),
+    /// The memory of an earlier [`KernelArg::Buffer`] argument (by index):
+    /// one buffer (or pipe) given to two parameters.
+    SameAs(usize),
 }
 
 /// How to run.

@@ -1,6 +1,6 @@
 //! Times a kernel's first launches: `first_launch FILE.cl [KERNEL]` builds
 //! the program, binds every argument to something harmless (zeroed
-//! buffers, scalars 1, 256 bytes of local memory) and launches the kernel
+//! buffers, scalars 1, 256 bytes of local memory, empty pipes) and launches the kernel
 //! over 64 work-items a few times, printing each launch's wall time. The
 //! first includes compiling the specialization (run with `LOCKSTEP_CACHE=0`
 //! to compile it in any case); with tiered compilation later ones show when
@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 use lockstep_runtime::image::{channel, order};
 use lockstep_runtime::{
     AddressingMode, ArgKind, Buffer, Bytes, FilterMode, Image, ImageDesc, ImageFormat, LocalMem,
-    NDRange, Program, Sampler, ScalarKind,
+    NDRange, Pipe, Program, Sampler, ScalarKind,
 };
 
 fn main() {
@@ -24,6 +24,7 @@ fn main() {
     println!("build {:8.2} ms", ms(t.elapsed()));
     let mut buffers = Vec::new();
     let mut images = Vec::new();
+    let mut pipes = Vec::new();
     for name in program.kernel_names() {
         if only.as_ref().is_some_and(|k| *k != name) {
             continue;
@@ -68,6 +69,11 @@ fn main() {
                         },
                     )
                     .unwrap(),
+                ArgKind::Pipe => {
+                    let pipe = Pipe::new(16, 256).unwrap();
+                    kernel.set_arg(i, &pipe).unwrap();
+                    pipes.push(pipe);
+                }
             }
         }
         let range = NDRange::new_1d(64);

@@ -14,7 +14,7 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use lockstep_runtime::{ArgValue, Buffer, BuildError, Context, Engine, NDRange, Program};
+use lockstep_runtime::{ArgValue, Buffer, BuildError, Context, Engine, NDRange, Pipe, Program};
 
 fn spirv_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/spirv")
@@ -106,6 +106,10 @@ enum Arg {
     Local(usize),
     /// A scalar, vector or struct by value.
     Value(Vec<u8>),
+    /// An empty pipe of this many 4-byte packets.
+    Pipe(u32),
+    /// The pipe of an earlier argument (by index).
+    SamePipe(usize),
 }
 
 /// One launch: a kernel over an NDRange with its arguments.
@@ -129,11 +133,14 @@ impl Launch {
     }
 }
 
-/// What a launch produced: printf output, then every buffer's bytes.
+/// What a launch produced: printf output, then every buffer's bytes (and
+/// the packets left in every pipe).
 fn run(ctx: &Context, program: &Program, launch: &Launch) -> (String, Vec<Vec<u8>>) {
     let mut kernel = program.kernel(launch.kernel).unwrap();
     let mut buffers = Vec::new();
+    let mut pipes: Vec<Option<Pipe>> = Vec::new();
     for (i, arg) in launch.args.iter().enumerate() {
+        let mut pipe = None;
         let value = match arg {
             Arg::Buffer(data) => {
                 let b = Buffer::from_bytes(data);
@@ -143,7 +150,18 @@ fn run(ctx: &Context, program: &Program, launch: &Launch) -> (String, Vec<Vec<u8
             }
             Arg::Local(n) => ArgValue::Local(*n),
             Arg::Value(b) => ArgValue::Bytes(b.clone()),
+            Arg::Pipe(capacity) => {
+                let p = Pipe::new(4, *capacity).unwrap();
+                pipe = Some(p.clone());
+                ArgValue::from(&p)
+            }
+            Arg::SamePipe(j) => {
+                let p = pipes[*j].clone().expect("an earlier pipe");
+                pipe = Some(p.clone());
+                ArgValue::from(&p)
+            }
         };
+        pipes.push(pipe);
         kernel.set_arg(i, value).unwrap();
     }
     let range = NDRange::new(launch.dims, launch.global).local(launch.local);
@@ -151,9 +169,10 @@ fn run(ctx: &Context, program: &Program, launch: &Launch) -> (String, Vec<Vec<u8
         .launch(&kernel, &range)
         .unwrap_or_else(|e| panic!("{} on {}: {e}", launch.kernel, ctx.engine()));
     assert!(report.fallback.is_none(), "{:?}", report.fallback);
+    let left = pipes.iter().flatten().map(|p| p.packets());
     (
         report.printf_output,
-        buffers.iter().map(|b| b.read_bytes()).collect(),
+        buffers.iter().map(|b| b.read_bytes()).chain(left).collect(),
     )
 }
 
@@ -269,6 +288,27 @@ fn kernels20_launches() -> Vec<Launch> {
             32,
             8,
             vec![Arg::Buffer(bytes(&ints[..32])), Arg::Local(32)],
+        ),
+        Launch::new_1d(
+            "pipe_roundtrip",
+            96,
+            24,
+            vec![
+                Arg::Pipe(100),
+                Arg::SamePipe(0),
+                Arg::Buffer(vec![0; 96 * 4]),
+            ],
+        ),
+        Launch::new_1d(
+            "pipe_reservations",
+            16,
+            16,
+            vec![
+                Arg::Pipe(16),
+                Arg::SamePipe(0),
+                Arg::Buffer(vec![0; 16 * 4]),
+                Arg::Buffer(vec![0; 3 * 4]),
+            ],
         ),
     ]
 }

@@ -98,6 +98,8 @@ pub(crate) fn arg_info(kernel: &Kernel, bound: &[ArgValue]) -> Vec<u64> {
             // checked launch makes the others so) and a sampler a scalar;
             // as given, the same.
             ArgValue::Image(i) => (i.storage().len() as u64, 0),
+            // Bound, a pipe is its storage's buffer.
+            ArgValue::Pipe(p) => (p.storage().len() as u64, 0),
             // The bytes from the pointer to its allocation's end; a system
             // pointer's extent is unknown, so its accesses pass.
             ArgValue::Pointer { addr, allocation } => (

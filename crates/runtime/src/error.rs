@@ -122,7 +122,7 @@ pub enum LaunchError {
         local: u64,
         why: String,
     },
-    #[error("arguments {first} and {second} of kernel '{kernel}' are the same buffer or overlapping SVM memory; the interpreter engine needs distinct memory")]
+    #[error("arguments {first} and {second} of kernel '{kernel}' are overlapping buffers or SVM memory; the interpreter engine needs distinct memory (or the same buffer twice)")]
     AliasedBuffers {
         kernel: String,
         first: usize,

@@ -25,6 +25,8 @@ pub enum ArgKind {
     Image(crate::ImageType),
     /// A `sampler_t`: a [`Sampler`](crate::Sampler).
     Sampler,
+    /// A pipe (`read_only pipe int`): a [`Pipe`](crate::Pipe).
+    Pipe,
 }
 
 /// The kind of a scalar argument, as far as binding can tell (`int` and
@@ -77,6 +79,9 @@ pub enum ArgValue {
     Image(crate::Image),
     /// A sampler's `CLK_*` bits. Bound, it is held as a 32-bit scalar.
     Sampler(u32),
+    /// A pipe. Bound, it is held as the [`ArgValue::Buffer`] of its
+    /// storage (kernels get a `__global` pointer to it).
+    Pipe(crate::Pipe),
     /// A pointer into memory the application manages (OpenCL shared
     /// virtual memory), given to the kernel as it is: the kernel may also
     /// reach other such memory through pointers stored in it, so nothing
@@ -100,6 +105,7 @@ impl ArgValue {
             ArgValue::Bytes(b) => format!("{} bytes by value", b.len()),
             ArgValue::Image(i) => format!("an image ({:?})", i.desc().ty),
             ArgValue::Sampler(_) => "a sampler".into(),
+            ArgValue::Pipe(p) => format!("a pipe of {}-byte packets", p.packet_size()),
             ArgValue::Pointer { addr, .. } => format!("the pointer {addr:#x}"),
         }
     }
@@ -114,6 +120,12 @@ impl<T: Pod> From<&Buffer<T>> for ArgValue {
 impl From<&crate::Image> for ArgValue {
     fn from(i: &crate::Image) -> ArgValue {
         ArgValue::Image(i.clone())
+    }
+}
+
+impl From<&crate::Pipe> for ArgValue {
+    fn from(p: &crate::Pipe) -> ArgValue {
+        ArgValue::Pipe(p.clone())
     }
 }
 
@@ -299,7 +311,8 @@ impl Kernel {
     }
 
     /// Binds argument `index`: a `&Buffer`, a scalar (`2.0f32`, `7i32`), a
-    /// [`LocalMem`] size, [`Bytes`] or an array for a by-value struct or vector.
+    /// [`LocalMem`] size, [`Bytes`] or an array for a by-value struct or vector,
+    /// a `&Image`, a `Sampler` or a `&Pipe`.
     pub fn set_arg(&mut self, index: usize, value: impl Into<ArgValue>) -> Result<(), LaunchError> {
         let value = value.into();
         let Some(meta) = self.args.get(index) else {
@@ -347,6 +360,8 @@ impl Kernel {
             (ArgKind::Image(want), _) => return Err(mismatch(format!("an image ({want:?})"))),
             (ArgKind::Sampler, ArgValue::Sampler(_)) => {}
             (ArgKind::Sampler, _) => return Err(mismatch("a sampler".into())),
+            (ArgKind::Pipe, ArgValue::Pipe(_)) => {}
+            (ArgKind::Pipe, _) => return Err(mismatch("a pipe".into())),
             (ArgKind::ByValue { size }, ArgValue::Bytes(b)) if b.len() == *size => {}
             (ArgKind::ByValue { size }, _) => {
                 return Err(mismatch(format!(
@@ -363,6 +378,7 @@ impl Kernel {
             (_, ArgValue::Sampler(bits)) => {
                 ArgValue::Scalar(ScalarKind::Int(32), bits.to_le_bytes().to_vec())
             }
+            (_, ArgValue::Pipe(pipe)) => ArgValue::Buffer(pipe.storage().clone()),
             (_, v) => v,
         };
         self.values[index] = Some(value);
@@ -441,6 +457,9 @@ fn arg_kind(info: &ir::ArgInfo, ty: Type) -> ArgKind {
     }
     if info.type_name == "sampler_t" && ty == Type::I32 {
         return ArgKind::Sampler;
+    }
+    if info.qualifiers.is_pipe && ty == Type::Ptr(AddrSpace::Global) {
+        return ArgKind::Pipe;
     }
     match ty {
         Type::Ptr(AddrSpace::Local) => ArgKind::LocalMemory,

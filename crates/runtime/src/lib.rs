@@ -36,6 +36,7 @@ pub mod fuzz;
 pub mod image;
 mod kernel;
 mod ndrange;
+pub mod pipe;
 pub mod sim;
 mod simd;
 mod tiers;
@@ -61,6 +62,7 @@ pub use kernel::{
 };
 pub use lockstep_passes::pipeline::{Linearization, RefillMode, Settings, Spec};
 pub use ndrange::NDRange;
+pub use pipe::{Pipe, PipeError};
 pub use tiers::{wait_for_upgrades, Tiering, QUICK_TIER_MAX_ITEMS};
 pub use toolchain::{BuildFlags, Built, CompiledKernel, Source, Target, Tier, Toolchain};
 
@@ -508,18 +510,31 @@ impl Context {
         local: [u64; 3],
         bound: &[ArgValue],
     ) -> Result<LaunchReport, LaunchError> {
-        // Lock every buffer once, then hand the interpreter disjoint slices.
-        let mut seen: Vec<(usize, usize)> = Vec::new();
+        // Lock every buffer once, then hand the interpreter disjoint
+        // slices: a buffer (or pipe) given again is the earlier argument's
+        // memory; ranges that overlap otherwise cannot be regions of their
+        // own.
+        let mut seen: Vec<(usize, usize, usize)> = Vec::new();
+        let mut same_as: Vec<Option<usize>> = vec![None; bound.len()];
         for (i, arg) in bound.iter().enumerate() {
             if let ArgValue::Buffer(storage) = arg {
-                if let Some(&(_, first)) = seen.iter().find(|(id, _)| *id == storage.id()) {
+                let (start, len) = (storage.id(), storage.len());
+                if let Some(&(_, _, first)) = seen.iter().find(|&&(s, l, _)| s == start && l == len)
+                {
+                    same_as[i] = Some(first);
+                    continue;
+                }
+                if let Some(&(_, _, first)) = seen
+                    .iter()
+                    .find(|&&(s, l, _)| start < s + l.max(1) && s < start + len.max(1))
+                {
                     return Err(LaunchError::AliasedBuffers {
                         kernel: kernel.name().to_string(),
                         first,
                         second: i,
                     });
                 }
-                seen.push((storage.id(), i));
+                seen.push((start, len, i));
             }
         }
         let system_pointer = bound.iter().position(|a| {
@@ -568,7 +583,11 @@ impl Context {
         }));
         let mut args: Vec<interp::KernelArg> = bound
             .iter()
-            .map(|a| match a {
+            .zip(&same_as)
+            .map(|(a, same)| match a {
+                ArgValue::Buffer(_) if same.is_some() => {
+                    interp::KernelArg::SameAs(same.unwrap_or_default())
+                }
                 // SAFETY: the write lock of each (distinct) buffer is held in `guards`.
                 ArgValue::Buffer(s) => interp::KernelArg::Buffer(unsafe {
                     std::slice::from_raw_parts_mut(s.as_ptr(), s.len())
@@ -591,7 +610,7 @@ impl Context {
                 ArgValue::Scalar(_, bytes) => interp::KernelArg::Scalar(bytes.clone()),
                 ArgValue::Bytes(bytes) => interp::KernelArg::ByVal(bytes.clone()),
                 ArgValue::Pointer { .. } => unreachable!("system pointers were refused above"),
-                ArgValue::Image(..) | ArgValue::Sampler(_) => {
+                ArgValue::Image(..) | ArgValue::Sampler(_) | ArgValue::Pipe(_) => {
                     unreachable!("set_arg binds these as Buffer / Scalar, launch_now stages images")
                 }
             })

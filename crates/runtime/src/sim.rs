@@ -12,13 +12,23 @@
 //! <size=64 fill=0 dump>
 //! <size=16>             # a __local argument: only its size
 //! ```
+//!
+//! A pipe argument (`read_only pipe int p`; Lockstep's extension of the
+//! format) is a pipe made for the run: `size=` and an initializer give
+//! the packets in it at launch, in order (`size=0`: empty); `capacity=N`
+//! its maximum number of packets (default: those it starts with);
+//! `packet=BYTES` its packet size (default: the size of the pipe's
+//! element type, `int4` 16 bytes; a struct's must be given); `dump` prints
+//! the packets left in it after the run, oldest first, like a buffer's
+//! elements. `<same=I>` passes argument I's pipe again (a kernel that
+//! writes a pipe through one argument and reads it through another).
 
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
 use thiserror::Error;
 
-use crate::{ArgKind, ArgValue, Buffer, Context, Kernel, NDRange, Program};
+use crate::{ArgKind, ArgValue, Buffer, Context, Kernel, NDRange, Pipe, Program};
 
 /// A problem with a `.sim` file, its program, or the run.
 #[derive(Debug, Error)]
@@ -355,10 +365,20 @@ pub fn simulation_files(dir: &Path) -> Vec<PathBuf> {
 pub struct Simulation {
     pub kernel: Kernel,
     pub range: NDRange,
-    /// Buffers to print after the run: argument name, buffer, element type, hex.
-    dumps: Vec<(String, Buffer<u8>, ElemType, bool)>,
+    /// Buffers and pipes to print after the run: argument name, what,
+    /// element type, hex.
+    dumps: Vec<(String, Dumped, ElemType, bool)>,
     /// Every buffer with its initial contents (see [`Simulation::reset`]).
     buffers: Vec<(Buffer<u8>, Vec<u8>)>,
+    /// Every pipe with the packets it starts with.
+    pipes: Vec<(Pipe, Vec<u8>)>,
+}
+
+/// What a dumped argument prints: a buffer's bytes, or the packets left
+/// in a pipe.
+enum Dumped {
+    Buffer(Buffer<u8>),
+    Pipe(Pipe),
 }
 
 impl Simulation {
@@ -392,12 +412,48 @@ impl Simulation {
         let range = NDRange::new(dims, global).local(local);
         let mut dumps = Vec::new();
         let mut buffers = Vec::new();
+        let mut pipes: Vec<(Pipe, Vec<u8>)> = Vec::new();
+        // Each argument's pipe, for `same=`.
+        let mut arg_pipes: Vec<Option<Pipe>> = Vec::new();
         let metas = kernel.args().to_vec();
         let args = parse_args(&mut r, &metas, MAX_BUFFER_SIZE)?;
         for (index, (meta, arg)) in metas.iter().zip(args).enumerate() {
+            let io_error = |message: String| SimError::Io {
+                file: file.clone(),
+                message: format!("argument {index} ('{}'): {message}", meta.name),
+            };
+            let mut arg_pipe = None;
             let value = match arg {
                 SimArg::Null => ArgValue::Null,
                 SimArg::Local(size) => ArgValue::Local(size),
+                SimArg::Pipe {
+                    packets,
+                    packet_size,
+                    capacity,
+                    elem,
+                    dump,
+                    hex,
+                } => {
+                    let pipe =
+                        Pipe::new(packet_size, capacity).map_err(|e| io_error(e.to_string()))?;
+                    for packet in packets.chunks_exact(packet_size as usize) {
+                        pipe.push(packet);
+                    }
+                    if dump {
+                        dumps.push((meta.name.clone(), Dumped::Pipe(pipe.clone()), elem, hex));
+                    }
+                    pipes.push((pipe.clone(), packets));
+                    arg_pipe = Some(pipe.clone());
+                    ArgValue::from(&pipe)
+                }
+                SimArg::SamePipe(other) => {
+                    // parse_args checked that `other` is an earlier pipe.
+                    let pipe = arg_pipes[other]
+                        .clone()
+                        .ok_or_else(|| io_error(format!("argument {other} is not a pipe")))?;
+                    arg_pipe = Some(pipe.clone());
+                    ArgValue::from(&pipe)
+                }
                 SimArg::Data {
                     bytes,
                     elem,
@@ -406,13 +462,16 @@ impl Simulation {
                     access,
                 } => match meta.kind {
                     ArgKind::GlobalBuffer | ArgKind::ConstantBuffer => {
-                        let buffer = Buffer::try_from_slice(&bytes).map_err(|e| SimError::Io {
-                            file: file.clone(),
-                            message: format!("argument {index} ('{}'): {e}", meta.name),
-                        })?;
+                        let buffer =
+                            Buffer::try_from_slice(&bytes).map_err(|e| io_error(e.to_string()))?;
                         buffer.set_kernel_access(access);
                         if dump {
-                            dumps.push((meta.name.clone(), buffer.clone(), elem, hex));
+                            dumps.push((
+                                meta.name.clone(),
+                                Dumped::Buffer(buffer.clone()),
+                                elem,
+                                hex,
+                            ));
                         }
                         buffers.push((buffer.clone(), bytes));
                         ArgValue::from(&buffer)
@@ -421,19 +480,28 @@ impl Simulation {
                 },
             };
             kernel.set_arg(index, value)?;
+            arg_pipes.push(arg_pipe);
         }
         Ok(Simulation {
             kernel,
             range,
             dumps,
             buffers,
+            pipes,
         })
     }
 
-    /// Restores every buffer's initial contents, so the simulation can run again.
+    /// Restores every buffer's initial contents and every pipe's initial
+    /// packets, so the simulation can run again.
     pub fn reset(&self) {
         for (buffer, initial) in &self.buffers {
             buffer.write(initial);
+        }
+        for (pipe, packets) in &self.pipes {
+            pipe.clear();
+            for packet in packets.chunks_exact(pipe.packet_size() as usize) {
+                pipe.push(packet);
+            }
         }
     }
 
@@ -445,8 +513,11 @@ impl Simulation {
     /// The dumped buffers in oclgrind's format.
     pub fn dump(&self) -> String {
         let mut out = String::new();
-        for (name, buffer, elem, hex) in &self.dumps {
-            let bytes = buffer.read_bytes();
+        for (name, dumped, elem, hex) in &self.dumps {
+            let bytes = match dumped {
+                Dumped::Buffer(buffer) => buffer.read_bytes(),
+                Dumped::Pipe(pipe) => pipe.packets(),
+            };
             let _ = writeln!(out, "\nArgument '{name}': {} bytes", bytes.len());
             for (i, chunk) in bytes.chunks_exact(elem.size()).enumerate() {
                 let _ = writeln!(out, "  {name}[{i}] = {}", elem.format(chunk, *hex));
@@ -495,14 +566,15 @@ fn parse_args(
                 "expected the header <...> of {what}, found '{header}'"
             ));
         };
-        args.push(parse_header(
-            r,
-            body,
-            &meta.kind,
-            &meta.type_name,
-            &what,
-            max_buffer,
-        )?);
+        let arg = parse_header(r, body, &meta.kind, &meta.type_name, &what, max_buffer)?;
+        if let SimArg::SamePipe(other) = arg {
+            if !matches!(args.get(other), Some(SimArg::Pipe { .. })) {
+                return r.error_prev(format!(
+                    "{what}: same={other} must name an earlier pipe argument given in full"
+                ));
+            }
+        }
+        args.push(arg);
     }
     if r.pos < r.tokens.len() {
         let t = r.tokens[r.pos].1.clone();
@@ -534,6 +606,17 @@ pub fn parse_text(
 enum SimArg {
     Null,
     Local(usize),
+    /// A pipe made for the run, holding `packets` at launch.
+    Pipe {
+        packets: Vec<u8>,
+        packet_size: u32,
+        capacity: u32,
+        elem: ElemType,
+        dump: bool,
+        hex: bool,
+    },
+    /// The pipe of an earlier argument.
+    SamePipe(usize),
     Data {
         bytes: Vec<u8>,
         elem: ElemType,
@@ -558,6 +641,16 @@ fn parse_header(
     let (mut fill, mut range) = (None, None);
     let (mut dump, mut hex, mut null, mut noinit) = (false, false, false, false);
     let mut access = 0;
+    // A pipe's entries.
+    let (mut capacity, mut packet, mut same) = (None, None, None);
+    let is_pipe = *kind == ArgKind::Pipe;
+    let count = |r: &Reader, name: &str, v: &str| -> Result<usize, SimError> {
+        match v.parse::<usize>() {
+            Ok(n) if is_pipe => Ok(n),
+            Ok(_) => r.error_prev(format!("{what}: {name}= is for pipe arguments")),
+            Err(_) => r.error_prev(format!("{what}: {name}= must be a number, found '{v}'")),
+        }
+    };
     for tok in body.split_whitespace() {
         if let Some(t) = ElemType::from_name(tok) {
             if elem.replace(t).is_some() {
@@ -573,6 +666,12 @@ fn parse_header(
             fill = Some(v.to_string());
         } else if let Some(v) = tok.strip_prefix("range=") {
             range = Some(v.to_string());
+        } else if let Some(v) = tok.strip_prefix("capacity=") {
+            capacity = Some(count(r, "capacity", v)?);
+        } else if let Some(v) = tok.strip_prefix("packet=") {
+            packet = Some(count(r, "packet", v)?);
+        } else if let Some(v) = tok.strip_prefix("same=") {
+            same = Some(count(r, "same", v)?);
         } else {
             match tok {
                 "dump" => dump = true,
@@ -581,9 +680,22 @@ fn parse_header(
                 "noinit" => noinit = true,
                 "ro" => access |= lockstep_ir::abi::arg_flags::READ_ONLY,
                 "wo" => access |= lockstep_ir::abi::arg_flags::WRITE_ONLY,
-                other => return r.error_prev(format!("{what}: unknown header entry '{other}' (expected size=, a type, fill=, range=, noinit, dump, hex, ro, wo or null)")),
+                other => return r.error_prev(format!("{what}: unknown header entry '{other}' (expected size=, a type, fill=, range=, noinit, dump, hex, ro, wo or null; for a pipe capacity=, packet= or same=)")),
             }
         }
+    }
+    if let Some(other) = same {
+        if body.split_whitespace().count() > 1 {
+            return r.error_prev(format!(
+                "{what}: <same={other}> passes argument {other}'s pipe, and takes nothing else"
+            ));
+        }
+        return Ok(SimArg::SamePipe(other));
+    }
+    if is_pipe && (null || noinit || access != 0) {
+        return r.error_prev(format!(
+            "{what}: a pipe is never null, and noinit, ro and wo do not apply to it"
+        ));
     }
     if null {
         return Ok(SimArg::Null);
@@ -665,6 +777,19 @@ fn parse_header(
             bytes.extend_from_slice(&v);
         }
     }
+    if is_pipe {
+        return pipe_arg(
+            r,
+            what,
+            type_name,
+            bytes,
+            elem,
+            (dump, hex),
+            capacity,
+            packet,
+            max_buffer,
+        );
+    }
     Ok(SimArg::Data {
         bytes,
         elem,
@@ -672,6 +797,75 @@ fn parse_header(
         hex,
         access,
     })
+}
+
+/// A pipe argument holding `bytes` of packets at launch: its packet size
+/// (`packet=`, else its element type's size) and capacity (`capacity=`,
+/// else the packets it holds), checked.
+#[allow(clippy::too_many_arguments)]
+fn pipe_arg(
+    r: &Reader,
+    what: &str,
+    type_name: &str,
+    bytes: Vec<u8>,
+    elem: ElemType,
+    (dump, hex): (bool, bool),
+    capacity: Option<usize>,
+    packet: Option<usize>,
+    max_buffer: usize,
+) -> Result<SimArg, SimError> {
+    let Some(packet_size) = packet.or_else(|| type_size(type_name)) else {
+        return r.error_prev(format!(
+            "{what}: give the pipe's packet size with packet=BYTES (its type '{type_name}' has no default)"
+        ));
+    };
+    if packet_size == 0 || !bytes.len().is_multiple_of(packet_size) {
+        return r.error_prev(format!(
+            "{what}: size={} is not a whole number of {packet_size}-byte packets",
+            bytes.len()
+        ));
+    }
+    let initial = bytes.len() / packet_size;
+    let capacity = capacity.unwrap_or(initial);
+    if capacity == 0 || capacity < initial {
+        return r.error_prev(format!(
+            "{what}: capacity={capacity} must be at least 1 and hold the {initial} packets given"
+        ));
+    }
+    let fits = |n: usize| u32::try_from(n).is_ok();
+    let storage = fits(packet_size) && fits(capacity);
+    let storage = storage
+        .then(|| Pipe::storage_size(packet_size as u32, capacity as u32).ok())
+        .flatten()
+        .filter(|&n| n <= max_buffer);
+    if storage.is_none() {
+        return r.error_prev(format!(
+            "{what}: a pipe of {capacity} packets of {packet_size} bytes is larger than a .sim argument may be ({max_buffer} bytes)"
+        ));
+    }
+    Ok(SimArg::Pipe {
+        packets: bytes,
+        packet_size: packet_size as u32,
+        capacity: capacity as u32,
+        elem,
+        dump,
+        hex,
+    })
+}
+
+/// The size of a scalar or vector OpenCL C type (`int` 4, `float3` 16).
+fn type_size(type_name: &str) -> Option<usize> {
+    let elem = ElemType::from_type_name(type_name)?;
+    let digits = type_name.trim_start_matches(elem.name());
+    let lanes = match digits {
+        "" => 1,
+        "3" => 4,
+        d => match d.parse::<usize>() {
+            Ok(n @ (2 | 4 | 8 | 16)) => n,
+            _ => return None,
+        },
+    };
+    Some(elem.size() * lanes)
 }
 
 /// The number of values `START:INC:END` gives: START, START+INC, … up to
@@ -734,7 +928,89 @@ fn add_elem(elem: ElemType, a: &[u8], b: &[u8]) -> Vec<u8> {
 
 #[cfg(test)]
 mod tests {
-    use super::format_g;
+    use super::{format_g, parse_text, MAX_BUFFER_SIZE};
+    use crate::{ArgKind, ArgMeta};
+
+    fn arg(name: &str, type_name: &str, kind: ArgKind) -> ArgMeta {
+        ArgMeta {
+            name: name.into(),
+            type_name: type_name.into(),
+            kind,
+            is_const: false,
+            is_restrict: false,
+            is_volatile: false,
+            access: lockstep_ir::AccessQual::None,
+        }
+    }
+
+    /// `text`'s arguments for a kernel taking a write_only and a read_only
+    /// pipe of `type_name`, then an int buffer: Ok, or the error message.
+    fn pipe_args(type_name: &str, args: &str) -> Result<(), String> {
+        let metas = [
+            arg("out", type_name, ArgKind::Pipe),
+            arg("in", type_name, ArgKind::Pipe),
+            arg("buf", "int*", ArgKind::GlobalBuffer),
+        ];
+        // One header per line, as the format has them.
+        let text = format!("k.cl k 1 1 1 1 1 1\n{}", args.replace(" <", "\n<"));
+        parse_text("t.sim", &text, &metas, MAX_BUFFER_SIZE).map_err(|e| e.to_string())
+    }
+
+    #[test]
+    fn pipe_arguments_take_packets_a_capacity_and_the_same_pipe_again() {
+        assert_eq!(
+            pipe_args("int", "<size=0 capacity=4> <same=0> <size=4> 1"),
+            Ok(())
+        );
+        assert_eq!(
+            pipe_args("int4", "<size=32 range=1:1:8 dump> <same=0> <size=4> 1"),
+            Ok(())
+        );
+        assert_eq!(
+            pipe_args(
+                "S",
+                "<size=24 int fill=3 packet=12 capacity=9> <same=0> <size=4> 1"
+            ),
+            Ok(())
+        );
+        let errors = [
+            ("int", "<size=0> <same=0>", "capacity=0 must be at least 1"),
+            (
+                "int",
+                "<size=8 fill=1 capacity=1> <same=0>",
+                "hold the 2 packets",
+            ),
+            (
+                "S",
+                "<size=8 int fill=0 capacity=2> <same=0>",
+                "packet=BYTES",
+            ),
+            (
+                "int",
+                "<size=6 short fill=1 capacity=2> <same=0>",
+                "whole number of 4-byte",
+            ),
+            ("int", "<size=0 capacity=2> <same=1>", "earlier pipe"),
+            ("int", "<size=0 capacity=2> <same=2>", "earlier pipe"),
+            ("int", "<size=0 capacity=2> <same=0 dump>", "nothing else"),
+            ("int", "<size=0 capacity=2 ro> <same=0>", "do not apply"),
+            ("int", "<size=0 capacity=x> <same=0>", "must be a number"),
+            (
+                "int",
+                "<size=0 capacity=4294967296> <same=0>",
+                "larger than a .sim argument",
+            ),
+        ];
+        for (type_name, pipes, want) in errors {
+            let message = pipe_args(type_name, &format!("{pipes} <size=4> 1")).unwrap_err();
+            assert!(message.contains(want), "{pipes}: {message}");
+        }
+        let message = pipe_args("int", "<size=0 capacity=2> <same=0> <size=4 capacity=3> 1");
+        assert!(
+            message.as_ref().unwrap_err().contains("for pipe arguments"),
+            "{message:?}"
+        );
+    }
 
     #[test]
     fn format_g_matches_c() {

@@ -423,7 +423,7 @@ pub(crate) fn launch(
             }
             // Its descriptor; the texels' lock is held in `guards` too.
             ArgValue::Image(i) => i.storage().as_ptr() as u64,
-            ArgValue::Sampler(_) => unreachable!("bound as Scalar"),
+            ArgValue::Sampler(_) | ArgValue::Pipe(_) => unreachable!("bound as Scalar / Buffer"),
             ArgValue::Bytes(bytes) => {
                 // An aligned copy the kernel reads (and may write) by pointer.
                 let copy = ByValue::new(bytes);
@@ -602,11 +602,19 @@ pub(crate) fn launch(
             .unwrap_or_else(|e| e.into_inner())
             .push(timed);
     };
-    let workers = if (threads <= 1 || total_groups == 1) && frame <= CALLER_FRAME_LIMIT {
-        None
-    } else {
-        Some(pool(threads, stack)?)
-    };
+    // Code generated at LLVM's -O0 (the quick tier) keeps values in stack
+    // slots of their own: its frame grows with the code (megabytes for a
+    // long kernel at width 32 with block-IP linearization) and is not
+    // known here, so it runs on the workers, whose stacks are at least
+    // MIN_WORKER_STACK, not on the launching thread, whose stack may be
+    // small (2 MiB for a Rust thread).
+    let frame_unknown = tiers_at_start.contains(&Tier::Quick);
+    let workers =
+        if (threads <= 1 || total_groups == 1) && frame <= CALLER_FRAME_LIMIT && !frame_unknown {
+            None
+        } else {
+            Some(pool(threads, stack)?)
+        };
     // How long the work-groups ran (for the tiers: a launch that ran longer
     // than its quick compile took gets the full tier), not counting the
     // launch's set-up or a first launch's starting of the worker threads.

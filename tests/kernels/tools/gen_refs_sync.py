@@ -31,7 +31,7 @@ import numpy as np
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 KDIR = os.path.dirname(HERE)
-CATEGORIES = ["control", "barrier", "local", "atomics", "subgroups"]
+CATEGORIES = ["control", "barrier", "local", "atomics", "subgroups", "pipes"]
 # Subgroup sizes: a reference function with a third parameter (the subgroup
 # size W) gets a `WIDTH w` section of the .ref for each.
 WIDTHS = (4, 8, 16, 32)
@@ -138,6 +138,13 @@ def kernel_args(src, kname):
         toks = part.replace("*", " * ").split()
         pointer = "*" in toks
         name = toks[-1]
+        if "pipe" in toks:
+            # `read_only pipe int in`: its packets' type; holds packets
+            words = [t for t in toks[:-1] if t not in ("pipe", "const", "read_only", "write_only",
+                                                       "__read_only", "__write_only")]
+            tname = " ".join(words)
+            args.append(KArg(name, ALIASES.get(tname, tname), "pipe", False))
+            continue
         space = "private"
         for t in toks:
             t2 = t.lstrip("_")
@@ -164,6 +171,7 @@ class SimArg:
         self.hex = False
         self.null = False
         self.ro = self.wo = False
+        self.same = None       # a pipe argument given again: the index of the first
         self.value = None      # np array (buffers), python scalar (scalars), int bytes (__local)
 
 
@@ -242,10 +250,18 @@ def parse_sim(path):
                 a.ro = True
             elif t == "wo":
                 a.wo = True
+            elif t.startswith(("capacity=", "packet=")):
+                pass  # a pipe's shape: the references know it
+            elif t.startswith("same="):
+                a.same = int(t[5:])
             else:
                 raise ValueError("%s: unknown header token %s" % (path, t))
+        if a.same is not None:
+            a.value = None
+            s.args.append(a)
+            continue
         if a.dtype is None:
-            a.dtype = np.dtype(TYPES[ka.base]).type
+            a.dtype = np.dtype(TYPES[ka.base.rstrip("0123456789")]).type
         if ka.space == "local":
             a.value = a.size
         elif a.null:
@@ -269,7 +285,7 @@ def parse_sim(path):
                     vals.append(_num(toks[pos], a.dtype, a.hex))
                     pos += 1
                 arr = np.array(vals, dtype=a.dtype)
-            if ka.pointer:
+            if ka.pointer or ka.space == "pipe":
                 a.value = arr
             else:
                 a.value = arr[0].item() if n == 1 else arr
@@ -340,7 +356,8 @@ def reference_dumps(sim, module, width=None):
         r = res[arg.name]
         # never let numpy guess a dtype for Python ints (it falls back to float64)
         vals = r.reshape(-1).tolist() if isinstance(r, np.ndarray) else list(r)
-        if len(vals) * np.dtype(arg.dtype).itemsize != arg.size:
+        # a pipe prints the packets left in it, however many
+        if arg.karg.space != "pipe" and len(vals) * np.dtype(arg.dtype).itemsize != arg.size:
             raise ValueError("%s: %s has %d elements, expected %d bytes" % (sim.path, arg.name, len(vals), arg.size))
         # convert with explicit range checks (references wrap explicitly)
         if np.dtype(arg.dtype).kind in "iu":
@@ -380,6 +397,8 @@ def run_opencl(sim):
         _ctx = cl.create_some_context(interactive=False)
     ctx = _ctx
     q = cl.CommandQueue(ctx)
+    if any(arg.karg.space == "pipe" for arg in sim.args):
+        raise ValueError("pipe arguments are not run on PyOpenCL by this script")
     opts = sim.options.split() if sim.options else ["-cl-std=CL3.0"]
     prg = cl.Program(ctx, sim.src).build(options=opts)
     k = getattr(prg, sim.kernel)

@@ -50,6 +50,19 @@ pub(super) fn call(fi: &mut FnImp, inst: Val) -> CompileResult<Vec<ir::Value>> {
     if name == "__translate_sampler_initializer" {
         return Ok(vec![fi.scalar(args[0])?]);
     }
+    // The builtin library's view of a pipe (a `__global` pointer to its
+    // header) and of a reservation id (64 bits, both ways): the value
+    // itself.
+    if matches!(
+        name.as_str(),
+        "__lockstep_pipe_ro"
+            | "__lockstep_pipe_wo"
+            | "__lockstep_reserve_id"
+            | "__lockstep_reserve_id_bits"
+    ) && args.len() == 1
+    {
+        return Ok(vec![fi.scalar(args[0])?]);
+    }
     let Some((base, params)) = demangle(&name) else {
         return Err(undefined(fi, &name));
     };

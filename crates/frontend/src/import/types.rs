@@ -34,11 +34,13 @@ pub fn scalar_type(ty: Ty) -> Option<Type> {
 /// The IR type of an opaque OpenCL handle (`target("spirv.*")`). An image
 /// (`image2d_t`, ...) is a `__global` pointer to the image's storage: its
 /// descriptor followed by its texels (`builtins/images.cl`, the runtime's
-/// `image` module). A sampler (`sampler_t`) is its 32-bit `CLK_*` bitfield.
-/// Other handles (`event_t`, `target("spirv.Event")`) are 64-bit values.
+/// `image` module); so is a pipe (`read_only pipe int`) to its header and
+/// packet ring (`builtins/pipes.cl`, the runtime's `pipe` module). A
+/// sampler (`sampler_t`) is its 32-bit `CLK_*` bitfield. Other handles
+/// (`event_t`, `reserve_id_t`) are 64-bit values.
 pub fn opaque_type(ty: Ty) -> Type {
     let text = ty.print();
-    if text.starts_with("target(\"spirv.Image\"") {
+    if text.starts_with("target(\"spirv.Image\"") || text.starts_with("target(\"spirv.Pipe\"") {
         Type::Ptr(AddrSpace::Global)
     } else if text.starts_with("target(\"spirv.Sampler\"") {
         Type::I32
