@@ -84,6 +84,7 @@ pub const FEATURES: &[&str] = &[
     "__opencl_c_images",
     "__opencl_c_read_write_images",
     "__opencl_c_3d_image_writes",
+    "__opencl_c_device_enqueue",
 ];
 
 /// Whether the device supports images (`__IMAGE_SUPPORT__`,

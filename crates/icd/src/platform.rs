@@ -12,6 +12,7 @@
 use std::ffi::{c_char, c_void, CStr};
 use std::sync::{Arc, OnceLock};
 
+use lockstep_runtime::device_queues;
 use lockstep_runtime::image::limits as image_limits;
 use lockstep_runtime::{MAX_LOCAL_MEM_SIZE, MAX_WORK_GROUP_SIZE};
 
@@ -410,12 +411,17 @@ fn device_info(d: &Object<Device>, param: cl_device_info) -> Result<Info, cl_int
         CL_DEVICE_QUEUE_ON_HOST_PROPERTIES => {
             Info::from(CL_QUEUE_PROFILING_ENABLE | CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE)
         }
-        CL_DEVICE_QUEUE_ON_DEVICE_PROPERTIES => Info::from(0u64),
-        CL_DEVICE_QUEUE_ON_DEVICE_PREFERRED_SIZE
-        | CL_DEVICE_QUEUE_ON_DEVICE_MAX_SIZE
-        | CL_DEVICE_MAX_ON_DEVICE_QUEUES
-        | CL_DEVICE_MAX_ON_DEVICE_EVENTS
-        | CL_DEVICE_MAX_PIPE_ARGS
+        // Device queues: lockstep_runtime::device_queues.
+        CL_DEVICE_QUEUE_ON_DEVICE_PROPERTIES => {
+            Info::from(CL_QUEUE_PROFILING_ENABLE | CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE)
+        }
+        CL_DEVICE_QUEUE_ON_DEVICE_PREFERRED_SIZE => {
+            Info::from(device_queues::QUEUE_ON_DEVICE_PREFERRED_SIZE)
+        }
+        CL_DEVICE_QUEUE_ON_DEVICE_MAX_SIZE => Info::from(device_queues::QUEUE_ON_DEVICE_MAX_SIZE),
+        CL_DEVICE_MAX_ON_DEVICE_QUEUES => Info::from(device_queues::MAX_ON_DEVICE_QUEUES),
+        CL_DEVICE_MAX_ON_DEVICE_EVENTS => Info::from(device_queues::MAX_ON_DEVICE_EVENTS),
+        CL_DEVICE_MAX_PIPE_ARGS
         | CL_DEVICE_PIPE_MAX_ACTIVE_RESERVATIONS
         | CL_DEVICE_PIPE_MAX_PACKET_SIZE
         | CL_DEVICE_PREFERRED_PLATFORM_ATOMIC_ALIGNMENT
@@ -492,7 +498,9 @@ fn device_info(d: &Object<Device>, param: cl_device_info) -> Result<Info, cl_int
         CL_DEVICE_NON_UNIFORM_WORK_GROUP_SUPPORT => Info::bool(true),
         CL_DEVICE_WORK_GROUP_COLLECTIVE_FUNCTIONS_SUPPORT => Info::bool(true),
         CL_DEVICE_GENERIC_ADDRESS_SPACE_SUPPORT => Info::bool(true),
-        CL_DEVICE_DEVICE_ENQUEUE_CAPABILITIES => Info::from(0u64),
+        CL_DEVICE_DEVICE_ENQUEUE_CAPABILITIES => {
+            Info::from(CL_DEVICE_QUEUE_SUPPORTED | CL_DEVICE_QUEUE_REPLACEABLE_DEFAULT)
+        }
         CL_DEVICE_PIPE_SUPPORT => Info::bool(false),
         CL_DEVICE_PREFERRED_WORK_GROUP_SIZE_MULTIPLE => Info::from(width as usize),
         CL_DEVICE_LATEST_CONFORMANCE_VERSION_PASSED => Info::string("v0000-01-01-00"),

@@ -40,6 +40,7 @@ macro_rules! walk_operands {
             | InstData::AtomicCas { args, .. } => $each(args),
             InstData::Call { args, .. }
             | InstData::Printf { args, .. }
+            | InstData::DeviceEnqueue { args, .. }
             | InstData::Gang { args, .. }
             | InstData::SubGroup { args, .. } => $each(args),
             InstData::Predicated { .. } => unreachable!("handled before the walk"),
@@ -159,8 +160,9 @@ impl InstData {
         self.branch_dests().iter().map(|d| d.block).collect()
     }
 
-    /// True for atomics and `printf`: in gang-level IR they act in each
-    /// lane on its own (in lane order), even with uniform operands.
+    /// True for atomics, `printf` and device enqueue operations: in
+    /// gang-level IR they act in each lane on its own (in lane order), even
+    /// with uniform operands.
     pub fn acts_per_lane(&self) -> bool {
         match self {
             InstData::Predicated { inst, .. } => inst.acts_per_lane(),
@@ -171,6 +173,7 @@ impl InstData {
                     | InstData::AtomicLoad { .. }
                     | InstData::AtomicStore { .. }
                     | InstData::Printf { .. }
+                    | InstData::DeviceEnqueue { .. }
                     | InstData::NextItem
             ),
         }
@@ -195,6 +198,7 @@ impl InstData {
                 | InstData::Suspend { .. }
                 | InstData::Call { .. }
                 | InstData::Printf { .. }
+                | InstData::DeviceEnqueue { .. }
                 | InstData::NextItem
                 | InstData::SubGroup { .. }
         ) || self.is_terminator()
@@ -234,6 +238,7 @@ impl InstData {
             InstData::SubGroup { .. } => "sub_group",
             InstData::Predicated { inst, .. } => inst.mnemonic(),
             InstData::Printf { .. } => "printf",
+            InstData::DeviceEnqueue { op, .. } => op.name(),
             InstData::Jump { .. } => "jump",
             InstData::Brif { .. } => "brif",
             InstData::Switch { .. } => "switch",

@@ -82,6 +82,16 @@ impl Exec<'_, '_, '_> {
                 self.uninit_operand(sh[r(val)], "an atomic operation", at, id);
                 self.atomic_shadow(regs[r(ptr)], op);
             }
+            Op::DeviceEnqueue { index, dst } => {
+                let call = &f.device_calls[index as usize];
+                if let Some(k) = call.args.iter().position(|&(a, _)| sh[r(a)] != 0) {
+                    let what = format!("{} (operand {})", call.op, k + 1);
+                    self.uninit_operand(1, &what, at, id);
+                }
+                if dst != crate::decode::NO_REG {
+                    sh[r(dst)] = 0;
+                }
+            }
             Op::Printf { index, dst } => {
                 let call = &f.printfs[index as usize];
                 if let Some(k) = call.args.iter().position(|&(a, _)| sh[r(a)] != 0) {

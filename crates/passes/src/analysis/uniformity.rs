@@ -720,6 +720,7 @@ impl Uniformity {
             | InstData::AtomicCas { .. }
             | InstData::AtomicLoad { .. }
             | InstData::Printf { .. }
+            | InstData::DeviceEnqueue { .. }
             | InstData::Call { .. } => Shape::Varying,
             // No results.
             InstData::Store { .. }
