@@ -664,13 +664,22 @@ fn create_queue(
     if let Some(size) = device_queue_size {
         let h = handle::handle(&queue) as u64;
         let profiling = properties & CL_QUEUE_PROFILING_ENABLE != 0;
-        if registry.add(h, size, profiling).is_err() {
+        let default = properties & CL_QUEUE_ON_DEVICE_DEFAULT != 0;
+        match registry.add(h, size, profiling, default) {
+            Ok(()) => {}
+            // Another thread made the default device queue meanwhile.
+            Err(device_queues::DeviceQueueError::DefaultExists) => {
+                queue.release();
+                let existing = registry.default_queue().ok_or(CL_OUT_OF_RESOURCES)?;
+                let q = get_any(existing as cl_command_queue)?;
+                q.retain();
+                return Ok(handle::handle(&q));
+            }
             // More device queues than CL_DEVICE_MAX_ON_DEVICE_QUEUES.
-            queue.release();
-            return Err(CL_OUT_OF_RESOURCES);
-        }
-        if properties & CL_QUEUE_ON_DEVICE_DEFAULT != 0 {
-            registry.set_default(h);
+            Err(_) => {
+                queue.release();
+                return Err(CL_OUT_OF_RESOURCES);
+            }
         }
     }
     Ok(handle::handle(&queue))

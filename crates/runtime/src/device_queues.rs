@@ -18,8 +18,10 @@ use lockstep_ir::FuncId;
 
 use crate::{Context, Kernel, ProgramInner, MAX_LOCAL_MEM_SIZE, MAX_WORK_GROUP_SIZE};
 
-/// The most device queues a context may have per device
-/// (`CL_DEVICE_MAX_ON_DEVICE_QUEUES`).
+/// The most device queues a context may have per device besides its
+/// default device queue (`CL_DEVICE_MAX_ON_DEVICE_QUEUES`). The default
+/// one is apart: there is at most one, and the CTS (`device_queue`)
+/// creates this many others while it exists.
 pub const MAX_ON_DEVICE_QUEUES: u32 = 4;
 
 /// The most device events a launch may have in use at once
@@ -40,8 +42,12 @@ pub enum DeviceQueueError {
     TooLarge { size: u32, max: u32 },
     #[error("a device queue of 0 bytes holds no command")]
     Empty,
-    #[error("the context has {max} device queues already, the device's maximum")]
+    #[error(
+        "the context has {max} device queues besides the default one already, the device's maximum"
+    )]
     TooMany { max: u32 },
+    #[error("there is a default device queue already")]
+    DefaultExists,
     #[error("the handle {0:#x} is 0 or names a device queue already")]
     BadHandle(u64),
 }
@@ -72,8 +78,16 @@ impl DeviceQueues {
 
     /// Adds a device queue under `handle` (what kernels hold as its
     /// `queue_t`; the OpenCL platform gives its `cl_command_queue`), of
-    /// `size` bytes, with profiling or not.
-    pub fn add(&self, handle: u64, size: u32, profiling: bool) -> Result<(), DeviceQueueError> {
+    /// `size` bytes, with profiling or not; the default device queue if
+    /// `default` (it must have none: [`DeviceQueues::set_default`] replaces
+    /// one).
+    pub fn add(
+        &self,
+        handle: u64,
+        size: u32,
+        profiling: bool,
+        default: bool,
+    ) -> Result<(), DeviceQueueError> {
         if size > QUEUE_ON_DEVICE_MAX_SIZE {
             return Err(DeviceQueueError::TooLarge {
                 size,
@@ -84,7 +98,11 @@ impl DeviceQueues {
             return Err(DeviceQueueError::Empty);
         }
         let mut r = self.lock();
-        if r.queues.len() >= MAX_ON_DEVICE_QUEUES as usize {
+        if default && r.default != 0 {
+            return Err(DeviceQueueError::DefaultExists);
+        }
+        let others = r.queues.iter().filter(|q| q.handle != r.default).count();
+        if !default && others >= MAX_ON_DEVICE_QUEUES as usize {
             return Err(DeviceQueueError::TooMany {
                 max: MAX_ON_DEVICE_QUEUES,
             });
@@ -97,11 +115,20 @@ impl DeviceQueues {
             size,
             profiling,
         });
+        if default {
+            r.default = handle;
+        }
         Ok(())
     }
 
-    /// Creates a device queue of `size` bytes and gives its handle.
-    pub fn create(&self, size: u32, profiling: bool) -> Result<u64, DeviceQueueError> {
+    /// Creates a device queue of `size` bytes (the default one if
+    /// `default`) and gives its handle.
+    pub fn create(
+        &self,
+        size: u32,
+        profiling: bool,
+        default: bool,
+    ) -> Result<u64, DeviceQueueError> {
         let handle = {
             let mut r = self.lock();
             // Handles the registry makes are small numbers; the OpenCL
@@ -114,7 +141,7 @@ impl DeviceQueues {
                 }
             }
         };
-        self.add(handle, size, profiling)?;
+        self.add(handle, size, profiling, default)?;
         Ok(handle)
     }
 
@@ -150,9 +177,7 @@ impl DeviceQueues {
         if let Some(h) = self.default_queue() {
             return Ok(h);
         }
-        let h = self.create(QUEUE_ON_DEVICE_PREFERRED_SIZE, false)?;
-        self.set_default(h);
-        Ok(h)
+        self.create(QUEUE_ON_DEVICE_PREFERRED_SIZE, false, true)
     }
 
     /// How many device queues there are.
