@@ -1005,3 +1005,313 @@ pub fn enqueued_kernels(module: &Module, kernel: FuncId) -> Vec<FuncId> {
     out.sort_by_key(|k| k.index());
     out
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Flat test memory: address `a` is byte `a` (0 is null).
+    struct Flat(Vec<u8>);
+
+    impl DeviceMemory for Flat {
+        type Error = String;
+
+        fn read(&mut self, addr: u64, len: u64) -> Result<Vec<u8>, String> {
+            let (a, n) = (addr as usize, len as usize);
+            if addr == 0 || a + n > self.0.len() {
+                return Err(format!("read of {len} at {addr}"));
+            }
+            Ok(self.0[a..a + n].to_vec())
+        }
+
+        fn write(&mut self, addr: u64, bytes: &[u8]) -> Result<(), String> {
+            let a = addr as usize;
+            if addr == 0 || a + bytes.len() > self.0.len() {
+                return Err(format!("write of {} at {addr}", bytes.len()));
+            }
+            self.0[a..a + bytes.len()].copy_from_slice(bytes);
+            Ok(())
+        }
+    }
+
+    impl Flat {
+        fn u64(&self, addr: u64) -> u64 {
+            u64_at(&self.0, addr as usize)
+        }
+
+        fn put_u64(&mut self, addr: u64, v: u64) {
+            self.write(addr, &v.to_le_bytes()).unwrap();
+        }
+    }
+
+    // Memory layout of the tests.
+    const NDRANGE: u64 = 8;
+    const BLOCK: u64 = 96;
+    const EVENTS: u64 = 160;
+    const EVENT_RET: u64 = 200;
+    const SIZES: u64 = 216;
+    const PROFILE: u64 = 240;
+    const QUEUE: u64 = 0x1000;
+
+    fn module() -> Module {
+        lockstep_ir::parse_module(
+            "kernel @child(ptr.generic) {
+    arg 0 \"\" \"\" none none
+    enqueued_block
+block0(v0: ptr.generic):
+    return
+}
+kernel @child_local(ptr.generic, ptr.local) {
+    arg 0 \"\" \"\" none none
+    arg 1 \"\" \"\" none none
+    enqueued_block
+block0(v0: ptr.generic, v1: ptr.local):
+    return
+}
+",
+        )
+        .unwrap()
+    }
+
+    fn work(queue_size: u32, max_events: u32) -> (DeviceWork, Flat) {
+        let queues = DeviceQueues {
+            queues: vec![DeviceQueue {
+                handle: QUEUE,
+                size: queue_size,
+                profiling: true,
+            }],
+            default: QUEUE,
+            max_events,
+        };
+        let platform = PlainPlatform {
+            sub_group_size: 8,
+            uniform_groups: false,
+        };
+        let mut mem = Flat(vec![0; 512]);
+        // ndrange_1D(64, 16); a 24-byte block literal.
+        mem.write(NDRANGE, &1u32.to_le_bytes()).unwrap();
+        for d in 0..3 {
+            mem.put_u64(NDRANGE + 32 + 8 * d, if d == 0 { 64 } else { 1 });
+            mem.put_u64(NDRANGE + 56 + 8 * d, if d == 0 { 16 } else { 1 });
+        }
+        mem.write(BLOCK, &24u32.to_le_bytes()).unwrap();
+        mem.write(BLOCK + 16, &[7; 8]).unwrap();
+        (DeviceWork::new(queues, Box::new(platform)), mem)
+    }
+
+    fn kernel(m: &Module, name: &str) -> Option<FuncId> {
+        m.function_by_name(name)
+    }
+
+    /// `enqueue_kernel @child` waiting for `events` (at EVENTS), its
+    /// event to EVENT_RET when `want_event`.
+    fn enqueue(
+        w: &mut DeviceWork,
+        m: &Module,
+        mem: &mut Flat,
+        events: &[u64],
+        want_event: bool,
+    ) -> i32 {
+        for (i, &e) in events.iter().enumerate() {
+            mem.put_u64(EVENTS + 8 * i as u64, e);
+        }
+        let list = if events.is_empty() { 0 } else { EVENTS };
+        let ret = if want_event { EVENT_RET } else { 0 };
+        let args = [
+            QUEUE,
+            0,
+            NDRANGE,
+            events.len() as u64,
+            list,
+            ret,
+            BLOCK,
+            0,
+            0,
+        ];
+        w.call(m, DeviceOp::EnqueueKernel, kernel(m, "child"), &args, mem)
+            .unwrap() as u32 as i32
+    }
+
+    fn op(w: &mut DeviceWork, m: &Module, mem: &mut Flat, op: DeviceOp, args: &[u64]) -> u64 {
+        w.call(m, op, None, args, mem).unwrap()
+    }
+
+    #[test]
+    fn a_child_waits_for_its_user_event_and_carries_its_block_and_range() {
+        let m = module();
+        let (mut w, mut mem) = work(64 * 1024, 1024);
+        let user = op(&mut w, &m, &mut mem, DeviceOp::CreateUserEvent, &[]);
+        assert_eq!(op(&mut w, &m, &mut mem, DeviceOp::IsValidEvent, &[user]), 1);
+        assert_eq!(enqueue(&mut w, &m, &mut mem, &[user], true), clk::SUCCESS);
+        let e = mem.u64(EVENT_RET);
+        assert!(e != 0 && e != clk::NULL_EVENT && e != user);
+        assert_eq!(w.next(&mut mem).unwrap(), None, "waits for the user event");
+        assert_eq!(w.waiting(), 1);
+        op(
+            &mut w,
+            &m,
+            &mut mem,
+            DeviceOp::SetUserEventStatus,
+            &[user, 0],
+        );
+        let child = w.next(&mut mem).unwrap().expect("ready");
+        assert_eq!(child.kernel, kernel(&m, "child").unwrap());
+        assert_eq!(child.work_dim, 1);
+        assert_eq!(child.global_size, [64, 1, 1]);
+        assert_eq!(child.local_size, [16, 1, 1]);
+        assert_eq!(child.block.len(), 24);
+        assert_eq!(child.block[16..24], [7; 8]);
+        w.finish(child.command, &mut mem).unwrap();
+        assert_eq!(w.next(&mut mem).unwrap(), None);
+        assert_eq!(w.waiting(), 0);
+        assert_eq!(w.launched(), 1);
+    }
+
+    #[test]
+    fn an_event_completes_with_the_kernels_its_command_enqueued() {
+        let m = module();
+        let (mut w, mut mem) = work(64 * 1024, 1024);
+        assert_eq!(enqueue(&mut w, &m, &mut mem, &[], true), clk::SUCCESS);
+        let parent_event = mem.u64(EVENT_RET);
+        // A command that waits for the parent's event.
+        assert_eq!(enqueue(&mut w, &m, &mut mem, &[parent_event], false), 0);
+        let parent = w.next(&mut mem).unwrap().expect("the parent runs first");
+        // Its work-items enqueue a grandchild.
+        assert_eq!(enqueue(&mut w, &m, &mut mem, &[], false), clk::SUCCESS);
+        // The profiling capture waits for the completion.
+        op(
+            &mut w,
+            &m,
+            &mut mem,
+            DeviceOp::CaptureEventProfilingInfo,
+            &[parent_event, 1, PROFILE],
+        );
+        w.finish(parent.command, &mut mem).unwrap();
+        assert_eq!(mem.u64(PROFILE), 0, "not complete before its child");
+        let grandchild = w.next(&mut mem).unwrap().expect("the grandchild");
+        w.finish(grandchild.command, &mut mem).unwrap();
+        let (exec, complete) = (mem.u64(PROFILE), mem.u64(PROFILE + 8));
+        assert!(exec > 0 && complete >= exec, "{exec} {complete}");
+        let waiter = w.next(&mut mem).unwrap().expect("the waiting command");
+        w.finish(waiter.command, &mut mem).unwrap();
+        assert_eq!(w.next(&mut mem).unwrap(), None);
+    }
+
+    #[test]
+    fn a_failed_user_event_fails_the_commands_that_wait_for_it() {
+        let m = module();
+        let (mut w, mut mem) = work(64 * 1024, 1024);
+        let user = op(&mut w, &m, &mut mem, DeviceOp::CreateUserEvent, &[]);
+        assert_eq!(enqueue(&mut w, &m, &mut mem, &[user], true), 0);
+        let e = mem.u64(EVENT_RET);
+        assert_eq!(enqueue(&mut w, &m, &mut mem, &[e], false), 0);
+        op(
+            &mut w,
+            &m,
+            &mut mem,
+            DeviceOp::SetUserEventStatus,
+            &[user, (-5i32) as u32 as u64],
+        );
+        assert_eq!(w.next(&mut mem).unwrap(), None, "neither runs");
+        assert_eq!(w.waiting(), 0);
+        assert_eq!(w.launched(), 0);
+    }
+
+    #[test]
+    fn wait_lists_markers_and_ranges_are_checked() {
+        let m = module();
+        let (mut w, mut mem) = work(64 * 1024, 1024);
+        let bad = clk::INVALID_EVENT_WAIT_LIST;
+        assert_eq!(
+            enqueue(&mut w, &m, &mut mem, &[clk::NULL_EVENT], false),
+            bad
+        );
+        let args = [QUEUE, 0, NDRANGE, 1, 0, 0, BLOCK, 0, 0];
+        let r = w.call(
+            &m,
+            DeviceOp::EnqueueKernel,
+            kernel(&m, "child"),
+            &args,
+            &mut mem,
+        );
+        assert_eq!(r.unwrap() as i32, bad, "a count without a list");
+        let marker = |w: &mut DeviceWork, mem: &mut Flat, n: u64, list: u64| {
+            op(
+                w,
+                &m,
+                mem,
+                DeviceOp::EnqueueMarker,
+                &[QUEUE, n, list, EVENT_RET],
+            ) as i32
+        };
+        assert_eq!(
+            marker(&mut w, &mut mem, 0, 0),
+            bad,
+            "a marker waits for something"
+        );
+        let args = [0, 0, NDRANGE, 0, 0, 0, BLOCK, 0, 0];
+        let r = w.call(
+            &m,
+            DeviceOp::EnqueueKernel,
+            kernel(&m, "child"),
+            &args,
+            &mut mem,
+        );
+        assert_eq!(r.unwrap() as i32, clk::INVALID_QUEUE);
+        // A local size larger than the device's largest work-group.
+        mem.put_u64(NDRANGE + 56, 8192);
+        assert_eq!(
+            enqueue(&mut w, &m, &mut mem, &[], false),
+            clk::INVALID_NDRANGE
+        );
+        // A zero global size.
+        mem.put_u64(NDRANGE + 56, 16);
+        mem.put_u64(NDRANGE + 32, 0);
+        assert_eq!(
+            enqueue(&mut w, &m, &mut mem, &[], false),
+            clk::INVALID_NDRANGE
+        );
+        mem.put_u64(NDRANGE + 32, 64);
+        // A `__local` argument of 0 bytes.
+        mem.put_u64(SIZES, 0);
+        let args = [QUEUE, 0, NDRANGE, 0, 0, 0, BLOCK, 1, SIZES];
+        let child_local = kernel(&m, "child_local");
+        let r = w.call(&m, DeviceOp::EnqueueKernel, child_local, &args, &mut mem);
+        assert_eq!(r.unwrap() as i32, clk::INVALID_ARG_SIZE);
+        mem.put_u64(SIZES, 256);
+        let r = w.call(&m, DeviceOp::EnqueueKernel, child_local, &args, &mut mem);
+        assert_eq!(r.unwrap() as i32, clk::SUCCESS);
+        let child = w.next(&mut mem).unwrap().unwrap();
+        assert_eq!(child.local_sizes, vec![256]);
+    }
+
+    #[test]
+    fn a_full_queue_and_an_exhausted_event_pool_are_reported() {
+        let m = module();
+        // Room for two commands of 24-byte blocks.
+        let (mut w, mut mem) = work(2 * (COMMAND_BYTES as u32 + 24), 2);
+        assert_eq!(enqueue(&mut w, &m, &mut mem, &[], false), clk::SUCCESS);
+        assert_eq!(enqueue(&mut w, &m, &mut mem, &[], false), clk::SUCCESS);
+        assert_eq!(
+            enqueue(&mut w, &m, &mut mem, &[], false),
+            clk::DEVICE_QUEUE_FULL
+        );
+        // Started commands leave the queue.
+        let a = w.next(&mut mem).unwrap().unwrap();
+        w.finish(a.command, &mut mem).unwrap();
+        assert_eq!(enqueue(&mut w, &m, &mut mem, &[], true), clk::SUCCESS);
+        let u = op(&mut w, &m, &mut mem, DeviceOp::CreateUserEvent, &[]);
+        assert_ne!(u, clk::NULL_EVENT);
+        let none = op(&mut w, &m, &mut mem, DeviceOp::CreateUserEvent, &[]);
+        assert_eq!(none, clk::NULL_EVENT, "two events at most");
+        assert_eq!(op(&mut w, &m, &mut mem, DeviceOp::IsValidEvent, &[none]), 0);
+        // A released user event that is done frees its slot; its handle
+        // is no longer valid.
+        op(&mut w, &m, &mut mem, DeviceOp::SetUserEventStatus, &[u, 0]);
+        op(&mut w, &m, &mut mem, DeviceOp::ReleaseEvent, &[u]);
+        assert_eq!(op(&mut w, &m, &mut mem, DeviceOp::IsValidEvent, &[u]), 0);
+        let again = op(&mut w, &m, &mut mem, DeviceOp::CreateUserEvent, &[]);
+        assert_ne!(again, clk::NULL_EVENT);
+        assert_ne!(again, u, "a reused slot has a new generation");
+    }
+}

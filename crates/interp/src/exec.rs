@@ -156,20 +156,35 @@ struct Exec<'p, 'm, 'a> {
     device: DeviceWork,
 }
 
-/// The interpreter's memory as device enqueue reads and writes it.
-struct DeviceMem<'m, 'a>(&'m mut Memory<'a>);
+/// The interpreter's memory as device enqueue reads and writes it; the
+/// writes are noted for checked mode (they initialize what they write).
+struct DeviceMem<'m, 'a> {
+    mem: &'m mut Memory<'a>,
+    written: Vec<(u64, u64)>,
+}
+
+impl<'m, 'a> DeviceMem<'m, 'a> {
+    fn new(mem: &'m mut Memory<'a>) -> DeviceMem<'m, 'a> {
+        DeviceMem {
+            mem,
+            written: Vec::new(),
+        }
+    }
+}
 
 impl DeviceMemory for DeviceMem<'_, '_> {
     type Error = Fault;
 
     fn read(&mut self, addr: u64, len: u64) -> Result<Vec<u8>, Fault> {
-        self.0.bytes(addr, len).map(<[u8]>::to_vec)
+        self.mem.bytes(addr, len).map(<[u8]>::to_vec)
     }
 
     fn write(&mut self, addr: u64, bytes: &[u8]) -> Result<(), Fault> {
-        self.0
+        self.mem
             .bytes_mut(addr, bytes.len() as u64)
-            .map(|b| b.copy_from_slice(bytes))
+            .map(|b| b.copy_from_slice(bytes))?;
+        self.written.push((addr, bytes.len() as u64));
+        Ok(())
     }
 }
 
@@ -963,15 +978,20 @@ impl<'p, 'a> Exec<'p, '_, 'a> {
         let device_fault = |e: Fault| InterpError::DeviceEnqueue {
             message: format!("writing a device event's profiling information faulted: {e:?}"),
         };
-        while let Some(child) = self
-            .device
-            .next(&mut DeviceMem(&mut self.mem))
-            .map_err(device_fault)?
-        {
+        loop {
+            let mut mem = DeviceMem::new(&mut self.mem);
+            let next = self.device.next(&mut mem);
+            let written = mem.written;
+            self.device_wrote(&written);
+            let Some(child) = next.map_err(device_fault)? else {
+                break;
+            };
             self.run_child(&child)?;
-            self.device
-                .finish(child.command, &mut DeviceMem(&mut self.mem))
-                .map_err(device_fault)?;
+            let mut mem = DeviceMem::new(&mut self.mem);
+            let finished = self.device.finish(child.command, &mut mem);
+            let written = mem.written;
+            self.device_wrote(&written);
+            finished.map_err(device_fault)?;
         }
         let waiting = self.device.waiting();
         if waiting > 0 {
@@ -982,6 +1002,16 @@ impl<'p, 'a> Exec<'p, '_, 'a> {
             });
         }
         Ok(())
+    }
+
+    /// Checked mode: memory device enqueue wrote (an event handle, profiling
+    /// times) is initialized.
+    fn device_wrote(&mut self, written: &[(u64, u64)]) {
+        if let Some(ck) = &mut self.check {
+            for &(addr, len) in written {
+                ck.fill_shadow(region_of(addr), offset_of(addr), len, true);
+            }
+        }
     }
 
     /// Runs one enqueued kernel in this launch's memory: its block literal
@@ -1019,6 +1049,11 @@ impl<'p, 'a> Exec<'p, '_, 'a> {
             .alloc(child.block.len() as u64, block_name, Space::Global)
             .ok_or_else(too_many)?;
         self.mem.contents_mut(block).copy_from_slice(&child.block);
+        if let Some(ck) = &mut self.check {
+            // Read-only for the child (and the region may be a freed one's
+            // with other tracking).
+            ck.track(block, Space::Global, child.block.len() as u64);
+        }
         let mut template = kf.template.clone();
         template[kf.params[0] as usize] = addr(block, 0);
         let mut locals = Vec::new();
@@ -1978,16 +2013,13 @@ impl<'p, 'a> Exec<'p, '_, 'a> {
                     .iter()
                     .map(|&(a, t)| regs[r(a)] & t.int_mask())
                     .collect();
+                let mut mem = DeviceMem::new(&mut self.mem);
                 let result = self
                     .device
-                    .call(
-                        self.module,
-                        call.op,
-                        call.kernel,
-                        &args,
-                        &mut DeviceMem(&mut self.mem),
-                    )
-                    .map_err(|e| self.fault(e, AccessKind::Read, fidx, at, id))?;
+                    .call(self.module, call.op, call.kernel, &args, &mut mem);
+                let written = mem.written;
+                self.device_wrote(&written);
+                let result = result.map_err(|e| self.fault(e, AccessKind::Read, fidx, at, id))?;
                 if dst != NO_REG {
                     regs[r(dst)] = result;
                 }

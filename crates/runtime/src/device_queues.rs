@@ -4,8 +4,10 @@
 //!
 //! A context holds a [`DeviceQueues`] registry (shared by its clones): the
 //! host creates queues in it (the OpenCL platform with the handles of its
-//! `CL_QUEUE_ON_DEVICE` queues) and chooses the default one, which
-//! `get_default_queue` gives. Each launch takes a snapshot and runs the
+//! `CL_QUEUE_ON_DEVICE` queues, in a registry of its own for each device
+//! of each of its contexts) and chooses the default one, which
+//! `get_default_queue` gives; a Rust API context starts with a default
+//! device queue of the preferred size. Each launch takes a snapshot and runs the
 //! kernels its work-items enqueue after its own work-items, on all cores,
 //! following [`lockstep_interp::device_queue`] (the model both engines
 //! share): the launch returns once every kernel it enqueued, transitively,
@@ -68,8 +70,20 @@ pub struct DeviceQueues {
 }
 
 impl DeviceQueues {
+    /// No device queues (the OpenCL platform's start: the application
+    /// creates them).
     pub fn new() -> DeviceQueues {
         DeviceQueues::default()
+    }
+
+    /// A default device queue of the preferred size and no other (what a
+    /// new [`Context`] has).
+    pub fn with_default() -> DeviceQueues {
+        let queues = DeviceQueues::new();
+        queues
+            .ensure_default()
+            .expect("an empty registry takes a default queue");
+        queues
     }
 
     fn lock(&self) -> std::sync::MutexGuard<'_, Registry> {

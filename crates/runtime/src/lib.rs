@@ -196,13 +196,14 @@ impl Context {
             interpret_after_passes: false,
             launches: Arc::default(),
             tiering: Tiering::from_env(),
-            device_queues: DeviceQueues::new(),
+            device_queues: DeviceQueues::with_default(),
         }
     }
 
     /// The device queues kernels launched in this context may enqueue to
-    /// (OpenCL C 2.0 `enqueue_kernel`); none until the host creates them
-    /// (see [`DeviceQueues`]).
+    /// (OpenCL C 2.0 `enqueue_kernel`): a new context has a default device
+    /// queue of the preferred size (which `get_default_queue` gives), and
+    /// the host may add others or replace it (see [`DeviceQueues`]).
     pub fn device_queues(&self) -> &DeviceQueues {
         &self.device_queues
     }

@@ -362,10 +362,7 @@ pub struct Simulation {
 }
 
 impl Simulation {
-    /// Reads `path`, builds its program with `build_options` and binds the
-    /// arguments. The context gets a default device queue if it has none,
-    /// as a host program makes one for kernels that enqueue kernels
-    /// (`get_default_queue`).
+    /// Reads `path`, builds its program with `build_options` and binds the arguments.
     pub fn load(ctx: &Context, path: &Path, build_options: &str) -> Result<Simulation, SimError> {
         let file = path.display().to_string();
         let text = std::fs::read_to_string(path).map_err(|e| SimError::Io {
@@ -384,12 +381,6 @@ impl Simulation {
         }
         let (kernel_name, global, local) = parse_sizes(&mut r)?;
         let program = Program::from_file(ctx, &program_path, build_options)?;
-        ctx.device_queues()
-            .ensure_default()
-            .map_err(|e| SimError::Io {
-                file: file.clone(),
-                message: format!("creating the default device queue: {e}"),
-            })?;
         let mut kernel = program.kernel(&kernel_name)?;
         let dims = if global[2] > 1 || local[2] > 1 {
             3
