@@ -692,6 +692,12 @@ pub unsafe extern "C" fn clCreateCommandQueue(
     errcode_ret: *mut cl_int,
 ) -> cl_command_queue {
     creator(errcode_ret, || {
+        // The OpenCL 1.x call makes host queues: its properties are
+        // CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE and CL_QUEUE_PROFILING_ENABLE.
+        if properties & (CL_QUEUE_ON_DEVICE | CL_QUEUE_ON_DEVICE_DEFAULT) != 0 {
+            crate::context::get(context)?.device(device)?;
+            return Err(CL_INVALID_VALUE);
+        }
         create_queue(context, device, properties, Vec::new(), None)
     })
 }
