@@ -78,7 +78,11 @@ pub(crate) fn import_module(
     }
     let uses_work_group_functions = module_functions(llvm_module).iter().any(|f| {
         let name = f.name();
-        f.is_declaration() && name.contains("work_group_") && !name.contains("work_group_barrier")
+        // Not `__get_kernel_work_group_size_impl` (device enqueue).
+        f.is_declaration()
+            && name.contains("work_group_")
+            && !name.contains("work_group_barrier")
+            && !name.starts_with("__get_kernel_")
     });
     if uses_work_group_functions {
         let name = unique_name(&imp.module, "__lockstep_work_group_scratch");
