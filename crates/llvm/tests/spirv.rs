@@ -270,6 +270,12 @@ fn kernels20_launches() -> Vec<Launch> {
             8,
             vec![Arg::Buffer(bytes(&ints[..32])), Arg::Local(32)],
         ),
+        Launch::new_1d(
+            "device_enqueue",
+            4,
+            2,
+            vec![Arg::Buffer(vec![0; 4 * 8 * 4])],
+        ),
     ]
 }
 

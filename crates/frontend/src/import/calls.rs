@@ -733,16 +733,10 @@ fn device_enqueue(
     let kernel = match kernel_arg {
         None => None,
         Some(i) => {
-            let k = args.get(i).copied();
-            let id = k
-                .and_then(|k| fi.imp.function_address(k).map(|_| k))
-                .and_then(|k| {
-                    let mut f = k;
-                    while !f.is_function() {
-                        f = f.operand(0);
-                    }
-                    fi.imp.kernel_ids.get(&f).copied()
-                });
+            let id = args
+                .get(i)
+                .and_then(|&k| cast_function(k))
+                .and_then(|f| fi.imp.kernel_ids.get(&f).copied());
             match id {
                 Some(id) => Some(id),
                 None => {
@@ -773,6 +767,12 @@ fn device_enqueue(
             ir::device_op::DeviceOperand::Int(t) => Some(*t),
             ir::device_op::DeviceOperand::Ptr => None,
         };
+        // The SPIR-V translator's queues and events are pointers.
+        let v = if want == Some(Type::I64) && fi.ty(v).is_ptr() {
+            fi.convert(ConvertOp::PtrToInt, Type::I64, v)
+        } else {
+            v
+        };
         let have = fi.ty(v);
         let fits = match want {
             Some(t) => have == t,
@@ -792,21 +792,48 @@ fn device_enqueue(
         args: values,
     };
     Ok(Some(match op.result_type() {
-        Some(t) => {
-            let want = super::types::scalar_type(inst.ty());
-            if want != Some(t) {
+        Some(t) => match super::types::scalar_type(inst.ty()) {
+            Some(w) if w == t => vec![fi.val(data, t)],
+            // A queue or event as the SPIR-V translator types it.
+            Some(w @ Type::Ptr(_)) if t == Type::I64 => {
+                let bits = fi.val(data, t);
+                vec![fi.convert(ConvertOp::IntToPtr, w, bits)]
+            }
+            _ => {
                 return Err(fi.imp.unsupported(
                     format!("a call to '{name}' returning {}", inst.ty().print()),
                     fi.loc,
-                ));
+                ))
             }
-            vec![fi.val(data, t)]
-        }
+        },
         None => {
             fi.emit(data, None);
             vec![]
         }
     }))
+}
+
+/// The function `v` is, through bit and address space casts (constant
+/// expressions from clang, instructions from the SPIR-V translator).
+fn cast_function(v: Val) -> Option<Val> {
+    let mut v = v;
+    while !v.is_function() {
+        let opcode = if v.is_instruction() {
+            v.opcode()
+        } else if v.kind() == llvm_sys::LLVMValueKind::LLVMConstantExprValueKind {
+            v.const_opcode()
+        } else {
+            return None;
+        };
+        if !matches!(
+            opcode,
+            llvm_sys::LLVMOpcode::LLVMBitCast | llvm_sys::LLVMOpcode::LLVMAddrSpaceCast
+        ) {
+            return None;
+        }
+        v = v.operand(0);
+    }
+    Some(v)
 }
 
 /// `printf(format, ...)`: the format string must be a constant.

@@ -282,17 +282,9 @@ impl Importer {
     /// address is an opaque nonzero value, distinct per function: its
     /// position in the module plus one.
     pub fn function_address(&self, c: Val) -> Option<u64> {
-        let mut c = c;
-        while !c.is_function() {
-            let cast = c.kind() == llvm_sys::LLVMValueKind::LLVMConstantExprValueKind
-                && matches!(
-                    c.const_opcode(),
-                    LLVMOpcode::LLVMBitCast | LLVMOpcode::LLVMAddrSpaceCast
-                );
-            if !cast {
-                return None;
-            }
-            c = c.operand(0);
+        let c = strip_casts(c);
+        if !c.is_function() {
+            return None;
         }
         self.function_tokens.get(&c).copied()
     }
@@ -311,6 +303,11 @@ impl Importer {
             if let Some(dst) = buf.get_mut(offset..offset + 8) {
                 dst.copy_from_slice(&token.to_le_bytes());
             }
+            return Ok(());
+        }
+        // A cast of null (the SPIR-V translator writes
+        // `addrspacecast (ptr null to ptr addrspace(4))`): zero bytes.
+        if strip_casts(c).is_null_value() {
             return Ok(());
         }
         let (target, addend) = self.constant_address(c)?;
@@ -350,6 +347,20 @@ impl Importer {
             _ => Err(self.unsupported(format!("initializer {}", c.print()), None)),
         }
     }
+}
+
+/// A constant without its bit and address space casts.
+fn strip_casts(c: Val) -> Val {
+    let mut c = c;
+    while c.kind() == llvm_sys::LLVMValueKind::LLVMConstantExprValueKind
+        && matches!(
+            c.const_opcode(),
+            LLVMOpcode::LLVMBitCast | LLVMOpcode::LLVMAddrSpaceCast
+        )
+    {
+        c = c.operand(0);
+    }
+    c
 }
 
 /// The type of a global variable's contents.
