@@ -23,7 +23,8 @@
 //! only by their wait lists. Each queue holds at most its size in bytes of
 //! commands not yet started: [`COMMAND_BYTES`] for each, plus its block
 //! literal, local sizes and wait list; an enqueue that does not fit gets
-//! `CLK_DEVICE_QUEUE_FULL`. Events are handles `slot + 1 | generation << 32`
+//! `CLK_DEVICE_QUEUE_FULL`; kernels nest at most [`MAX_NESTING`] deep
+//! (`CLK_OUT_OF_RESOURCES` below that). Events are handles `slot + 1 | generation << 32`
 //! (never 0 or `CLK_NULL_EVENT`); a released event's slot is reused once
 //! its command is complete and no command waits for it, under a new
 //! generation, so a stale handle is not a valid event.
@@ -75,6 +76,12 @@ pub const NDRANGE_BYTES: u64 = 80;
 /// The smallest block literal: its size and alignment (`i32` each), then
 /// its invoke function.
 pub const BLOCK_HEADER_BYTES: u32 = 16;
+
+/// How deep kernels may nest: a kernel this many enqueues below the host's
+/// launch gets `CLK_OUT_OF_RESOURCES` for its enqueues. Each level keeps
+/// its command until its children complete, so without a bound a kernel
+/// that enqueues itself forever would take memory forever.
+pub const MAX_NESTING: u32 = 1024;
 
 /// A device queue the host created (an on-device command queue).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -219,6 +226,8 @@ struct Command {
     parent: Option<usize>,
     /// Commands it enqueued that have not completed.
     children: u32,
+    /// Enqueues between the host's launch and it (its children's: 1).
+    depth: u32,
     stage: Stage,
     body: Body,
 }
@@ -598,6 +607,14 @@ impl DeviceWork {
         Ok(Some(range))
     }
 
+    /// The depth of the command whose work-items run now (0: the host's
+    /// launch).
+    fn current_depth(&self) -> u32 {
+        self.current
+            .and_then(|c| self.commands[c].as_ref())
+            .map_or(0, |c| c.depth)
+    }
+
     /// Takes `cost` bytes of queue `queue`: false if they do not fit.
     fn reserve(&mut self, queue: u64, cost: u64) -> bool {
         let size = self.queue(queue).map_or(0, |q| q.size as u64);
@@ -626,6 +643,9 @@ impl DeviceWork {
             std::array::from_fn(|i| args.get(i).copied().unwrap_or(0));
         if self.queue(queue).is_none() {
             return Ok(clk::INVALID_QUEUE);
+        }
+        if self.current_depth() >= MAX_NESTING {
+            return Ok(clk::OUT_OF_RESOURCES);
         }
         if !matches!(
             flags as u32,
@@ -791,6 +811,7 @@ impl DeviceWork {
             }
         }
         self.seq += 1;
+        let depth = self.current_depth() + 1;
         self.commands[slot] = Some(Command {
             seq: self.seq,
             queue,
@@ -799,6 +820,7 @@ impl DeviceWork {
             event,
             parent: self.current,
             children: 0,
+            depth,
             stage: Stage::Waiting,
             body,
         });
@@ -1283,6 +1305,30 @@ block0(v0: ptr.generic, v1: ptr.local):
         assert_eq!(r.unwrap() as i32, clk::SUCCESS);
         let child = w.next(&mut mem).unwrap().unwrap();
         assert_eq!(child.local_sizes, vec![256]);
+    }
+
+    #[test]
+    fn nesting_deeper_than_the_limit_is_out_of_resources() {
+        let m = module();
+        let (mut w, mut mem) = work(64 * 1024, 1024);
+        assert_eq!(enqueue(&mut w, &m, &mut mem, &[], false), clk::SUCCESS);
+        let mut depth = 1;
+        loop {
+            let child = w.next(&mut mem).unwrap().expect("the chain goes on");
+            let r = enqueue(&mut w, &m, &mut mem, &[], false);
+            w.finish(child.command, &mut mem).unwrap();
+            if r != clk::SUCCESS {
+                assert_eq!(r, clk::OUT_OF_RESOURCES);
+                break;
+            }
+            depth += 1;
+        }
+        assert_eq!(depth, MAX_NESTING);
+        assert_eq!(w.next(&mut mem).unwrap(), None);
+        assert!(
+            w.commands.iter().all(Option::is_none),
+            "every command completed"
+        );
     }
 
     #[test]

@@ -88,3 +88,10 @@ def k_enqueue_printf():
         lines += ["step %d: item %d" % (step, i) for i in range(2)]
     return Kernel("enqueue_printf", "enqueue_printf", (1,), (1,), [
         scalar("n", "int", n)], printf=lines)
+
+
+def k_enqueue_nesting_limit():
+    # The host's launch, then MAX_NESTING (1024) levels of children; the
+    # last level's enqueue fails.
+    return Kernel("enqueue_nesting_limit", "enqueue_nesting_limit", (1,), (1,), [
+        out("depth", "int", [1 + 1024, CLK_OUT_OF_RESOURCES], init="fill", fill_value=0)])
