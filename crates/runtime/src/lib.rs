@@ -540,6 +540,8 @@ impl Context {
         bound: &[ArgValue],
     ) -> Result<LaunchReport, LaunchError> {
         let device = Mutex::new(device_queues::device_work(self, kernel));
+        // The launch's buffers stay locked until its children have run too.
+        let guards = simd::lock_buffers(bound);
         let mut report = simd::launch(kernel, range, local, width, bound, self, &device)?;
         report.kernel_ended = Some(std::time::Instant::now());
         let device_error = |message: String| LaunchError::Execution {
@@ -568,6 +570,7 @@ impl Context {
             )));
         }
         report.enqueued = work.launched();
+        drop(guards);
         Ok(report)
     }
 
@@ -600,6 +603,8 @@ impl Context {
         let local = kernel::validate_range(&kernel, &range, width)?;
         let bound = kernel.bound_args()?;
         kernel::check_local_memory(&kernel, &bound)?;
+        // No buffer arguments to lock: the block's pointers are to the
+        // launch's buffers (locked by `run_simd`) or shared memory.
         let report = simd::launch(&kernel, &range, local, width, &bound, self, device);
         drop(block);
         report

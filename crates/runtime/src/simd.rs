@@ -300,8 +300,24 @@ impl ByValue {
     }
 }
 
-/// Runs a launch's work-items on the SIMD engine, in gangs of `width`;
-/// what they enqueue goes to `device` (the caller runs it).
+/// Locks every buffer of a launch's arguments once, in the global lock
+/// order ([`crate::lock_all`]): what the caller holds while the launch
+/// and the kernels it enqueues run (they reach its buffers through
+/// pointers the block literals captured).
+pub(crate) fn lock_buffers(bound: &[ArgValue]) -> Vec<crate::StorageGuard<'_>> {
+    crate::lock_all(bound.iter().flat_map(|a| match a {
+        ArgValue::Buffer(s) => vec![(&**s, crate::Access::Write)],
+        ArgValue::Image(i) => vec![
+            (&**i.storage(), crate::Access::Read),
+            (&**i.texels(), crate::Access::Write),
+        ],
+        _ => Vec::new(),
+    }))
+}
+
+/// Runs a launch's work-items on the SIMD engine, in gangs of `width`,
+/// the caller holding the locks of its buffers ([`lock_buffers`]); what
+/// they enqueue goes to `device` (the caller runs it).
 pub(crate) fn launch(
     kernel: &Kernel,
     range: &NDRange,
@@ -439,19 +455,10 @@ pub(crate) fn launch(
         .unwrap_or(0);
     let mut local_total = static_local;
     let mut byval: Vec<ByValue> = Vec::new();
-    // Every buffer locked once, in the global lock order, before any runs.
-    let guards = crate::lock_all(bound.iter().flat_map(|a| match a {
-        ArgValue::Buffer(s) => vec![(&**s, crate::Access::Write)],
-        ArgValue::Image(i) => vec![
-            (&**i.storage(), crate::Access::Read),
-            (&**i.texels(), crate::Access::Write),
-        ],
-        _ => Vec::new(),
-    }));
     let mut args = Vec::with_capacity(bound.len());
     for a in bound {
         args.push(match a {
-            // The buffer's lock is held in `guards` for the launch.
+            // The caller holds the buffer's lock ([`lock_buffers`]).
             ArgValue::Buffer(s) => s.as_ptr() as u64,
             ArgValue::Null => 0,
             ArgValue::Pointer { addr, .. } => *addr,
@@ -466,7 +473,7 @@ pub(crate) fn launch(
                 raw[..bytes.len().min(8)].copy_from_slice(&bytes[..bytes.len().min(8)]);
                 u64::from_le_bytes(raw)
             }
-            // Its descriptor; the texels' lock is held in `guards` too.
+            // Its descriptor; the caller holds the texels' lock too.
             ArgValue::Image(i) => i.storage().as_ptr() as u64,
             ArgValue::Sampler(_) => unreachable!("bound as Scalar"),
             ArgValue::Bytes(bytes) => {
@@ -686,7 +693,6 @@ pub(crate) fn launch(
     for k in variants.iter().flat_map(|(_, specs)| specs.values()) {
         k.launched(running.elapsed());
     }
-    drop(guards);
     drop(byval);
     if let Some(message) = sink
         .divergence
