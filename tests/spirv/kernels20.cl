@@ -1,7 +1,8 @@
 // build: -cl-std=CL2.0
 // OpenCL C 2.0 kernels for crates/llvm/tests/spirv.rs (see kernels.cl):
 // C11 atomics with orders and scopes, work-group functions, program-scope
-// variables (read) and the generic address space; pipes.
+// variables (read), the generic address space, pipes and device-side
+// enqueue.
 
 global int total = 5;
 
@@ -68,4 +69,25 @@ __kernel void pipe_reservations(write_only pipe int out, read_only pipe int in,
   } else {
     atomic_inc(&log[2]);
   }
+}
+
+// Device-side enqueue: per work-item, a child writing captured values,
+// then (ordered by its device event) a 2-D child with a __local buffer
+// and a barrier reading them.
+__kernel void device_enqueue(__global int *out) {
+  int g = get_global_id(0);
+  queue_t q = get_default_queue();
+  clk_event_t first;
+  enqueue_kernel(q, CLK_ENQUEUE_FLAGS_NO_WAIT, ndrange_1D(2), 0, NULL, &first,
+                 ^{ out[g * 8 + get_global_id(0)] = g * 10 + (int)get_global_id(0) + 1; });
+  size_t gs[2] = {2, 2};
+  enqueue_kernel(q, CLK_ENQUEUE_FLAGS_NO_WAIT, ndrange_2D(gs, gs), 1, &first, NULL,
+                 ^(local void *scratch) {
+                   local int *t = (local int *)scratch;
+                   int l = get_local_linear_id();
+                   t[l] = out[g * 8] + out[g * 8 + 1] + l;
+                   barrier(CLK_LOCAL_MEM_FENCE);
+                   out[g * 8 + 2 + l] = t[3 - l];
+                 }, 4 * sizeof(int));
+  release_event(first);
 }

@@ -31,6 +31,12 @@
 //   * barrier, work_group_barrier (both overloads), mem_fence,
 //     read_mem_fence, write_mem_fence, atomic_work_item_fence
 //   * printf
+//   * device-side enqueue (import/calls.rs makes them device enqueue
+//     operations): clang's __enqueue_kernel_* and __get_kernel_*_impl
+//     built-ins, get_default_queue, enqueue_marker, retain_event,
+//     release_event, create_user_event, is_valid_event,
+//     set_user_event_status, capture_event_profiling_info (enqueue.cl
+//     defines the ndrange_1D/2D/3D builders)
 //   * the image and sampler views images.cl uses: `__lockstep_image(img)`
 //     (an image handle is a __global pointer to its descriptor and texels)
 //     and `__lockstep_sampler(s)` (a sampler is its CLK_* bits), both the
@@ -63,8 +69,8 @@
 // load and store).
 //
 // Out of scope (not defined here): half and depth image functions
-// (read_imageh, write_imageh, depth, mipmap and MSAA images), device-side
-// enqueue and event functions, work_group_* collective functions,
+// (read_imageh, write_imageh, depth, mipmap and MSAA images), work_group_*
+// collective functions,
 // cl_khr_kernel_clock, sub_group_rotate, and vendor extensions (amd_*,
 // arm_*, intel_* but cl_intel_subgroups' shuffles and block reads and
 // writes of uints). check_coverage.py lists the exact exclusion patterns.
@@ -102,3 +108,4 @@
 #include "subgroups.cl"
 #include "images.cl"
 #include "pipes.cl"
+#include "enqueue.cl"

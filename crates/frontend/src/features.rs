@@ -91,6 +91,7 @@ pub const FEATURES: &[&str] = &[
     "__opencl_c_integer_dot_product_input_4x8bit",
     "__opencl_c_integer_dot_product_input_4x8bit_packed",
     "__opencl_c_pipes",
+    "__opencl_c_device_enqueue",
 ];
 
 /// Whether the device supports images (`__IMAGE_SUPPORT__`,

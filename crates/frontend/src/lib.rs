@@ -244,7 +244,7 @@ fn link_modules<'c>(
 /// Names the linked objects use but none defines: program-scope
 /// variables, and functions that are kernels or are not builtins (the
 /// builtins, which the library defines, have mangled names, or are
-/// `printf` and LLVM intrinsics).
+/// `printf`, clang's device-enqueue built-ins and LLVM intrinsics).
 fn undefined_symbols(module: &inkwell::module::Module<'_>) -> Vec<String> {
     use llvm_sys::core::*;
     let mut out = Vec::new();
@@ -266,7 +266,13 @@ fn undefined_symbols(module: &inkwell::module::Module<'_>) -> Vec<String> {
         let mut f = LLVMGetFirstFunction(raw);
         while !f.is_null() {
             let n = name(f);
-            let builtin = n.starts_with("_Z") || n.starts_with("llvm.") || n == "printf";
+            // clang's device-enqueue built-ins (`__enqueue_kernel_basic`,
+            // `__get_kernel_work_group_size_impl`, ...) are not mangled.
+            let builtin = n.starts_with("_Z")
+                || n.starts_with("llvm.")
+                || n == "printf"
+                || n.starts_with("__enqueue_kernel_")
+                || (n.starts_with("__get_kernel_") && n.ends_with("_impl"));
             let kernel = LLVMGetFunctionCallConv(f) == optimize::SPIR_KERNEL_CC;
             if LLVMIsDeclaration(f) != 0 && !LLVMGetFirstUse(f).is_null() && (kernel || !builtin) {
                 out.push(n);

@@ -28,6 +28,9 @@ pub struct Context {
     pub properties: Vec<cl_context_properties>,
     /// Its devices, each once, in the order given.
     devices: Vec<Retained<Device>>,
+    /// The device queues of each device (in `devices`' order): what
+    /// kernels launched on it may enqueue to.
+    device_queues: Vec<lockstep_runtime::DeviceQueues>,
     destructors: Mutex<Vec<(ContextDestructor, usize)>>,
     /// The runtime context kernels run in.
     pub runtime: lockstep_runtime::Context,
@@ -59,6 +62,16 @@ impl Context {
         } else {
             Err(CL_INVALID_DEVICE)
         }
+    }
+
+    /// The device queues of `d`, one of its devices.
+    pub fn device_queues(
+        &self,
+        d: &Arc<Object<Device>>,
+    ) -> Option<&lockstep_runtime::DeviceQueues> {
+        self.devices()
+            .position(|c| Arc::ptr_eq(c, d))
+            .map(|i| &self.device_queues[i])
     }
 
     /// Its devices' handles.
@@ -138,9 +151,14 @@ fn new_context(
             unique.push(Retained::new(d));
         }
     }
+    let device_queues = unique
+        .iter()
+        .map(|_| lockstep_runtime::DeviceQueues::new())
+        .collect();
     let context = handle::create(Context {
         properties,
         devices: unique,
+        device_queues,
         destructors: Mutex::new(Vec::new()),
         runtime: platform::runtime().clone(),
         svm: Default::default(),

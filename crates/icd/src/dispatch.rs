@@ -175,8 +175,8 @@ fn build() -> Dispatch {
         platform::clGetDeviceAndHostTimer as *const c_void,         // clGetDeviceAndHostTimer
         platform::clGetHostTimer as *const c_void,                  // clGetHostTimer
         kernel::clGetKernelSubGroupInfo as *const c_void,           // clGetKernelSubGroupInfo
-        stubs::unsupported as *const c_void, // clSetDefaultDeviceCommandQueue
-        program::clSetProgramReleaseCallback as *const c_void, // clSetProgramReleaseCallback
+        queue::clSetDefaultDeviceCommandQueue as *const c_void, // clSetDefaultDeviceCommandQueue
+        program::clSetProgramReleaseCallback as *const c_void,  // clSetProgramReleaseCallback
         program::clSetProgramSpecializationConstant as *const c_void, // clSetProgramSpecializationConstant
         memory::clCreateBufferWithProperties as *const c_void, // clCreateBufferWithProperties
         image::clCreateImageWithProperties as *const c_void,   // clCreateImageWithProperties

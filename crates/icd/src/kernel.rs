@@ -16,7 +16,7 @@ use crate::info::Info;
 use crate::memory;
 use crate::platform;
 use crate::program::{self, Program};
-use crate::queue::{self, enqueue, wait_list, Enqueue};
+use crate::queue::{self, wait_list, Enqueue};
 
 pub struct Kernel {
     pub program: Retained<Program>,
@@ -289,6 +289,20 @@ pub unsafe extern "C" fn clSetKernelArg(
                     return Err(CL_INVALID_SAMPLER);
                 }
                 ArgValue::from(s.sampler)
+            }
+            ArgKind::Queue => {
+                if arg_size != std::mem::size_of::<cl_command_queue>() {
+                    return Err(CL_INVALID_ARG_SIZE);
+                }
+                if arg_value.is_null() {
+                    return Err(CL_INVALID_DEVICE_QUEUE);
+                }
+                let handle = *(arg_value as *const cl_command_queue);
+                let q = queue::get_any(handle).map_err(|_| CL_INVALID_DEVICE_QUEUE)?;
+                if !q.on_device() || !Arc::ptr_eq(&q.context, &k.program.context) {
+                    return Err(CL_INVALID_DEVICE_QUEUE);
+                }
+                ArgValue::Bytes((handle as u64).to_le_bytes().to_vec())
             }
             ArgKind::LocalMemory => {
                 if !arg_value.is_null() {
@@ -748,6 +762,8 @@ unsafe fn ndrange(
         .filter_map(Weak::upgrade)
         .collect();
     let runtime_kernel = state.runtime;
+    let ended = Arc::new(std::sync::OnceLock::new());
+    let ended_by_work = ended.clone();
     let e = Enqueue {
         queue: &q,
         command_type,
@@ -756,7 +772,7 @@ unsafe fn ndrange(
         blocking: false,
         uses,
     };
-    enqueue(
+    queue::enqueue_kernel(
         e,
         Box::new(move || {
             if empty {
@@ -764,6 +780,9 @@ unsafe fn ndrange(
             }
             match runtime_ctx.launch(&runtime_kernel, &range) {
                 Ok(report) => {
+                    if let (Some(at), true) = (report.kernel_ended, report.enqueued > 0) {
+                        let _ = ended_by_work.set(at);
+                    }
                     if !report.printf_output.is_empty() {
                         use std::io::Write;
                         let mut out = std::io::stdout().lock();
@@ -788,6 +807,7 @@ unsafe fn ndrange(
                 }
             }
         }),
+        ended,
     )
 }
 

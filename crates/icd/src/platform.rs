@@ -12,6 +12,7 @@
 use std::ffi::{c_char, c_void, CStr};
 use std::sync::{Arc, OnceLock};
 
+use lockstep_runtime::device_queues;
 use lockstep_runtime::image::limits as image_limits;
 use lockstep_runtime::{MAX_LOCAL_MEM_SIZE, MAX_WORK_GROUP_SIZE};
 
@@ -437,12 +438,17 @@ fn device_info(d: &Object<Device>, param: cl_device_info) -> Result<Info, cl_int
         CL_DEVICE_QUEUE_ON_HOST_PROPERTIES => {
             Info::from(CL_QUEUE_PROFILING_ENABLE | CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE)
         }
-        CL_DEVICE_QUEUE_ON_DEVICE_PROPERTIES => Info::from(0u64),
-        CL_DEVICE_QUEUE_ON_DEVICE_PREFERRED_SIZE
-        | CL_DEVICE_QUEUE_ON_DEVICE_MAX_SIZE
-        | CL_DEVICE_MAX_ON_DEVICE_QUEUES
-        | CL_DEVICE_MAX_ON_DEVICE_EVENTS
-        | CL_DEVICE_PREFERRED_PLATFORM_ATOMIC_ALIGNMENT
+        // Device queues: lockstep_runtime::device_queues.
+        CL_DEVICE_QUEUE_ON_DEVICE_PROPERTIES => {
+            Info::from(CL_QUEUE_PROFILING_ENABLE | CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE)
+        }
+        CL_DEVICE_QUEUE_ON_DEVICE_PREFERRED_SIZE => {
+            Info::from(device_queues::QUEUE_ON_DEVICE_PREFERRED_SIZE)
+        }
+        CL_DEVICE_QUEUE_ON_DEVICE_MAX_SIZE => Info::from(device_queues::QUEUE_ON_DEVICE_MAX_SIZE),
+        CL_DEVICE_MAX_ON_DEVICE_QUEUES => Info::from(device_queues::MAX_ON_DEVICE_QUEUES),
+        CL_DEVICE_MAX_ON_DEVICE_EVENTS => Info::from(device_queues::MAX_ON_DEVICE_EVENTS),
+        CL_DEVICE_PREFERRED_PLATFORM_ATOMIC_ALIGNMENT
         | CL_DEVICE_PREFERRED_GLOBAL_ATOMIC_ALIGNMENT
         | CL_DEVICE_PREFERRED_LOCAL_ATOMIC_ALIGNMENT => Info::from(0u32),
         CL_DEVICE_BUILT_IN_KERNELS => Info::string(""),
@@ -532,7 +538,9 @@ fn device_info(d: &Object<Device>, param: cl_device_info) -> Result<Info, cl_int
         CL_DEVICE_LUID_VALID_KHR => Info::bool(false),
         CL_DEVICE_LUID_KHR => Info::list(&[0u8; CL_LUID_SIZE_KHR]),
         CL_DEVICE_NODE_MASK_KHR => Info::from(0u32),
-        CL_DEVICE_DEVICE_ENQUEUE_CAPABILITIES => Info::from(0u64),
+        CL_DEVICE_DEVICE_ENQUEUE_CAPABILITIES => {
+            Info::from(CL_DEVICE_QUEUE_SUPPORTED | CL_DEVICE_QUEUE_REPLACEABLE_DEFAULT)
+        }
         CL_DEVICE_PIPE_SUPPORT => Info::bool(true),
         CL_DEVICE_MAX_PIPE_ARGS => Info::from(crate::pipe::MAX_PIPE_ARGS),
         CL_DEVICE_PIPE_MAX_ACTIVE_RESERVATIONS => Info::from(crate::pipe::MAX_ACTIVE_RESERVATIONS),

@@ -34,7 +34,8 @@
 //!
 //! Events record profiling times (queued at the enqueue, submitted and
 //! started when the command is taken to run, ended when it has run, in ns
-//! of a monotonic clock) and call their callbacks, once each, when they
+//! of a monotonic clock; a kernel that enqueued kernels on the device ended
+//! when its own work-items had run, and is complete when those have too) and call their callbacks, once each, when they
 //! reach (or pass) the status registered for.
 
 #![allow(non_snake_case)]
@@ -50,12 +51,23 @@ use crate::device::Device;
 use crate::handle::{self, creator, status, ClType, Kind, Object, Retained};
 use crate::info::Info;
 use crate::memory::Mem;
+use lockstep_runtime::device_queues;
+
+/// The profiling clock's start (its first use).
+fn epoch() -> Instant {
+    static EPOCH: OnceLock<Instant> = OnceLock::new();
+    *EPOCH.get_or_init(Instant::now)
+}
 
 /// Nanoseconds on the profiling clock (monotonic, from the first use).
 pub fn now_ns() -> u64 {
-    static EPOCH: OnceLock<Instant> = OnceLock::new();
     // Start at 1 so that no timestamp is zero.
-    EPOCH.get_or_init(Instant::now).elapsed().as_nanos() as u64 + 1
+    epoch().elapsed().as_nanos() as u64 + 1
+}
+
+/// An instant on the profiling clock.
+fn ns_at(t: Instant) -> u64 {
+    t.saturating_duration_since(epoch()).as_nanos() as u64 + 1
 }
 
 /// The resolution of [`now_ns`]'s clock in ns (`Instant` reads
@@ -82,6 +94,9 @@ pub struct Queue {
     pub properties: cl_command_queue_properties,
     /// The property list as given (`CL_QUEUE_PROPERTIES_ARRAY`).
     properties_array: Vec<cl_queue_properties>,
+    /// A device queue's size in bytes (`CL_QUEUE_SIZE`); `None` for a host
+    /// queue.
+    device_queue_size: Option<u32>,
     state: Mutex<QueueState>,
     /// Signalled when the runner stops.
     stopped: Condvar,
@@ -130,7 +145,16 @@ impl Queue {
         if self.device.threads(threads) != threads {
             runtime.set_threads(self.device.threads(threads));
         }
+        if let Some(queues) = self.context.device_queues(&self.device) {
+            runtime.set_device_queues(queues.clone());
+        }
         runtime
+    }
+
+    /// Whether this is a device queue (`CL_QUEUE_ON_DEVICE`): kernels
+    /// enqueue to it, the host does not.
+    pub fn on_device(&self) -> bool {
+        self.device_queue_size.is_some()
     }
 }
 
@@ -145,6 +169,10 @@ struct Command {
     /// their destructor callbacks (which may free a `USE_HOST_PTR`
     /// region) come after it.
     uses: Vec<Arc<Object<Mem>>>,
+    /// A kernel's work sets when its own work-items had run, if it
+    /// enqueued kernels that ran after them (`CL_PROFILING_COMMAND_END`,
+    /// before `COMPLETE`).
+    ended: Option<Arc<OnceLock<Instant>>>,
 }
 
 impl Command {
@@ -173,8 +201,9 @@ unsafe impl Sync for Event {}
 struct EventState {
     /// CL_QUEUED … CL_COMPLETE, or a negative error.
     status: cl_int,
-    /// Queued, submitted, started, ended.
-    times: [u64; 4],
+    /// Queued, submitted, started, ended, complete (a kernel's children
+    /// too: its command ended when its own work-items had run).
+    times: [u64; 5],
     callbacks: Vec<(cl_int, EventCallback, usize)>,
     /// Queues with a command waiting for this event: run again when it is
     /// done (and held until then).
@@ -239,7 +268,7 @@ impl Object<Event> {
                 s if s == CL_SUBMITTED as cl_int => state.times[1] = now,
                 s if s == CL_RUNNING as cl_int => state.times[2] = now,
                 _ => {
-                    for t in 1..4 {
+                    for t in 1..5 {
                         if state.times[t] == 0 {
                             state.times[t] = now;
                         }
@@ -396,6 +425,7 @@ fn execute(command: Command) {
         wait,
         work,
         uses,
+        ended,
     } = command;
     if wait.iter().any(|e| e.status() < 0) {
         event.set_status(CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST);
@@ -404,6 +434,9 @@ fn execute(command: Command) {
         event.set_status(CL_RUNNING as cl_int);
         let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(work))
             .unwrap_or(Err(CL_OUT_OF_HOST_MEMORY));
+        if let Some(&at) = ended.as_ref().and_then(|e| e.get()) {
+            event.lock().times[3] = ns_at(at);
+        }
         event.set_status(match result {
             Ok(()) => CL_COMPLETE as cl_int,
             Err(code) => code.min(-1),
@@ -445,6 +478,24 @@ pub struct Enqueue<'a> {
 /// earlier command) is done. A non-blocking enqueue returns at once; a
 /// blocking one returns when the command is complete, or its error.
 pub unsafe fn enqueue(e: Enqueue<'_>, work: Work) -> Result<(), cl_int> {
+    enqueue_command(e, work, None)
+}
+
+/// Enqueues a kernel as [`enqueue`] does; its work sets `ended` when the
+/// kernel's own work-items had run, before the kernels they enqueued.
+pub unsafe fn enqueue_kernel(
+    e: Enqueue<'_>,
+    work: Work,
+    ended: Arc<OnceLock<Instant>>,
+) -> Result<(), cl_int> {
+    enqueue_command(e, work, Some(ended))
+}
+
+unsafe fn enqueue_command(
+    e: Enqueue<'_>,
+    work: Work,
+    ended: Option<Arc<OnceLock<Instant>>>,
+) -> Result<(), cl_int> {
     let queue = e.queue;
     let event = new_event(&queue.context, Some(queue), e.command_type);
     let mut wait = e.wait;
@@ -477,6 +528,7 @@ pub unsafe fn enqueue(e: Enqueue<'_>, work: Work) -> Result<(), cl_int> {
             wait,
             work,
             uses: e.uses,
+            ended,
         });
         state.pending.len()
     };
@@ -518,7 +570,7 @@ fn new_event(
             } else {
                 CL_SUBMITTED as cl_int
             },
-            times: [now_ns(), 0, 0, 0],
+            times: [now_ns(), 0, 0, 0, 0],
             callbacks: Vec::new(),
             waiters: Vec::new(),
         }),
@@ -526,40 +578,78 @@ fn new_event(
     })
 }
 
-/// The queue behind a handle.
+/// The host queue behind a handle: a device queue takes no commands from
+/// the host (`CL_INVALID_COMMAND_QUEUE`, as for an invalid handle).
 pub fn get(queue: cl_command_queue) -> Result<Arc<Object<Queue>>, cl_int> {
+    let q = handle::get::<Queue>(queue)?;
+    if q.on_device() {
+        return Err(CL_INVALID_COMMAND_QUEUE);
+    }
+    Ok(q)
+}
+
+/// The queue behind a handle, host or device queue.
+pub fn get_any(queue: cl_command_queue) -> Result<Arc<Object<Queue>>, cl_int> {
     handle::get::<Queue>(queue)
 }
 
+/// Creates a host queue, or with `CL_QUEUE_ON_DEVICE` a device queue of
+/// `size` bytes (the preferred size when `None`), registered with its
+/// device's device queues (the default one with
+/// `CL_QUEUE_ON_DEVICE_DEFAULT`, which gives the existing default device
+/// queue, retained, if there is one).
 fn create_queue(
     context: cl_context,
     device: cl_device_id,
     properties: cl_command_queue_properties,
     properties_array: Vec<cl_queue_properties>,
+    size: Option<cl_queue_properties>,
 ) -> Result<cl_command_queue, cl_int> {
     let context = crate::context::get(context)?;
     let device = context.device(device)?;
-    // Bits no version defines, or an on-device queue that is not out of
-    // order, or a default one that is not on the device, are not valid
-    // (CL_INVALID_VALUE); a valid on-device queue is not supported
-    // (CL_INVALID_QUEUE_PROPERTIES: CL_DEVICE_QUEUE_ON_DEVICE_PROPERTIES is 0).
-    let supported = CL_QUEUE_PROFILING_ENABLE | CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE;
-    let defined = supported | CL_QUEUE_ON_DEVICE | CL_QUEUE_ON_DEVICE_DEFAULT;
+    // Bits no version defines, an on-device queue that is not out of
+    // order, a default one that is not on the device, or a size for a host
+    // queue, are not valid.
+    let supported = CL_QUEUE_PROFILING_ENABLE
+        | CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE
+        | CL_QUEUE_ON_DEVICE
+        | CL_QUEUE_ON_DEVICE_DEFAULT;
     let on_device = properties & CL_QUEUE_ON_DEVICE != 0;
-    if properties & !defined != 0
+    if properties & !supported != 0
         || (on_device && properties & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE == 0)
         || (!on_device && properties & CL_QUEUE_ON_DEVICE_DEFAULT != 0)
+        || (!on_device && size.is_some())
     {
         return Err(CL_INVALID_VALUE);
     }
-    if properties & !supported != 0 {
-        return Err(CL_INVALID_QUEUE_PROPERTIES);
+    let device_queue_size = if on_device {
+        let size = size.unwrap_or(device_queues::QUEUE_ON_DEVICE_PREFERRED_SIZE as u64);
+        if size == 0 || size > device_queues::QUEUE_ON_DEVICE_MAX_SIZE as u64 {
+            return Err(CL_INVALID_VALUE);
+        }
+        Some(size as u32)
+    } else {
+        None
+    };
+    let registry = context
+        .device_queues(&device)
+        .ok_or(CL_INVALID_DEVICE)?
+        .clone();
+    if properties & CL_QUEUE_ON_DEVICE_DEFAULT != 0 {
+        // One default device queue per device of a context.
+        if let Some(existing) = registry.default_queue() {
+            if let Ok(q) = get_any(existing as cl_command_queue) {
+                q.retain();
+                return Ok(handle::handle(&q));
+            }
+        }
     }
     let queue = handle::create(Queue {
         context: Retained::new(&context),
         device: Retained::new(&device),
         properties,
         properties_array,
+        device_queue_size,
         state: Mutex::new(QueueState {
             pending: VecDeque::new(),
             running: false,
@@ -571,6 +661,27 @@ fn create_queue(
         }),
         stopped: Condvar::new(),
     });
+    if let Some(size) = device_queue_size {
+        let h = handle::handle(&queue) as u64;
+        let profiling = properties & CL_QUEUE_PROFILING_ENABLE != 0;
+        let default = properties & CL_QUEUE_ON_DEVICE_DEFAULT != 0;
+        match registry.add(h, size, profiling, default) {
+            Ok(()) => {}
+            // Another thread made the default device queue meanwhile.
+            Err(device_queues::DeviceQueueError::DefaultExists) => {
+                queue.release();
+                let existing = registry.default_queue().ok_or(CL_OUT_OF_RESOURCES)?;
+                let q = get_any(existing as cl_command_queue)?;
+                q.retain();
+                return Ok(handle::handle(&q));
+            }
+            // More device queues than CL_DEVICE_MAX_ON_DEVICE_QUEUES.
+            Err(_) => {
+                queue.release();
+                return Err(CL_OUT_OF_RESOURCES);
+            }
+        }
+    }
     Ok(handle::handle(&queue))
 }
 
@@ -581,7 +692,13 @@ pub unsafe extern "C" fn clCreateCommandQueue(
     errcode_ret: *mut cl_int,
 ) -> cl_command_queue {
     creator(errcode_ret, || {
-        create_queue(context, device, properties, Vec::new())
+        // The OpenCL 1.x call makes host queues: its properties are
+        // CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE and CL_QUEUE_PROFILING_ENABLE.
+        if properties & (CL_QUEUE_ON_DEVICE | CL_QUEUE_ON_DEVICE_DEFAULT) != 0 {
+            crate::context::get(context)?.device(device)?;
+            return Err(CL_INVALID_VALUE);
+        }
+        create_queue(context, device, properties, Vec::new(), None)
     })
 }
 
@@ -593,14 +710,15 @@ pub unsafe extern "C" fn clCreateCommandQueueWithProperties(
 ) -> cl_command_queue {
     creator(errcode_ret, || {
         let mut flags = 0;
+        let mut size = None;
         let mut array = Vec::new();
         if !properties.is_null() {
             let mut p = properties;
             while *p != 0 {
                 let (name, value) = (*p, *p.add(1));
-                match name as cl_uint {
-                    CL_QUEUE_PROPERTIES => flags = value,
-                    CL_QUEUE_SIZE => return Err(CL_INVALID_QUEUE_PROPERTIES),
+                match name {
+                    n if n == CL_QUEUE_PROPERTIES as cl_queue_properties => flags = value,
+                    n if n == CL_QUEUE_SIZE as cl_queue_properties => size = Some(value),
                     _ => return Err(CL_INVALID_VALUE),
                 }
                 array.extend([name, value]);
@@ -608,20 +726,27 @@ pub unsafe extern "C" fn clCreateCommandQueueWithProperties(
             }
             array.push(0);
         }
-        create_queue(context, device, flags, array)
+        create_queue(context, device, flags, array, size)
     })
 }
 
 pub unsafe extern "C" fn clRetainCommandQueue(queue: cl_command_queue) -> cl_int {
     status(|| {
-        get(queue)?.retain();
+        get_any(queue)?.retain();
         Ok(())
     })
 }
 
 pub unsafe extern "C" fn clReleaseCommandQueue(queue: cl_command_queue) -> cl_int {
     status(|| {
-        let q = get(queue)?;
+        let q = get_any(queue)?;
+        // A device queue's last release takes it out of its device's
+        // device queues (as the default one too).
+        if q.ref_count() == 1 && q.on_device() {
+            if let Some(queues) = q.context.device_queues(&q.device) {
+                queues.remove(queue as u64);
+            }
+        }
         // Commands are submitted as they are enqueued (the implicit flush).
         // Before the last reference goes, what can run runs (the
         // application may exit next); commands waiting for events keep the
@@ -642,21 +767,52 @@ pub unsafe extern "C" fn clGetCommandQueueInfo(
     size_ret: *mut usize,
 ) -> cl_int {
     status(|| {
-        let q = get(queue)?;
+        let q = get_any(queue)?;
         let info = match param_name {
             CL_QUEUE_CONTEXT => Info::ptr(handle::handle(&q.context)),
             CL_QUEUE_DEVICE => Info::ptr(handle::handle(&q.device)),
             CL_QUEUE_REFERENCE_COUNT => Info::from(q.ref_count()),
             CL_QUEUE_PROPERTIES => Info::from(q.properties),
             CL_QUEUE_PROPERTIES_ARRAY => Info::list(&q.properties_array),
-            CL_QUEUE_SIZE => return Err(CL_INVALID_COMMAND_QUEUE),
-            CL_QUEUE_DEVICE_DEFAULT => Info::ptr(std::ptr::null()),
+            // Only device queues have a size.
+            CL_QUEUE_SIZE => Info::from(q.device_queue_size.ok_or(CL_INVALID_COMMAND_QUEUE)?),
+            CL_QUEUE_DEVICE_DEFAULT => {
+                let default = q
+                    .context
+                    .device_queues(&q.device)
+                    .and_then(|d| d.default_queue())
+                    .unwrap_or(0);
+                Info::ptr(default as *const c_void)
+            }
             _ => return Err(CL_INVALID_VALUE),
         };
         match info.write(size, value, size_ret) {
             CL_SUCCESS => Ok(()),
             e => Err(e),
         }
+    })
+}
+
+/// Makes a device queue of `device` the default one (the device's default
+/// device queue is replaceable: `CL_DEVICE_QUEUE_REPLACEABLE_DEFAULT`).
+pub unsafe extern "C" fn clSetDefaultDeviceCommandQueue(
+    context: cl_context,
+    device: cl_device_id,
+    command_queue: cl_command_queue,
+) -> cl_int {
+    status(|| {
+        let context = crate::context::get(context)?;
+        let device = context.device(device)?;
+        let q = get_any(command_queue)?;
+        if !q.on_device() || !Arc::ptr_eq(&q.context, &context) || !Arc::ptr_eq(q.device(), &device)
+        {
+            return Err(CL_INVALID_COMMAND_QUEUE);
+        }
+        let queues = context.device_queues(&device).ok_or(CL_INVALID_DEVICE)?;
+        if !queues.set_default(command_queue as u64) {
+            return Err(CL_INVALID_COMMAND_QUEUE);
+        }
+        Ok(())
     })
 }
 
@@ -837,7 +993,8 @@ pub unsafe extern "C" fn clGetEventProfilingInfo(
             CL_PROFILING_COMMAND_QUEUED => Info::from(t[0]),
             CL_PROFILING_COMMAND_SUBMIT => Info::from(t[1]),
             CL_PROFILING_COMMAND_START => Info::from(t[2]),
-            CL_PROFILING_COMMAND_END | CL_PROFILING_COMMAND_COMPLETE => Info::from(t[3]),
+            CL_PROFILING_COMMAND_END => Info::from(t[3]),
+            CL_PROFILING_COMMAND_COMPLETE => Info::from(t[4]),
             _ => return Err(CL_INVALID_VALUE),
         };
         match info.write(size, value, size_ret) {

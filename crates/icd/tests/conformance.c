@@ -231,13 +231,13 @@ static void feature_macros(void) {
     check_macros("-cl-std=CL2.0");
     check_macros("-cl-std=CL3.0");
     /* The device offers none of these, and says so. */
-    const char *absent[] = {"__opencl_c_device_enqueue", "cl_khr_depth_images",
-                            "cl_khr_mipmap_image"};
+    const char *absent[] = {"cl_khr_depth_images", "cl_khr_mipmap_image"};
     for (size_t i = 0; i < sizeof absent / sizeof *absent; i++)
         CHECK(!device_reports(absent[i]), "the device reports %s", absent[i]);
     /* Images: the support, the OpenCL C 3.0 features and the extension. */
-    const char *present[] = {"__IMAGE_SUPPORT__", "__opencl_c_images", "__opencl_c_3d_image_writes",
-                             "__opencl_c_read_write_images", "cl_khr_3d_image_writes"};
+    const char *present[] = {"__IMAGE_SUPPORT__",          "__opencl_c_images",
+                             "__opencl_c_3d_image_writes", "__opencl_c_read_write_images",
+                             "cl_khr_3d_image_writes",     "__opencl_c_device_enqueue"};
     for (size_t i = 0; i < sizeof present / sizeof *present; i++)
         CHECK(device_reports(present[i]), "the device does not report %s", present[i]);
     CHECK(device_reports("__opencl_c_fp64") && device_reports("cl_khr_fp64"),
@@ -452,23 +452,20 @@ static void error_codes(void) {
     CHECK(il == NULL && err == CL_INVALID_VALUE, "clCreateProgramWithIL: %d", err);
     clReleaseProgram(p);
 
-    /* Queue properties: bits no version defines are CL_INVALID_VALUE; valid
-     * ones the device lacks (on-device queues) CL_INVALID_QUEUE_PROPERTIES. */
+    /* Queue properties: bits no version defines are CL_INVALID_VALUE, and
+     * so are on-device queues through the OpenCL 1.x call (whose table
+     * lists only the host queue properties; device_queues tests those). */
     cl_command_queue q = clCreateCommandQueue(ctx, dev, (cl_command_queue_properties)-1, &err);
     CHECK(q == NULL && err == CL_INVALID_VALUE, "clCreateCommandQueue(-1): %d", err);
     q = clCreateCommandQueue(ctx, dev, CL_QUEUE_ON_DEVICE | CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE,
                              &err);
-    CHECK(q == NULL && err == CL_INVALID_QUEUE_PROPERTIES, "on-device queue: %d", err);
+    CHECK(q == NULL && err == CL_INVALID_VALUE, "on-device queue: %d", err);
     cl_queue_properties invalid[] = {(cl_queue_properties)-1, (cl_queue_properties)-1, 0, 0, 0};
     q = clCreateCommandQueueWithProperties(ctx, dev, invalid, &err);
     CHECK(q == NULL && err == CL_INVALID_VALUE, "property name -1: %d", err);
     cl_queue_properties all_bits[] = {CL_QUEUE_PROPERTIES, (cl_queue_properties)-1, 0};
     q = clCreateCommandQueueWithProperties(ctx, dev, all_bits, &err);
     CHECK(q == NULL && err == CL_INVALID_VALUE, "CL_QUEUE_PROPERTIES -1: %d", err);
-    cl_queue_properties on_device[] = {
-        CL_QUEUE_PROPERTIES, CL_QUEUE_ON_DEVICE | CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE, 0};
-    q = clCreateCommandQueueWithProperties(ctx, dev, on_device, &err);
-    CHECK(q == NULL && err == CL_INVALID_QUEUE_PROPERTIES, "on-device queue: %d", err);
     cl_queue_properties fine[] = {CL_QUEUE_PROPERTIES,
                                   CL_QUEUE_PROFILING_ENABLE | CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE, 0};
     q = clCreateCommandQueueWithProperties(ctx, dev, fine, &err);
@@ -3359,6 +3356,293 @@ static void pipe_kernels(void) {
     free(values);
 }
 
+/* --- Device queues (device_execution/device_info, device_queue,
+ * api/set_default_device_command_queue,
+ * api/negative_set_default_device_command_queue,
+ * api/negative_create_command_queue_with_properties,
+ * api/negative_get_command_queue_info, api/negative_invalid_arg_queue):
+ * the device's limits, on-device queues and their errors, the default
+ * device queue and its replacement, queue_t kernel arguments. */
+
+static const char *QUEUE_ARG_SRC =
+    "kernel void queue_arg(global int *out, queue_t q) {\n"
+    "  out[0] = enqueue_kernel(q, CLK_ENQUEUE_FLAGS_NO_WAIT, ndrange_1D(1), ^{ out[1] = 7; });\n"
+    "  out[2] = enqueue_kernel(get_default_queue(), CLK_ENQUEUE_FLAGS_NO_WAIT, ndrange_1D(1),\n"
+    "                          ^{ out[3] = 8; });\n"
+    "}\n";
+
+static cl_command_queue device_queue(cl_command_queue_properties flags, cl_uint size, cl_int *err) {
+    cl_queue_properties props[] = {CL_QUEUE_PROPERTIES, flags, size ? CL_QUEUE_SIZE : 0, size, 0};
+    return clCreateCommandQueueWithProperties(ctx, dev, props, err);
+}
+
+static cl_command_queue queue_info_queue(cl_command_queue q, cl_command_queue_info what) {
+    cl_command_queue out = (cl_command_queue)1;
+    OK(clGetCommandQueueInfo(q, what, sizeof out, &out, NULL));
+    return out;
+}
+
+static void device_queues(void) {
+    const cl_command_queue_properties OOO = CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE;
+    cl_command_queue_properties props = 0;
+    OK(clGetDeviceInfo(dev, CL_DEVICE_QUEUE_ON_DEVICE_PROPERTIES, sizeof props, &props, NULL));
+    CHECK(props == (OOO | CL_QUEUE_PROFILING_ENABLE), "on-device properties %llx",
+          (unsigned long long)props);
+    cl_uint preferred = 0, max_size = 0, max_queues = 0, max_events = 0;
+    OK(clGetDeviceInfo(dev, CL_DEVICE_QUEUE_ON_DEVICE_PREFERRED_SIZE, sizeof preferred, &preferred,
+                       NULL));
+    OK(clGetDeviceInfo(dev, CL_DEVICE_QUEUE_ON_DEVICE_MAX_SIZE, sizeof max_size, &max_size, NULL));
+    OK(clGetDeviceInfo(dev, CL_DEVICE_MAX_ON_DEVICE_QUEUES, sizeof max_queues, &max_queues, NULL));
+    OK(clGetDeviceInfo(dev, CL_DEVICE_MAX_ON_DEVICE_EVENTS, sizeof max_events, &max_events, NULL));
+    CHECK(preferred >= 16 * 1024 && max_size >= 256 * 1024 && preferred <= max_size,
+          "queue sizes %u %u", preferred, max_size);
+    CHECK(max_queues >= 1 && max_events >= 1024, "max queues %u, events %u", max_queues,
+          max_events);
+    cl_device_device_enqueue_capabilities caps = 0;
+    OK(clGetDeviceInfo(dev, CL_DEVICE_DEVICE_ENQUEUE_CAPABILITIES, sizeof caps, &caps, NULL));
+    CHECK(caps == (CL_DEVICE_QUEUE_SUPPORTED | CL_DEVICE_QUEUE_REPLACEABLE_DEFAULT),
+          "capabilities %llx", (unsigned long long)caps);
+
+    /* Invalid properties: on the device but in order, default but not on
+     * the device, a size for a host queue or beyond the maximum. */
+    cl_int err;
+    cl_command_queue q = device_queue(CL_QUEUE_ON_DEVICE, 0, &err);
+    CHECK(q == NULL && err == CL_INVALID_VALUE, "in-order device queue: %d", err);
+    q = device_queue(CL_QUEUE_ON_DEVICE_DEFAULT | OOO, 0, &err);
+    CHECK(q == NULL && err == CL_INVALID_VALUE, "default without on-device: %d", err);
+    q = device_queue(OOO, 1024, &err);
+    CHECK(q == NULL && err == CL_INVALID_VALUE, "host queue with a size: %d", err);
+    q = device_queue(CL_QUEUE_ON_DEVICE | OOO, max_size + 1, &err);
+    CHECK(q == NULL && (err == CL_INVALID_VALUE || err == CL_INVALID_QUEUE_PROPERTIES),
+          "queue larger than the maximum: %d", err);
+
+    /* No default device queue yet. */
+    CHECK(queue_info_queue(queue, CL_QUEUE_DEVICE_DEFAULT) == NULL, "a default before any");
+    cl_command_queue def = device_queue(CL_QUEUE_ON_DEVICE | CL_QUEUE_ON_DEVICE_DEFAULT | OOO, 0, &err);
+    OK(err);
+    cl_uint size = 0;
+    OK(clGetCommandQueueInfo(def, CL_QUEUE_SIZE, sizeof size, &size, NULL));
+    CHECK(size == preferred, "default size %u, preferred %u", size, preferred);
+    EXPECT_ERR(clGetCommandQueueInfo(queue, CL_QUEUE_SIZE, sizeof size, &size, NULL),
+               CL_INVALID_COMMAND_QUEUE);
+    CHECK(queue_info_queue(queue, CL_QUEUE_DEVICE_DEFAULT) == def, "default from a host queue");
+    CHECK(queue_info_queue(def, CL_QUEUE_DEVICE_DEFAULT) == def, "default from itself");
+    /* One default per device of a context: asking again gives it, retained. */
+    cl_command_queue again = device_queue(CL_QUEUE_ON_DEVICE | CL_QUEUE_ON_DEVICE_DEFAULT | OOO,
+                                          0, &err);
+    OK(err);
+    cl_uint refs = 0;
+    OK(clGetCommandQueueInfo(def, CL_QUEUE_REFERENCE_COUNT, sizeof refs, &refs, NULL));
+    CHECK(again == def && refs == 2, "second default %p (first %p), %u references",
+          (void *)again, (void *)def, refs);
+    OK(clReleaseCommandQueue(again));
+
+    /* A device queue takes no command from the host. */
+    cl_command_queue other = device_queue(CL_QUEUE_ON_DEVICE | OOO | CL_QUEUE_PROFILING_ENABLE,
+                                          64 * 1024, &err);
+    OK(err);
+    OK(clGetCommandQueueInfo(other, CL_QUEUE_SIZE, sizeof size, &size, NULL));
+    CHECK(size == 64 * 1024, "size %u", size);
+    EXPECT_ERR(clFinish(other), CL_INVALID_COMMAND_QUEUE);
+    EXPECT_ERR(clFlush(other), CL_INVALID_COMMAND_QUEUE);
+    cl_mem out = new_buffer(4 * sizeof(cl_int));
+    cl_int zero[4] = {0, 0, 0, 0};
+    EXPECT_ERR(clEnqueueWriteBuffer(other, out, CL_TRUE, 0, sizeof zero, zero, 0, NULL, NULL),
+               CL_INVALID_COMMAND_QUEUE);
+    EXPECT_ERR(clEnqueueMarkerWithWaitList(other, 0, NULL, NULL), CL_INVALID_COMMAND_QUEUE);
+
+    /* Replacing the default. */
+    EXPECT_ERR(clSetDefaultDeviceCommandQueue(ctx, dev, queue), CL_INVALID_COMMAND_QUEUE);
+    EXPECT_ERR(clSetDefaultDeviceCommandQueue(ctx, dev, NULL), CL_INVALID_COMMAND_QUEUE);
+    EXPECT_ERR(clSetDefaultDeviceCommandQueue(NULL, dev, other), CL_INVALID_CONTEXT);
+    EXPECT_ERR(clSetDefaultDeviceCommandQueue(ctx, NULL, other), CL_INVALID_DEVICE);
+    OK(clSetDefaultDeviceCommandQueue(ctx, dev, other));
+    CHECK(queue_info_queue(queue, CL_QUEUE_DEVICE_DEFAULT) == other, "replaced default");
+    OK(clSetDefaultDeviceCommandQueue(ctx, dev, def));
+    CHECK(queue_info_queue(other, CL_QUEUE_DEVICE_DEFAULT) == def, "default back");
+
+    /* At most CL_DEVICE_MAX_ON_DEVICE_QUEUES besides the default. */
+    cl_command_queue extra[64];
+    cl_uint made = 1; /* `other` */
+    for (; made < max_queues && made < 64; made++) {
+        extra[made] = device_queue(CL_QUEUE_ON_DEVICE | OOO, 0, &err);
+        OK(err);
+    }
+    q = device_queue(CL_QUEUE_ON_DEVICE | OOO, 0, &err);
+    CHECK(q == NULL && err == CL_OUT_OF_RESOURCES, "queue %u of %u: %d", made + 1, max_queues, err);
+    for (cl_uint i = 1; i < made; i++)
+        OK(clReleaseCommandQueue(extra[i]));
+
+    /* queue_t arguments: a device queue of the context, nothing else. */
+    cl_program p = build(QUEUE_ARG_SRC, "-cl-std=CL2.0");
+    cl_kernel k = kernel(p, "queue_arg");
+    cl_command_queue null_queue = NULL;
+    EXPECT_ERR(clSetKernelArg(k, 1, sizeof null_queue, &null_queue), CL_INVALID_DEVICE_QUEUE);
+    EXPECT_ERR(clSetKernelArg(k, 1, sizeof queue, &queue), CL_INVALID_DEVICE_QUEUE);
+    EXPECT_ERR(clSetKernelArg(k, 1, sizeof queue, queue), CL_INVALID_DEVICE_QUEUE);
+    EXPECT_ERR(clSetKernelArg(k, 1, sizeof out, &out), CL_INVALID_DEVICE_QUEUE);
+    EXPECT_ERR(clSetKernelArg(k, 1, 4, &other), CL_INVALID_ARG_SIZE);
+    EXPECT_ERR(clSetKernelArg(k, 1, sizeof other, NULL), CL_INVALID_DEVICE_QUEUE);
+    OK(clSetKernelArg(k, 0, sizeof out, &out));
+    OK(clSetKernelArg(k, 1, sizeof other, &other));
+    OK(clEnqueueWriteBuffer(queue, out, CL_TRUE, 0, sizeof zero, zero, 0, NULL, NULL));
+    run(k, 1);
+    cl_int got[4];
+    read_buffer(out, sizeof got, got);
+    CHECK(got[0] == 0 && got[1] == 7 && got[2] == 0 && got[3] == 8,
+          "enqueues to the argument and the default: %d %d %d %d", got[0], got[1], got[2], got[3]);
+
+    /* Without a default device queue, get_default_queue gives
+     * CLK_NULL_QUEUE, which takes no enqueue (CLK_INVALID_QUEUE). */
+    OK(clReleaseCommandQueue(def));
+    CHECK(queue_info_queue(queue, CL_QUEUE_DEVICE_DEFAULT) == NULL, "default after its release");
+    OK(clEnqueueWriteBuffer(queue, out, CL_TRUE, 0, sizeof zero, zero, 0, NULL, NULL));
+    run(k, 1);
+    read_buffer(out, sizeof got, got);
+    CHECK(got[0] == 0 && got[1] == 7 && got[2] == -102 && got[3] == 0,
+          "without a default: %d %d %d %d", got[0], got[1], got[2], got[3]);
+
+    /* A block's invoke kernel is not one of the program's kernels. */
+    size_t names_size = 0;
+    char names[256] = "";
+    OK(clGetProgramInfo(p, CL_PROGRAM_KERNEL_NAMES, sizeof names, names, &names_size));
+    CHECK(!strcmp(names, "queue_arg"), "kernel names \"%s\"", names);
+    size_t count = 0;
+    OK(clGetProgramInfo(p, CL_PROGRAM_NUM_KERNELS, sizeof count, &count, NULL));
+    cl_uint in_program = 0;
+    OK(clCreateKernelsInProgram(p, 0, NULL, &in_program));
+    CHECK(count == 1 && in_program == 1, "%zu kernels, %u created", count, in_program);
+    cl_kernel block_kernel = clCreateKernel(p, "__queue_arg_block_invoke_kernel", &err);
+    CHECK(block_kernel == NULL && err == CL_INVALID_KERNEL_NAME, "block kernel created: %d", err);
+
+    clReleaseKernel(k);
+    clReleaseProgram(p);
+    clReleaseMemObject(out);
+    OK(clReleaseCommandQueue(other));
+}
+
+/* --- Device-side enqueue (device_execution/enqueue_block, enqueue_flags,
+ * enqueue_ndrange, enqueue_nested_blocks, enqueue_profiling,
+ * host_queue_order, execute_block): kernels enqueue blocks with captured
+ * values over 1-D and 2-D ranges, with __local arguments, ordered by
+ * device events, user events and markers, nested; the host sees the
+ * launch complete only with its children, whose profiling COMPLETE comes
+ * at or after END. Also run in checked mode on both engines. */
+
+static const char *ENQUEUE_SRC =
+    "void nest(global int *count, int level) {\n"
+    "  atomic_inc(&count[level]);\n"
+    "  if (level > 0 && get_global_id(0) == 0)\n"
+    "    enqueue_kernel(get_default_queue(), CLK_ENQUEUE_FLAGS_WAIT_KERNEL, ndrange_1D(4),\n"
+    "                   ^{ nest(count, level - 1); });\n"
+    "}\n"
+    "int (^square)(int) = ^(int x) { return x * x; };\n"
+    "kernel void parent(global int *out, global int *count, int v) {\n"
+    "  int g = get_global_id(0);\n"
+    "  global int *o = out + g * 16;\n"
+    "  queue_t q = get_default_queue();\n"
+    "  clk_event_t user = create_user_event(), first, second, marker;\n"
+    "  o[0] = enqueue_kernel(q, CLK_ENQUEUE_FLAGS_NO_WAIT, ndrange_1D(3), 1, &user, &first,\n"
+    "                        ^{ o[1 + get_global_id(0)] = v + g + square(3); });\n"
+    "  size_t gs[2] = {4, 2}, ls[2] = {2, 2};\n"
+    "  o[4] = enqueue_kernel(q, CLK_ENQUEUE_FLAGS_WAIT_KERNEL, ndrange_2D(gs, ls), 1, &first,\n"
+    "                        &second, ^(local void *scratch) {\n"
+    "    local int *t = (local int *)scratch;\n"
+    "    t[get_local_linear_id()] = o[1] + (int)get_global_linear_id();\n"
+    "    barrier(CLK_LOCAL_MEM_FENCE);\n"
+    "    o[5 + get_global_linear_id()] = t[3 - get_local_linear_id()];\n"
+    "  }, 4 * sizeof(int));\n"
+    "  o[13] = enqueue_marker(q, 1, &second, &marker);\n"
+    "  o[14] = enqueue_kernel(q, CLK_ENQUEUE_FLAGS_NO_WAIT, ndrange_1D(1), 1, &marker, NULL,\n"
+    "                         ^{ o[15] = o[5] + o[12]; });\n"
+    "  set_user_event_status(user, CL_COMPLETE);\n"
+    "  release_event(user); release_event(first); release_event(second); release_event(marker);\n"
+    "  if (g == 0) nest(count, 3);\n"
+    "}\n"
+    "kernel void after(global int *out, global int *count) {\n"
+    "  out[get_global_id(0) * 16 + 13] = count[0];\n"
+    "}\n";
+
+static void device_enqueue(void) {
+    cl_int err;
+    cl_queue_properties props[] = {
+        CL_QUEUE_PROPERTIES,
+        CL_QUEUE_ON_DEVICE | CL_QUEUE_ON_DEVICE_DEFAULT | CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE, 0};
+    cl_command_queue def = clCreateCommandQueueWithProperties(ctx, dev, props, &err);
+    OK(err);
+    cl_queue_properties profiled[] = {CL_QUEUE_PROPERTIES, CL_QUEUE_PROFILING_ENABLE, 0};
+    cl_command_queue host = clCreateCommandQueueWithProperties(ctx, dev, profiled, &err);
+    OK(err);
+    enum { N = 8 };
+    cl_program p = build(ENQUEUE_SRC, "-cl-std=CL2.0");
+    cl_kernel parent = kernel(p, "parent"), after = kernel(p, "after");
+    cl_mem out = new_buffer(N * 16 * sizeof(cl_int)), count = new_buffer(4 * sizeof(cl_int));
+    cl_int zero[N * 16];
+    memset(zero, 0, sizeof zero);
+    OK(clEnqueueWriteBuffer(host, out, CL_TRUE, 0, sizeof zero, zero, 0, NULL, NULL));
+    OK(clEnqueueWriteBuffer(host, count, CL_TRUE, 0, 4 * sizeof(cl_int), zero, 0, NULL, NULL));
+    cl_int v = 100;
+    OK(clSetKernelArg(parent, 0, sizeof out, &out));
+    OK(clSetKernelArg(parent, 1, sizeof count, &count));
+    OK(clSetKernelArg(parent, 2, sizeof v, &v));
+    size_t n = N, local = 4;
+    cl_event done;
+    OK(clEnqueueNDRangeKernel(host, parent, 1, NULL, &n, &local, 0, NULL, &done));
+    /* The event completes with the children: waiting for it is enough. */
+    OK(clWaitForEvents(1, &done));
+    cl_int got[N * 16];
+    OK(clEnqueueReadBuffer(queue, out, CL_TRUE, 0, sizeof got, got, 0, NULL, NULL));
+    for (int g = 0; g < N; g++) {
+        const cl_int *o = got + g * 16;
+        int first = v + g + 9;
+        CHECK(o[0] == 0 && o[4] == 0 && o[13] == 0 && o[14] == 0, "work-item %d: status %d %d %d %d",
+              g, o[0], o[4], o[13], o[14]);
+        for (int i = 0; i < 3; i++)
+            CHECK(o[1 + i] == first, "work-item %d: first[%d] = %d, expected %d", g, i, o[1 + i],
+                  first);
+        /* t[l] = first + linear id; each work-item took its group's
+         * mirror image (groups of 2x2 over a 4x2 range). */
+        for (int y = 0; y < 2; y++)
+            for (int x = 0; x < 4; x++) {
+                int lin = y * 4 + x, group_x = x / 2, lx = x % 2, mirror = 3 - (y * 2 + lx);
+                int want = first + (mirror / 2) * 4 + group_x * 2 + mirror % 2;
+                CHECK(o[5 + lin] == want, "work-item %d: second[%d] = %d, expected %d", g, lin,
+                      o[5 + lin], want);
+            }
+        CHECK(o[15] == o[5] + o[12], "work-item %d: after the marker %d", g, o[15]);
+    }
+    cl_int counts[4];
+    OK(clEnqueueReadBuffer(queue, count, CL_TRUE, 0, sizeof counts, counts, 0, NULL, NULL));
+    CHECK(counts[3] == 1 && counts[2] == 4 && counts[1] == 4 && counts[0] == 4,
+          "nested counts %d %d %d %d", counts[3], counts[2], counts[1], counts[0]);
+    cl_ulong end = 0, complete = 0;
+    OK(clGetEventProfilingInfo(done, CL_PROFILING_COMMAND_END, sizeof end, &end, NULL));
+    OK(clGetEventProfilingInfo(done, CL_PROFILING_COMMAND_COMPLETE, sizeof complete, &complete,
+                               NULL));
+    CHECK(end > 0 && end <= complete, "END %llu, COMPLETE %llu", (unsigned long long)end,
+          (unsigned long long)complete);
+    clReleaseEvent(done);
+
+    /* host_queue_order: in an in-order host queue the next kernel sees
+     * what the previous one's children wrote. */
+    OK(clEnqueueWriteBuffer(host, count, CL_TRUE, 0, 4 * sizeof(cl_int), zero, 0, NULL, NULL));
+    OK(clSetKernelArg(after, 0, sizeof out, &out));
+    OK(clSetKernelArg(after, 1, sizeof count, &count));
+    OK(clEnqueueNDRangeKernel(host, parent, 1, NULL, &n, &local, 0, NULL, NULL));
+    OK(clEnqueueNDRangeKernel(host, after, 1, NULL, &n, &local, 0, NULL, NULL));
+    OK(clEnqueueReadBuffer(host, out, CL_TRUE, 0, sizeof got, got, 0, NULL, NULL));
+    for (int g = 0; g < N; g++)
+        CHECK(got[g * 16 + 13] == 4, "after the parent: count %d", got[g * 16 + 13]);
+
+    clReleaseMemObject(out);
+    clReleaseMemObject(count);
+    clReleaseKernel(parent);
+    clReleaseKernel(after);
+    clReleaseProgram(p);
+    OK(clReleaseCommandQueue(host));
+    OK(clReleaseCommandQueue(def));
+}
+
 int main(int argc, char **argv) {
     if (argc != 2) {
         fprintf(stderr, "usage: conformance CASE\n");
@@ -3423,6 +3707,10 @@ int main(int argc, char **argv) {
         pipe_objects();
     else if (!strcmp(c, "pipe_kernels"))
         pipe_kernels();
+    else if (!strcmp(c, "device_queues"))
+        device_queues();
+    else if (!strcmp(c, "device_enqueue"))
+        device_enqueue();
     else {
         fprintf(stderr, "unknown case %s\n", c);
         return 2;

@@ -227,3 +227,13 @@ fn svm_allocations_commands_and_pointers_kernels_follow() {
 fn svm_pointer_arguments_run_on_every_engine_and_in_checked_mode() {
     run_case_checked_too("svm_args");
 }
+
+#[test]
+fn device_queues_their_limits_default_and_errors_and_queue_arguments() {
+    run_case("device_queues");
+}
+
+#[test]
+fn kernels_enqueue_blocks_ordered_by_device_events_and_complete_with_them() {
+    run_case_checked_too("device_enqueue");
+}

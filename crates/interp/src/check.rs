@@ -155,6 +155,15 @@ impl Checker {
         }
     }
 
+    /// An enqueued kernel starts: everything before it happened before it
+    /// (it runs after the kernel that enqueued it and its wait list), so
+    /// no earlier access races with its own.
+    pub fn begin_command(&mut self) {
+        for t in self.tracked.iter_mut().flatten() {
+            t.cells.clear();
+        }
+    }
+
     /// All work-items of the group passed a barrier.
     pub fn barrier(&mut self) {
         self.epoch += 1;

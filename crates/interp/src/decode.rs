@@ -10,8 +10,9 @@
 
 use cranelift_entity::{EntityRef, SecondaryMap};
 use lockstep_ir::{
-    AtomicRmwOp, BinaryOp, Block, BlockCall, ConvertOp, FloatCC, FuncId, Function, GangOp, Inst,
-    InstData, IntCC, Module, Rounding, TernaryOp, Type, UnaryOp, Value, ValueDef, WorkItemQuery,
+    AtomicRmwOp, BinaryOp, Block, BlockCall, ConvertOp, DeviceOp, FloatCC, FuncId, Function,
+    GangOp, Inst, InstData, IntCC, Module, Rounding, TernaryOp, Type, UnaryOp, Value, ValueDef,
+    WorkItemQuery,
 };
 
 use crate::converge::Convergence;
@@ -193,6 +194,12 @@ pub enum Op {
     AsyncWait {
         event: Reg,
     },
+    /// A device enqueue operation: `device_calls[index]`; `dst` is
+    /// `NO_REG` for one without a result.
+    DeviceEnqueue {
+        index: u32,
+        dst: Reg,
+    },
     /// Lane refill: the next work-item of the work-group nobody started.
     NextItem {
         dst: Reg,
@@ -268,6 +275,7 @@ impl Op {
             | Op::Call { dst, .. }
             | Op::Printf { dst, .. }
             | Op::AsyncCopied { dst, .. }
+            | Op::DeviceEnqueue { dst, .. }
             | Op::NextItem { dst }
             | Op::Gang { dst, .. }
             | Op::SubGroup { dst, .. } => dst,
@@ -294,6 +302,13 @@ pub struct AsyncCopyArgs {
     pub elem: u32,
 }
 
+/// A device enqueue operation's operands.
+pub struct DeviceCall {
+    pub op: DeviceOp,
+    pub kernel: Option<FuncId>,
+    pub args: Vec<(Reg, Type)>,
+}
+
 /// One function, decoded.
 pub struct DecodedFunc {
     pub nregs: usize,
@@ -311,6 +326,7 @@ pub struct DecodedFunc {
     pub switches: Vec<SwitchTable>,
     pub printfs: Vec<PrintfCall>,
     pub async_copies: Vec<AsyncCopyArgs>,
+    pub device_calls: Vec<DeviceCall>,
     pub slot_sizes: Vec<u32>,
     pub has_barrier: bool,
     /// Gang-level IR: the gang's width (lanes), else `None`.
@@ -325,7 +341,8 @@ pub struct DecodedFunc {
     pub blocks: Vec<u32>,
 }
 
-/// The decoded functions reachable from a kernel, indexed by `FuncId`.
+/// The decoded functions reachable from a kernel (by calls and device
+/// enqueues), indexed by `FuncId`.
 pub struct Program {
     pub funcs: Vec<Option<DecodedFunc>>,
     /// Whether the kernel can reach a barrier (through calls too).
@@ -335,7 +352,8 @@ pub struct Program {
 }
 
 impl Program {
-    /// Decodes `kernel` and every function it can call. `global_addrs`
+    /// Decodes `kernel` and every function it can call or enqueue (and
+    /// those can, transitively). `global_addrs`
     /// gives the launch's address of each program-scope variable.
     pub fn decode(
         module: &Module,
@@ -358,6 +376,14 @@ impl Program {
                 if let Op::Call { func, .. } = op {
                     if funcs[*func as usize].is_none() {
                         work.push(FuncId::new(*func as usize));
+                    }
+                }
+            }
+            // The kernels it may enqueue run in the same launch.
+            for call in &d.device_calls {
+                if let (DeviceOp::EnqueueKernel, Some(k)) = (call.op, call.kernel) {
+                    if funcs[k.index()].is_none() {
+                        work.push(k);
                     }
                 }
             }
@@ -532,6 +558,7 @@ fn decode_function(
     let mut switches = Vec::new();
     let mut printfs = Vec::new();
     let mut async_copies = Vec::new();
+    let mut device_calls = Vec::new();
     let mut has_barrier = false;
     let mut blocks: Vec<u32> = Vec::with_capacity(pc as usize);
     for &block in &func.layout {
@@ -812,6 +839,26 @@ fn decode_function(
                         dst,
                     }
                 }
+                InstData::DeviceEnqueue { op, kernel, args } => {
+                    let mut regs = Vec::with_capacity(args.len());
+                    for &a in args {
+                        regs.push((d.reg(a)?, d.ty(a)));
+                    }
+                    if let Some(k) = kernel {
+                        if module.functions.get(*k).is_none_or(|f| !f.is_kernel()) {
+                            return d.err(format!("{op} names {k}, which is not a kernel"));
+                        }
+                    }
+                    device_calls.push(DeviceCall {
+                        op: *op,
+                        kernel: *kernel,
+                        args: regs,
+                    });
+                    Op::DeviceEnqueue {
+                        index: device_calls.len() as u32 - 1,
+                        dst,
+                    }
+                }
                 InstData::Gang { op, args } => {
                     let a = args.first().copied();
                     Op::Gang {
@@ -922,6 +969,7 @@ fn decode_function(
         switches,
         printfs,
         async_copies,
+        device_calls,
         slot_sizes: func.stack_slots.values().map(|s| s.size).collect(),
         has_barrier,
         gang: func.gang,

@@ -139,6 +139,10 @@ pub enum InterpError {
     /// block outside the layout, a wrong number of block arguments, ...).
     #[error("invalid IR in @{function}: {message}")]
     InvalidIr { function: String, message: String },
+    /// The kernels enqueued on the device cannot all run (they wait for
+    /// events that never complete), or their bookkeeping failed.
+    #[error("device enqueue: {message}")]
+    DeviceEnqueue { message: String },
 }
 
 /// What checked mode found.

@@ -26,6 +26,7 @@ use crate::check::{AccessRecord, Checker, FindingKind};
 use crate::converge::LoopStack;
 use crate::convert::{float_to_float, float_to_int, int_to_float, Format};
 use crate::decode::{DecodedFunc, Edge, Op, Program, Reg, NO_REG};
+use crate::device_queue::{ChildLaunch, DeviceMemory, DeviceWork};
 use crate::error::{AccessKind, Diagnostic, DiagnosticKind, InterpError, Site, WorkItemId};
 use crate::memory::{
     addr, offset_of, region_of, signed_offset, AccessMode, Fault, Memory, RegionName, Space,
@@ -147,8 +148,45 @@ struct Exec<'p, 'm, 'a> {
     template: Vec<u64>,
     /// Regions that are per work-group (`__local`), reset for each group.
     local_regions: Vec<u32>,
+    /// Of those, the program-scope `__local` variables (every kernel's).
+    local_variables: Vec<u32>,
     /// The subgroup size W.
     sub_group_width: u64,
+    /// The device queues, events and commands work-items enqueue (child
+    /// kernels run in this launch, after its own work-items).
+    device: DeviceWork,
+}
+
+/// The interpreter's memory as device enqueue reads and writes it; the
+/// writes are noted for checked mode (they initialize what they write).
+struct DeviceMem<'m, 'a> {
+    mem: &'m mut Memory<'a>,
+    written: Vec<(u64, u64)>,
+}
+
+impl<'m, 'a> DeviceMem<'m, 'a> {
+    fn new(mem: &'m mut Memory<'a>) -> DeviceMem<'m, 'a> {
+        DeviceMem {
+            mem,
+            written: Vec::new(),
+        }
+    }
+}
+
+impl DeviceMemory for DeviceMem<'_, '_> {
+    type Error = Fault;
+
+    fn read(&mut self, addr: u64, len: u64) -> Result<Vec<u8>, Fault> {
+        self.mem.bytes(addr, len).map(<[u8]>::to_vec)
+    }
+
+    fn write(&mut self, addr: u64, bytes: &[u8]) -> Result<(), Fault> {
+        self.mem
+            .bytes_mut(addr, bytes.len() as u64)
+            .map(|b| b.copy_from_slice(bytes))?;
+        self.written.push((addr, bytes.len() as u64));
+        Ok(())
+    }
 }
 
 fn normalize_range(r: &NdRange) -> Result<Range, InterpError> {
@@ -186,13 +224,15 @@ fn normalize_range(r: &NdRange) -> Result<Range, InterpError> {
     Ok(out)
 }
 
-/// Runs `kernel` over `range`; see [`crate::run_kernel`].
+/// Runs `kernel` over `range`, then the kernels its work-items enqueue on
+/// `device`; see [`crate::run_kernel_with_device`].
 pub fn launch(
     module: &Module,
     kernel: FuncId,
     args: &mut [KernelArg],
     range: &NdRange,
     opts: &Options,
+    device: DeviceWork,
 ) -> Result<Report, InterpError> {
     let Some(func) = module.functions.get(kernel) else {
         return Err(InterpError::BadKernel(format!(
@@ -234,6 +274,7 @@ pub fn launch(
         .max(1);
     let mut checker = opts.checked.then(|| Checker::new(sub_group_width));
     let mut local_regions = Vec::new();
+    let mut local_variables = Vec::new();
     let too_many = || InterpError::Unsupported {
         what: "too many memory regions".into(),
         site: None,
@@ -258,7 +299,10 @@ pub fn launch(
             dst[..n].copy_from_slice(&init[..n]);
         }
         match space {
-            Space::Local => local_regions.push(id),
+            Space::Local => {
+                local_regions.push(id);
+                local_variables.push(id);
+            }
             Space::Constant => mem.set_read_only(id),
             _ => {}
         }
@@ -447,10 +491,16 @@ pub fn launch(
         byval,
         template,
         local_regions,
+        local_variables,
         sub_group_width: u64::from(sub_group_width),
+        device,
     };
     exec.run_all()?;
+    let kernel_ended = Some(std::time::Instant::now());
+    exec.run_children()?;
     Ok(Report {
+        kernel_ended,
+        enqueued: exec.device.launched(),
         printf_output: exec.out,
         diagnostics: exec.diagnostics,
     })
@@ -941,6 +991,125 @@ impl<'p, 'a> Exec<'p, '_, 'a> {
             }
         }
         Ok(())
+    }
+
+    /// Runs the commands the launch's work-items enqueued, and those they
+    /// enqueue, until none is left ([`DeviceWork::next`]).
+    fn run_children(&mut self) -> Result<(), InterpError> {
+        let device_fault = |e: Fault| InterpError::DeviceEnqueue {
+            message: format!("writing a device event's profiling information faulted: {e:?}"),
+        };
+        loop {
+            let mut mem = DeviceMem::new(&mut self.mem);
+            let next = self.device.next(&mut mem);
+            let written = mem.written;
+            self.device_wrote(&written);
+            let Some(child) = next.map_err(device_fault)? else {
+                break;
+            };
+            self.run_child(&child)?;
+            let mut mem = DeviceMem::new(&mut self.mem);
+            let finished = self.device.finish(child.command, &mut mem);
+            let written = mem.written;
+            self.device_wrote(&written);
+            finished.map_err(device_fault)?;
+        }
+        let waiting = self.device.waiting();
+        if waiting > 0 {
+            return Err(InterpError::DeviceEnqueue {
+                message: format!(
+                    "{waiting} enqueued command(s) wait for device events that never complete (a user event no work-item set to CL_COMPLETE), so the launch would never end"
+                ),
+            });
+        }
+        Ok(())
+    }
+
+    /// Checked mode: memory device enqueue wrote (an event handle, profiling
+    /// times) is initialized.
+    fn device_wrote(&mut self, written: &[(u64, u64)]) {
+        if let Some(ck) = &mut self.check {
+            for &(addr, len) in written {
+                ck.fill_shadow(region_of(addr), offset_of(addr), len, true);
+            }
+        }
+    }
+
+    /// Runs one enqueued kernel in this launch's memory: its block literal
+    /// copied to a region of its own, its `__local` arguments fresh.
+    fn run_child(&mut self, child: &ChildLaunch) -> Result<(), InterpError> {
+        let k = child.kernel;
+        let name = &self.module.functions[k].name;
+        let range = normalize_range(&NdRange {
+            work_dim: child.work_dim,
+            global_size: child.global_size,
+            local_size: child.local_size,
+            global_offset: child.global_offset,
+        })?;
+        let kf = self.func(k.index()).ok_or_else(|| InterpError::InvalidIr {
+            function: name.clone(),
+            message: "an enqueued kernel was not decoded".into(),
+        })?;
+        if kf.params.len() != 1 + child.local_sizes.len() {
+            return Err(InterpError::InvalidIr {
+                function: name.clone(),
+                message: format!(
+                    "enqueued with {} __local sizes for {} parameters",
+                    child.local_sizes.len(),
+                    kf.params.len()
+                ),
+            });
+        }
+        let too_many = || InterpError::Unsupported {
+            what: "too many memory regions".into(),
+            site: None,
+        };
+        let block_name = RegionName::Text(format!("block literal of enqueued kernel @{name}"));
+        let block = self
+            .mem
+            .alloc(child.block.len() as u64, block_name, Space::Global)
+            .ok_or_else(too_many)?;
+        self.mem.contents_mut(block).copy_from_slice(&child.block);
+        if let Some(ck) = &mut self.check {
+            // Read-only for the child (and the region may be a freed one's
+            // with other tracking).
+            ck.track(block, Space::Global, child.block.len() as u64);
+        }
+        let mut template = kf.template.clone();
+        template[kf.params[0] as usize] = addr(block, 0);
+        let mut locals = Vec::new();
+        for (i, &size) in child.local_sizes.iter().enumerate() {
+            let region_name = RegionName::Text(format!("__local argument {} of @{name}", i + 1));
+            let id = self
+                .mem
+                .alloc(size, region_name, Space::Local)
+                .ok_or_else(too_many)?;
+            if let Some(ck) = &mut self.check {
+                ck.track(id, Space::Local, size);
+            }
+            template[kf.params[i + 1] as usize] = addr(id, 0);
+            locals.push(id);
+        }
+        if let Some(ck) = &mut self.check {
+            ck.begin_command();
+        }
+        self.kernel = k.index();
+        self.range = range;
+        self.template = template;
+        self.byval.clear();
+        self.local_regions = self.local_variables.clone();
+        self.local_regions.extend(&locals);
+        self.sub_group_width = self
+            .func(k.index())
+            .and_then(|f| f.gang)
+            .unwrap_or_else(|| self.device.platform().sub_group_size(k))
+            .max(1) as u64;
+        let result = self.run_all();
+        self.mem.free(block);
+        for id in locals {
+            self.mem.free(id);
+        }
+        result
     }
 
     /// The ids of the work-item with local linear id `linear` in the
@@ -1884,6 +2053,24 @@ impl<'p, 'a> Exec<'p, '_, 'a> {
             Op::AsyncWait { event } => {
                 if checked && f.gang.is_none() {
                     self.async_wait(regs[r(event)], (fidx, at), (id, linear));
+                }
+            }
+            Op::DeviceEnqueue { index, dst } => {
+                let call = &f.device_calls[index as usize];
+                let args: Vec<u64> = call
+                    .args
+                    .iter()
+                    .map(|&(a, t)| regs[r(a)] & t.int_mask())
+                    .collect();
+                let mut mem = DeviceMem::new(&mut self.mem);
+                let result = self
+                    .device
+                    .call(self.module, call.op, call.kernel, &args, &mut mem);
+                let written = mem.written;
+                self.device_wrote(&written);
+                let result = result.map_err(|e| self.fault(e, AccessKind::Read, fidx, at, id))?;
+                if dst != NO_REG {
+                    regs[r(dst)] = result;
                 }
             }
             Op::Printf { index, dst } => {

@@ -73,9 +73,14 @@
 //!   ([`Options::read_only_args`]), integer division by zero, and misused
 //!   async copies (see the `async_copies` module).
 //! * **printf** ([`printf`]) output is collected in execution order.
+//! * **Device enqueue** ([`device_queue`]): the kernels work-items enqueue
+//!   run in the same launch and memory after the launch's own work-items
+//!   (each after the kernel that enqueued it and its wait list), their
+//!   block literals copied to regions of their own.
 //!
 //! Program-scope variables are created fresh for each launch (their
-//! values do not persist from one launch to the next), and `__local` memory
+//! values do not persist from one launch to the next, but the kernels a
+//! launch enqueues share them), and `__local` memory
 //! is zeroed for each work-group (checked mode reports reads before writes).
 
 pub mod arith;
@@ -85,6 +90,7 @@ pub mod collective;
 mod converge;
 pub mod convert;
 mod decode;
+pub mod device_queue;
 mod error;
 mod exec;
 pub mod memory;
@@ -171,6 +177,11 @@ pub const DEFAULT_SUB_GROUP_SIZE: u32 = 8;
 pub struct Report {
     /// Everything the kernel printed, in execution order.
     pub printf_output: String,
+    /// When the kernel's own work-items had all run (the kernels they
+    /// enqueued ran after).
+    pub kernel_ended: Option<std::time::Instant>,
+    /// How many kernels the launch enqueued, transitively.
+    pub enqueued: u64,
     /// Checked-mode findings (empty unless `Options::checked`), each
     /// reported once per instruction (or instruction pair, for races).
     pub diagnostics: Vec<Diagnostic>,
@@ -188,5 +199,25 @@ pub fn run_kernel(
     range: &NdRange,
     opts: &Options,
 ) -> Result<Report, InterpError> {
-    exec::launch(module, kernel, args, range, opts)
+    let platform = device_queue::PlainPlatform {
+        sub_group_size: opts.sub_group_size.unwrap_or(DEFAULT_SUB_GROUP_SIZE),
+        uniform_groups: false,
+    };
+    let device = device_queue::DeviceWork::new(Default::default(), Box::new(platform));
+    exec::launch(module, kernel, args, range, opts, device)
+}
+
+/// Runs `kernel` as [`run_kernel`] does, with the device queues and
+/// platform of `device`: the kernels its work-items enqueue
+/// (`enqueue_kernel`) run in the same launch, in the same memory, after
+/// its own work-items (see [`device_queue`]).
+pub fn run_kernel_with_device(
+    module: &Module,
+    kernel: FuncId,
+    args: &mut [KernelArg],
+    range: &NdRange,
+    opts: &Options,
+    device: device_queue::DeviceWork,
+) -> Result<Report, InterpError> {
+    exec::launch(module, kernel, args, range, opts, device)
 }

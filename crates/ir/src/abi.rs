@@ -212,6 +212,13 @@ pub mod runtime_symbols {
     /// `arrived` (bits) of its `active` ones; lane `l` holds the work-item
     /// of local linear id `first_id + l`. The gang stops there.
     pub const BARRIER_DIVERGED: &str = "lockstep_rt_barrier_diverged";
+    /// `u64 lockstep_rt_device_enqueue(void *sink, u32 op, u32 kernel, u64
+    /// nargs, const u64 *args)`: one work-item's device enqueue operation
+    /// ([`crate::DeviceOp`] number `op`, [`crate::DeviceOp::code`]) with
+    /// the bits of its `nargs` operands; `kernel` is the index of the
+    /// kernel it names (`u32::MAX` for none). The result's bits (0 for an
+    /// operation without a result).
+    pub const DEVICE_ENQUEUE: &str = "lockstep_rt_device_enqueue";
 }
 
 /// The code of a scalar type in the runtime calls' argument type arrays.

@@ -208,6 +208,18 @@ pub enum InstData {
         format: String,
         args: Vec<Value>,
     },
+    /// OpenCL device-side enqueue (OpenCL C 2.0 `enqueue_kernel`, device
+    /// events, the kernel queries of blocks): `op` with `args` (see
+    /// [`DeviceOp`] for each one's operands and result), carried out by
+    /// the runtime for each work-item that reaches it. `kernel` is the
+    /// kernel an `enqueue_kernel` enqueues or a kernel query asks about (a
+    /// block's invoke kernel, known statically); `None` for the others.
+    /// Written `OP [@kernel] args`, e.g. `enqueue_kernel @k v1, v2, ...`.
+    DeviceEnqueue {
+        op: DeviceOp,
+        kernel: Option<FuncId>,
+        args: Vec<Value>,
+    },
     // Terminators.
     Jump {
         dest: BlockCall,
@@ -610,6 +622,56 @@ named_enum! {
         And = "and",
         Or = "or",
         Xor = "xor",
+    }
+}
+
+named_enum! {
+    /// The operations of [`InstData::DeviceEnqueue`]: OpenCL C's device
+    /// enqueue built-ins, one call per work-item. Queues (`queue_t`) and
+    /// events (`clk_event_t`) are `i64` handles the runtime gives out (0 is
+    /// `CLK_NULL_QUEUE` and `CLK_NULL_EVENT`); pointers may be in any
+    /// address space. An `ndrange` operand points to clang's `ndrange_t`:
+    /// `i32 work_dim`, then `i64` global offsets, global sizes and local
+    /// sizes, three each, at bytes 8, 32 and 56 (80 bytes).
+    pub enum DeviceOp {
+        /// `enqueue_kernel @k queue, flags, ndrange, num_events, events,
+        /// event_ret, block, num_sizes, sizes` gives `i32` (`CLK_SUCCESS`
+        /// or a `CLK_*` error): enqueues kernel `@k` over the range with a
+        /// copy of the block literal at `block` (its size is its first
+        /// `i32`) as its first argument and `__local` arguments of the
+        /// `num_sizes` (`i32`) sizes at `sizes` (`i64` each), once the
+        /// `num_events` (`i32`) events at `events` are complete; writes
+        /// its event to `event_ret` unless that is null. `queue` is `i64`,
+        /// `flags` `i32`.
+        EnqueueKernel = "enqueue_kernel",
+        /// `enqueue_marker queue, num_events, events, event_ret` gives
+        /// `i32`: a command that completes when the events are complete;
+        /// its event goes to `event_ret`.
+        EnqueueMarker = "enqueue_marker",
+        /// `get_default_queue` gives the default device queue (`i64`).
+        GetDefaultQueue = "get_default_queue",
+        /// `create_user_event` gives a new user event (`i64`).
+        CreateUserEvent = "create_user_event",
+        /// `retain_event e`.
+        RetainEvent = "retain_event",
+        /// `release_event e`.
+        ReleaseEvent = "release_event",
+        /// `set_user_event_status e, status` (`status` an `i32`).
+        SetUserEventStatus = "set_user_event_status",
+        /// `is_valid_event e` gives `i1`.
+        IsValidEvent = "is_valid_event",
+        /// `capture_event_profiling_info e, name, value`: when event `e`
+        /// completes, the profiling information `name` (`i32`) goes to
+        /// `value` (two `i64`s for `CLK_PROFILING_COMMAND_EXEC_TIME`).
+        CaptureEventProfilingInfo = "capture_event_profiling_info",
+        /// `get_kernel_work_group_size @k` gives `i32`.
+        KernelWorkGroupSize = "get_kernel_work_group_size",
+        /// `get_kernel_preferred_work_group_size_multiple @k` gives `i32`.
+        KernelPreferredWorkGroupSizeMultiple = "get_kernel_preferred_work_group_size_multiple",
+        /// `get_kernel_sub_group_count_for_ndrange @k ndrange` gives `i32`.
+        KernelSubGroupCount = "get_kernel_sub_group_count_for_ndrange",
+        /// `get_kernel_max_sub_group_size_for_ndrange @k ndrange` gives `i32`.
+        KernelMaxSubGroupSize = "get_kernel_max_sub_group_size_for_ndrange",
     }
 }
 

@@ -61,7 +61,8 @@
 //! `reduce_smin`, …, clustered or not) and inclusive and exclusive scans
 //! (`scan_add`, `scan_excl_add`, …) over the lanes of a mask. Branches,
 //! switches and returns are on uniform values: divergence is expressed by
-//! masks. A memory access, atomic or `printf` may be *predicated*,
+//! masks. A memory access, atomic, `printf` or device enqueue operation
+//! may be *predicated*,
 //! `store v1, v2, align 4 if v3`: it takes effect only in the lanes where
 //! the mask `v3` is set (a predicated load gives zero in the others); an
 //! unpredicated one acts in every lane, those past the end of the
@@ -110,6 +111,7 @@
 
 pub mod abi;
 pub mod builder;
+pub mod device_op;
 pub mod entities;
 pub mod function;
 pub mod gang;
@@ -131,8 +133,8 @@ pub use function::{
 };
 pub use gang::Collective;
 pub use instructions::{
-    AtomicRmwOp, BinaryOp, BlockCall, Combine, ConvertOp, FenceFlags, FloatCC, GangOp, InstData,
-    IntCC, MemOrder, MemScope, Rounding, TernaryOp, UnaryOp, WorkItemQuery,
+    AtomicRmwOp, BinaryOp, BlockCall, Combine, ConvertOp, DeviceOp, FenceFlags, FloatCC, GangOp,
+    InstData, IntCC, MemOrder, MemScope, Rounding, TernaryOp, UnaryOp, WorkItemQuery,
 };
 pub use limits::TooLarge;
 pub use module::{AccessQual, ArgInfo, ByVal, GlobalData, KernelInfo, Module, Reloc, TypeQuals};

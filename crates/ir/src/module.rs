@@ -79,6 +79,12 @@ pub struct KernelInfo {
     /// `__attribute__((intel_reqd_sub_group_size(n)))`: the subgroup size
     /// (and so the gang width) the kernel runs at, 4, 8, 16 or 32.
     pub reqd_sub_group_size: Option<u32>,
+    /// The kernel clang made of a block that a kernel enqueues (its first
+    /// argument is the block literal, the others `__local` memory for the
+    /// block's `local void *` parameters): it runs only as a child
+    /// kernel, so the host neither lists nor creates it. Printed
+    /// `enqueued_block`.
+    pub enqueued_block: bool,
 }
 
 /// A kernel argument as `clGetKernelArgInfo` reports it. The address

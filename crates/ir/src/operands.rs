@@ -42,6 +42,7 @@ macro_rules! walk_operands {
             InstData::AsyncWait { arg } => $each(std::slice::$one(arg)),
             InstData::Call { args, .. }
             | InstData::Printf { args, .. }
+            | InstData::DeviceEnqueue { args, .. }
             | InstData::Gang { args, .. }
             | InstData::SubGroup { args, .. } => $each(args),
             InstData::Predicated { .. } => unreachable!("handled before the walk"),
@@ -161,8 +162,9 @@ impl InstData {
         self.branch_dests().iter().map(|d| d.block).collect()
     }
 
-    /// True for atomics and `printf`: in gang-level IR they act in each
-    /// lane on its own (in lane order), even with uniform operands.
+    /// True for atomics, `printf` and device enqueue operations: in
+    /// gang-level IR they act in each lane on its own (in lane order), even
+    /// with uniform operands.
     pub fn acts_per_lane(&self) -> bool {
         match self {
             InstData::Predicated { inst, .. } => inst.acts_per_lane(),
@@ -173,6 +175,7 @@ impl InstData {
                     | InstData::AtomicLoad { .. }
                     | InstData::AtomicStore { .. }
                     | InstData::Printf { .. }
+                    | InstData::DeviceEnqueue { .. }
                     | InstData::NextItem
             ),
         }
@@ -197,6 +200,7 @@ impl InstData {
                 | InstData::Suspend { .. }
                 | InstData::Call { .. }
                 | InstData::Printf { .. }
+                | InstData::DeviceEnqueue { .. }
                 | InstData::NextItem
                 | InstData::SubGroup { .. }
                 | InstData::AsyncCopied { .. }
@@ -240,6 +244,7 @@ impl InstData {
             InstData::Printf { .. } => "printf",
             InstData::AsyncCopied { .. } => "async_copied",
             InstData::AsyncWait { .. } => "async_wait",
+            InstData::DeviceEnqueue { op, .. } => op.name(),
             InstData::Jump { .. } => "jump",
             InstData::Brif { .. } => "brif",
             InstData::Switch { .. } => "switch",

@@ -9,8 +9,8 @@ use thiserror::Error;
 use crate::entities::{Block, FuncId, GlobalId, StackSlot, Value};
 use crate::function::{Function, Phase, Signature, SourceLoc, StackSlotData, ValueData, ValueDef};
 use crate::instructions::{
-    AtomicRmwOp, BinaryOp, BlockCall, ConvertOp, FenceFlags, FloatCC, GangOp, InstData, IntCC,
-    MemOrder, MemScope, Rounding, TernaryOp, UnaryOp, WorkItemQuery,
+    AtomicRmwOp, BinaryOp, BlockCall, ConvertOp, DeviceOp, FenceFlags, FloatCC, GangOp, InstData,
+    IntCC, MemOrder, MemScope, Rounding, TernaryOp, UnaryOp, WorkItemQuery,
 };
 use crate::module::{AccessQual, ArgInfo, ByVal, GlobalData, KernelInfo, Module, Reloc, TypeQuals};
 use crate::types::{AddrSpace, Type};
@@ -694,6 +694,13 @@ impl Parser {
                         .args
                         .push(arg);
                 }
+                Some(Tok::Word(w)) if w == "enqueued_block" => {
+                    self.pos += 1;
+                    let Some(info) = st.func.kernel.as_mut() else {
+                        return self.err("'enqueued_block' is only allowed in kernels");
+                    };
+                    info.enqueued_block = true;
+                }
                 Some(Tok::Word(w)) if w == "reqd_sub_group_size" => {
                     self.pos += 1;
                     let n = self.uint("size")?;
@@ -1015,6 +1022,28 @@ impl Parser {
             self.no_suffix(base, suffixes)?;
             let args = self.gang_args(st, op.arity())?;
             return Ok(InstData::Gang { op, args });
+        }
+        if let Some(op) = DeviceOp::from_name(base) {
+            self.no_suffix(base, suffixes)?;
+            let kernel = if op.names_kernel() {
+                let name = self.global_name()?;
+                match self.func_ids.get(&name) {
+                    Some(&id) => Some(id),
+                    None => {
+                        self.pos -= 1;
+                        return self.err(format!("{op} of unknown function '@{name}'"));
+                    }
+                }
+            } else {
+                None
+            };
+            let n = op.operands().len();
+            let args = if n == 0 {
+                Vec::new()
+            } else {
+                self.values_sep(st, n)?
+            };
+            return Ok(InstData::DeviceEnqueue { op, kernel, args });
         }
         if base == "sub_group" {
             self.no_suffix(base, suffixes)?;

@@ -163,6 +163,9 @@ pub fn write_function_annotated(
         if let Some(n) = info.reqd_sub_group_size {
             writeln!(w, "    reqd_sub_group_size {n}")?;
         }
+        if info.enqueued_block {
+            writeln!(w, "    enqueued_block")?;
+        }
     }
     for (slot, data) in func.stack_slots.iter() {
         write!(
@@ -370,6 +373,16 @@ fn write_operation(
             write_string(w, format)?;
             for a in args {
                 write!(w, ", {a}")?;
+            }
+        }
+        InstData::DeviceEnqueue { kernel, args, .. } => {
+            if let Some(k) = kernel {
+                write!(w, " ")?;
+                write_func_name(w, module, *k)?;
+            }
+            for (i, a) in args.iter().enumerate() {
+                let sep = if i == 0 { " " } else { ", " };
+                write!(w, "{sep}{a}")?;
             }
         }
         InstData::Jump { dest } => {

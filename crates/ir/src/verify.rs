@@ -17,10 +17,12 @@ use std::fmt;
 use cranelift_entity::{EntityRef, SecondaryMap};
 use thiserror::Error;
 
-use crate::entities::{Block, Inst, Value};
+use crate::device_op::DeviceOperand;
+use crate::entities::{Block, FuncId, Inst, Value};
 use crate::function::{Function, Phase, ValueDef};
 use crate::instructions::{
-    AtomicRmwOp, BinaryOp, BlockCall, ConvertOp, FenceFlags, GangOp, InstData, TernaryOp, UnaryOp,
+    AtomicRmwOp, BinaryOp, BlockCall, ConvertOp, DeviceOp, FenceFlags, GangOp, InstData, TernaryOp,
+    UnaryOp,
 };
 use crate::module::Module;
 use crate::print::{format_int, inst_to_string};
@@ -615,17 +617,22 @@ impl<'a> Verifier<'a> {
             InstData::Predicated { inst, .. } => &**inst,
             d => d,
         };
-        let wants_result = !matches!(
-            core,
-            InstData::Store { .. }
-                | InstData::MemCopy { .. }
-                | InstData::MemSet { .. }
-                | InstData::AtomicStore { .. }
-                | InstData::Fence { .. }
-                | InstData::Barrier { .. }
-                | InstData::Call { .. }
-                | InstData::AsyncWait { .. }
-        ) && !core.is_terminator();
+        let wants_result = match core {
+            InstData::DeviceEnqueue { op, .. } => op.result_type().is_some(),
+            _ => {
+                !matches!(
+                    core,
+                    InstData::Store { .. }
+                        | InstData::MemCopy { .. }
+                        | InstData::MemSet { .. }
+                        | InstData::AtomicStore { .. }
+                        | InstData::Fence { .. }
+                        | InstData::Barrier { .. }
+                        | InstData::Call { .. }
+                        | InstData::AsyncWait { .. }
+                ) && !core.is_terminator()
+            }
+        };
         if let InstData::Call { func: callee, .. } = data {
             if let Some(callee) = self.module.and_then(|m| m.functions.get(*callee)) {
                 if result != callee.signature.ret {
@@ -704,6 +711,54 @@ impl<'a> Verifier<'a> {
         Ok(())
     }
 
+    /// A device enqueue operation: its operands, its result, and the
+    /// kernel it names (one of the module's kernels, when the module is
+    /// known).
+    fn check_device_op(
+        &self,
+        op: DeviceOp,
+        kernel: Option<FuncId>,
+        args: &[Value],
+        rt: Type,
+    ) -> Result<(), String> {
+        match (op.names_kernel(), kernel) {
+            (true, None) => return Err(format!("{op} names a kernel (@kernel)")),
+            (false, Some(_)) => return Err(format!("{op} names no kernel")),
+            (true, Some(k)) => {
+                if let Some(module) = self.module {
+                    match module.functions.get(k) {
+                        None => return Err(format!("{op} names unknown function {k}")),
+                        Some(f) if !f.is_kernel() => {
+                            return Err(format!("{op} names @{}, which is not a kernel", f.name))
+                        }
+                        Some(_) => {}
+                    }
+                }
+            }
+            (false, None) => {}
+        }
+        let operands = op.operands();
+        if args.len() != operands.len() {
+            return Err(format!("{op} takes {} operands", operands.len()));
+        }
+        for (&a, &want) in args.iter().zip(operands) {
+            let t = self.ty(a);
+            match want {
+                DeviceOperand::Int(w) if t != w => {
+                    return Err(format!("operand {a} is {t}, expected {w}"))
+                }
+                DeviceOperand::Ptr if !t.is_ptr() => {
+                    return Err(format!("operand {a} is {t}, expected a pointer"))
+                }
+                _ => {}
+            }
+        }
+        match op.result_type() {
+            Some(want) if rt != want => Err(format!("{op} gives {want}")),
+            _ => Ok(()),
+        }
+    }
+
     /// Operand and result typing of one instruction; `rt` is the result type.
     fn check_types(&self, data: &InstData, rt: Type) -> Result<(), String> {
         let ty = |v: Value| self.ty(v);
@@ -754,9 +809,10 @@ impl<'a> Verifier<'a> {
                             | InstData::MemCopy { .. }
                             | InstData::MemSet { .. }
                             | InstData::Printf { .. }
+                            | InstData::DeviceEnqueue { .. }
                             | InstData::NextItem
                     ),
-                    "only memory accesses, atomics, printf and next_item are predicated",
+                    "only memory accesses, atomics, printf, device enqueue operations and next_item are predicated",
                 )?;
                 self.check_types(inst, rt)
             }
@@ -1019,6 +1075,9 @@ impl<'a> Verifier<'a> {
                 need(rt == Type::I64, "async_copied gives its event, an i64")
             }
             InstData::AsyncWait { arg } => same(&[*arg], Type::I64),
+            InstData::DeviceEnqueue { op, kernel, args } => {
+                self.check_device_op(*op, *kernel, args, rt)
+            }
             InstData::NextItem => need(rt == Type::I32, "next_item gives i32"),
             InstData::Jump { .. } | InstData::Unreachable => Ok(()),
             InstData::Brif { cond, .. } => same(&[*cond], Type::I1),

@@ -16,12 +16,13 @@
 mod common;
 
 use cranelift_entity::EntityRef;
+use lockstep_ir::device_op::DeviceOperand;
 use lockstep_ir::{
     module_to_string, parse_module, verify_module, AccessQual, AddrSpace, ArgInfo, AtomicRmwOp,
-    BinaryOp, Block, BlockCall, ByVal, ConvertOp, FenceFlags, FloatCC, FuncBuilder, FuncId,
-    Function, GlobalData, GlobalId, InstData, IntCC, KernelInfo, MemOrder, MemScope, Module, Phase,
-    Reloc, Rounding, Signature, SourceLoc, StackSlot, StackSlotData, TernaryOp, Type, TypeQuals,
-    UnaryOp, Value, WorkItemQuery,
+    BinaryOp, Block, BlockCall, ByVal, ConvertOp, DeviceOp, FenceFlags, FloatCC, FuncBuilder,
+    FuncId, Function, GlobalData, GlobalId, InstData, IntCC, KernelInfo, MemOrder, MemScope,
+    Module, Phase, Reloc, Rounding, Signature, SourceLoc, StackSlot, StackSlotData, TernaryOp,
+    Type, TypeQuals, UnaryOp, Value, WorkItemQuery,
 };
 use proptest::prelude::*;
 
@@ -129,6 +130,8 @@ impl Choices<'_> {
 struct ModuleShape {
     sigs: Vec<Signature>,
     globals: Vec<AddrSpace>,
+    /// The functions that are kernels (what device enqueue operations name).
+    kernels: Vec<FuncId>,
 }
 
 fn gen_module(c: &mut Choices) -> Module {
@@ -171,7 +174,15 @@ fn gen_module(c: &mut Choices) -> Module {
             ret: (!is_kernel && c.flip(60)).then(|| c.any_type()),
         })
         .collect();
-    let shape = ModuleShape { sigs, globals };
+    let kernels = (0..n_funcs)
+        .filter(|&i| kinds[i])
+        .map(FuncId::new)
+        .collect();
+    let shape = ModuleShape {
+        sigs,
+        globals,
+        kernels,
+    };
     for (i, &is_kernel) in kinds.iter().enumerate() {
         let name = c.name(if is_kernel { "k" } else { "f" }, i);
         let func = gen_function(c, &shape, name, i, is_kernel);
@@ -206,6 +217,7 @@ fn gen_kernel_info(c: &mut Choices, params: &[Type]) -> KernelInfo {
         work_group_size_hint: c.flip(30).then(|| dims(c)),
         vec_type_hint: c.flip(30).then(|| c.string()),
         reqd_sub_group_size: c.flip(30).then(|| c.pick(&[4, 8, 16, 32])),
+        enqueued_block: c.flip(20),
     }
 }
 
@@ -474,7 +486,7 @@ impl Gen<'_, '_, '_> {
         const WRITABLE: [AddrSpace; 4] = [Private, Global, Local, Generic];
         const ATOMIC: [AddrSpace; 3] = [Global, Local, Generic];
         let c = &mut *self.c;
-        match c.below(27) {
+        match c.below(28) {
             0 => {
                 let ty = if c.flip(80) {
                     c.pick(&INTS)
@@ -687,13 +699,40 @@ impl Gen<'_, '_, '_> {
                     self.avail.extend(r);
                 }
             }
+            25 => {
+                // A device enqueue operation; those that name a kernel only
+                // when the module has one.
+                let kernels = &self.shape.kernels;
+                let ops: Vec<DeviceOp> = DeviceOp::ALL
+                    .iter()
+                    .copied()
+                    .filter(|op| !op.names_kernel() || !kernels.is_empty())
+                    .collect();
+                let op = c.pick(&ops);
+                let kernel = op.names_kernel().then(|| c.pick(kernels));
+                let mut args = Vec::new();
+                for &operand in op.operands() {
+                    args.push(match operand {
+                        DeviceOperand::Int(t) => self.value(t),
+                        DeviceOperand::Ptr => self.pointer(&[Private, Global, Generic]),
+                    });
+                }
+                let data = InstData::DeviceEnqueue { op, kernel, args };
+                match op.result_type() {
+                    Some(t) => self.result(data, t),
+                    None => {
+                        self.builder.ins(data, None);
+                    }
+                }
+            }
             24 => {
+                let c = &mut *self.c;
                 let format = c.string();
                 let tys: Vec<Type> = (0..c.below(4)).map(|_| c.any_type()).collect();
                 let args = tys.into_iter().map(|t| self.value(t)).collect();
                 self.result(InstData::Printf { format, args }, Type::I32);
             }
-            25 => {
+            26 => {
                 let elem = 1 << c.below(4);
                 let (dst, src) = (self.pointer(&WRITABLE), self.pointer(&AddrSpace::ALL));
                 let count = self.value(Type::I64);

@@ -59,6 +59,10 @@ fn main() {
                     kernel.set_arg(i, &image).unwrap();
                     images.push(image);
                 }
+                ArgKind::Queue => {
+                    let queue = ctx.device_queues().default_queue().unwrap_or(0);
+                    kernel.set_arg(i, queue).unwrap()
+                }
                 ArgKind::Sampler => kernel
                     .set_arg(
                         i,

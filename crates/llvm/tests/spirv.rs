@@ -310,6 +310,12 @@ fn kernels20_launches() -> Vec<Launch> {
                 Arg::Buffer(vec![0; 3 * 4]),
             ],
         ),
+        Launch::new_1d(
+            "device_enqueue",
+            4,
+            2,
+            vec![Arg::Buffer(vec![0; 4 * 8 * 4])],
+        ),
     ]
 }
 

@@ -27,6 +27,9 @@ pub enum ArgKind {
     Sampler,
     /// A pipe (`read_only pipe int`): a [`Pipe`](crate::Pipe).
     Pipe,
+    /// A `queue_t`: a device queue's handle ([`crate::DeviceQueues`]), a
+    /// 64-bit integer.
+    Queue,
 }
 
 /// The kind of a scalar argument, as far as binding can tell (`int` and
@@ -193,16 +196,32 @@ pub struct Kernel {
 }
 
 impl Kernel {
+    /// The kernel `name` of the program, as the host creates it: a block's
+    /// invoke kernel ([`ir::KernelInfo::enqueued_block`]) runs only when a
+    /// kernel enqueues it, so the host finds no such kernel.
     pub(crate) fn new(program: Arc<ProgramInner>, name: &str) -> Result<Kernel, LaunchError> {
         let module = &program.module;
-        let Some((func, f)) = module.kernels().find(|(_, f)| f.name == name) else {
-            let available: Vec<&str> = module.kernels().map(|(_, f)| f.name.as_str()).collect();
+        let host_kernels = || {
+            module
+                .kernels()
+                .filter(|(_, f)| !f.kernel.as_ref().is_some_and(|k| k.enqueued_block))
+        };
+        let Some((func, _)) = host_kernels().find(|(_, f)| f.name == name) else {
+            let available: Vec<&str> = host_kernels().map(|(_, f)| f.name.as_str()).collect();
             return Err(LaunchError::NoSuchKernel {
                 name: name.to_string(),
                 available: available.join(", "),
             });
         };
-        let info = f.kernel.as_ref().expect("kernels have metadata");
+        Ok(Kernel::for_func(program, func))
+    }
+
+    /// Kernel `func` of the program (a kernel of its module), with no
+    /// arguments set.
+    pub(crate) fn for_func(program: Arc<ProgramInner>, func: FuncId) -> Kernel {
+        let f = &program.module.functions[func];
+        let default_info = ir::KernelInfo::default();
+        let info = f.kernel.as_ref().unwrap_or(&default_info);
         let args: Vec<ArgMeta> = info
             .args
             .iter()
@@ -218,12 +237,12 @@ impl Kernel {
             })
             .collect();
         let values = vec![None; args.len()];
-        Ok(Kernel {
+        Kernel {
             program: program.clone(),
             func,
             args,
             values,
-        })
+        }
     }
 
     pub fn name(&self) -> &str {
@@ -362,6 +381,9 @@ impl Kernel {
             (ArgKind::Sampler, _) => return Err(mismatch("a sampler".into())),
             (ArgKind::Pipe, ArgValue::Pipe(_)) => {}
             (ArgKind::Pipe, _) => return Err(mismatch("a pipe".into())),
+            (ArgKind::Queue, ArgValue::Scalar(ScalarKind::Int(64), _)) => {}
+            (ArgKind::Queue, ArgValue::Bytes(b)) if b.len() == 8 => {}
+            (ArgKind::Queue, _) => return Err(mismatch("a device queue's handle (a u64)".into())),
             (ArgKind::ByValue { size }, ArgValue::Bytes(b)) if b.len() == *size => {}
             (ArgKind::ByValue { size }, _) => {
                 return Err(mismatch(format!(
@@ -372,6 +394,7 @@ impl Kernel {
         }
         let value = match (&meta.kind, value) {
             (ArgKind::Scalar(kind), ArgValue::Bytes(b)) => ArgValue::Scalar(*kind, b),
+            (ArgKind::Queue, ArgValue::Bytes(b)) => ArgValue::Scalar(ScalarKind::Int(64), b),
             (_, ArgValue::Image(image)) if image.is_self_contained() => {
                 ArgValue::Buffer(image.storage().clone())
             }
@@ -460,6 +483,9 @@ fn arg_kind(info: &ir::ArgInfo, ty: Type) -> ArgKind {
     }
     if info.qualifiers.is_pipe && ty == Type::Ptr(AddrSpace::Global) {
         return ArgKind::Pipe;
+    }
+    if info.type_name == "queue_t" && ty == Type::I64 {
+        return ArgKind::Queue;
     }
     match ty {
         Type::Ptr(AddrSpace::Local) => ArgKind::LocalMemory,

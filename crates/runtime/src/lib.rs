@@ -30,6 +30,7 @@
 mod buffer;
 mod check;
 mod device;
+pub mod device_queues;
 mod error;
 pub mod executor;
 pub mod fuzz;
@@ -53,6 +54,7 @@ pub use buffer::{
     fill_bytes, lock_all, Access, AllocError, Buffer, Pod, Storage, StorageGuard, BUFFER_ALIGN,
 };
 pub use device::{Device, SimdFeatures};
+pub use device_queues::{DeviceQueueError, DeviceQueues};
 pub use error::{BinaryError, BuildError, EngineError, LaunchError};
 pub use image::{
     AddressingMode, FilterMode, Image, ImageDesc, ImageError, ImageFormat, ImageType, Sampler,
@@ -156,6 +158,8 @@ pub struct Context {
     launches: Arc<AsyncLaunches>,
     /// Which tiers kernels compile at (`LOCKSTEP_TIER`, else auto).
     tiering: Tiering,
+    /// The device queues kernels may enqueue to (shared by clones).
+    device_queues: DeviceQueues,
 }
 
 /// What a launch produced besides writing its buffers.
@@ -170,6 +174,13 @@ pub struct LaunchReport {
     /// NULL buffer the kernel may access: the interpreter checks every
     /// access and reports the faulting one).
     pub fallback: Option<String>,
+    /// When the launched kernel's own work-items had all run. The launch
+    /// returns once the kernels it enqueued on the device (and those
+    /// enqueued, transitively) have run too: for the OpenCL platform, the
+    /// command's `CL_PROFILING_COMMAND_END`, before its `COMPLETE`.
+    pub kernel_ended: Option<std::time::Instant>,
+    /// How many kernels the launch enqueued on the device, transitively.
+    pub enqueued: u64,
 }
 
 impl Context {
@@ -187,7 +198,23 @@ impl Context {
             interpret_after_passes: false,
             launches: Arc::default(),
             tiering: Tiering::from_env(),
+            device_queues: DeviceQueues::with_default(),
         }
+    }
+
+    /// The device queues kernels launched in this context may enqueue to
+    /// (OpenCL C 2.0 `enqueue_kernel`): a new context has a default device
+    /// queue of the preferred size (which `get_default_queue` gives), and
+    /// the host may add others or replace it (see [`DeviceQueues`]).
+    pub fn device_queues(&self) -> &DeviceQueues {
+        &self.device_queues
+    }
+
+    /// Launches in this context (and clones made after) use `queues` as
+    /// their device queues: the OpenCL platform gives each device of a
+    /// context its own.
+    pub fn set_device_queues(&mut self, queues: DeviceQueues) {
+        self.device_queues = queues;
     }
 
     /// This context, running kernels on `engine`.
@@ -483,7 +510,7 @@ impl Context {
         } else {
             match self.engine {
                 Engine::Interpreter => self.run_interpreter(kernel, range, local, &bound),
-                Engine::Simd => simd::launch(kernel, range, local, width, &bound, self),
+                Engine::Simd => self.run_simd(kernel, range, local, width, &bound),
             }
         };
         // What the kernel wrote goes back, also after a fault (memory
@@ -501,6 +528,88 @@ impl Context {
             }
         }
         Ok(report)
+    }
+
+    /// Runs a launch on the SIMD engine: its work-items, then the kernels
+    /// they enqueued on the device, each on all cores, in an order their
+    /// wait lists allow ([`lockstep_interp::device_queue`]).
+    fn run_simd(
+        &self,
+        kernel: &Kernel,
+        range: &NDRange,
+        local: [u64; 3],
+        width: u32,
+        bound: &[ArgValue],
+    ) -> Result<LaunchReport, LaunchError> {
+        let device = Mutex::new(device_queues::device_work(self, kernel));
+        // The launch's buffers stay locked until its children have run too.
+        let guards = simd::lock_buffers(bound);
+        let mut report = simd::launch(kernel, range, local, width, bound, self, &device)?;
+        report.kernel_ended = Some(std::time::Instant::now());
+        let device_error = |message: String| LaunchError::Execution {
+            kernel: kernel.name().to_string(),
+            message: format!("device enqueue: {message}"),
+        };
+        let lock = || device.lock().unwrap_or_else(|e| e.into_inner());
+        loop {
+            // Not held while the child runs: its work-items enqueue too.
+            let next = lock().next(&mut simd::HostMemory);
+            let Some(child) = next.map_err(device_error)? else {
+                break;
+            };
+            let child_report = self.run_simd_child(kernel, &child, &device)?;
+            report.printf_output.push_str(&child_report.printf_output);
+            report.diagnostics.extend(child_report.diagnostics);
+            lock()
+                .finish(child.command, &mut simd::HostMemory)
+                .map_err(device_error)?;
+        }
+        let work = lock();
+        if work.waiting() > 0 {
+            return Err(device_error(format!(
+                "{} enqueued command(s) wait for device events that never complete (a user event no work-item set to CL_COMPLETE), so the launch would never end",
+                work.waiting()
+            )));
+        }
+        report.enqueued = work.launched();
+        drop(guards);
+        Ok(report)
+    }
+
+    /// Runs one kernel a launch enqueued (`parent` is the launch's own
+    /// kernel, for its program): its block literal in aligned memory the
+    /// run keeps, its `__local` arguments of the sizes given.
+    fn run_simd_child(
+        &self,
+        parent: &Kernel,
+        child: &interp::device_queue::ChildLaunch,
+        device: &Mutex<interp::device_queue::DeviceWork>,
+    ) -> Result<LaunchReport, LaunchError> {
+        let mut kernel = Kernel::for_func(parent.program.clone(), child.kernel);
+        let block = simd::ByValue::new(&child.block);
+        let addr = block.as_ptr() as u64;
+        kernel.set_arg(
+            0,
+            ArgValue::Pointer {
+                addr,
+                allocation: Some((addr, child.block.len() as u64)),
+            },
+        )?;
+        for (i, &size) in child.local_sizes.iter().enumerate() {
+            kernel.set_arg(i + 1, ArgValue::Local(size as usize))?;
+        }
+        let range = NDRange::new(child.work_dim, child.global_size)
+            .local(child.local_size)
+            .offset(child.global_offset);
+        let width = self.kernel_width(&kernel);
+        let local = kernel::validate_range(&kernel, &range, width)?;
+        let bound = kernel.bound_args()?;
+        kernel::check_local_memory(&kernel, &bound)?;
+        // No buffer arguments to lock: the block's pointers are to the
+        // launch's buffers (locked by `run_simd`) or shared memory.
+        let report = simd::launch(&kernel, &range, local, width, &bound, self, device);
+        drop(block);
+        report
     }
 
     fn run_interpreter(
@@ -655,7 +764,9 @@ impl Context {
         } else {
             &kernel.program.module
         };
-        let result = interp::run_kernel(module, kernel.func, &mut args, &nd, &opts);
+        let device = device_queues::device_work(self, kernel);
+        let result =
+            interp::run_kernel_with_device(module, kernel.func, &mut args, &nd, &opts, device);
         drop(args);
         drop(guards);
         let report = result.map_err(|e| LaunchError::Execution {
@@ -663,6 +774,8 @@ impl Context {
             message: execution_message(&e, &kernel.program.source_name),
         })?;
         Ok(LaunchReport {
+            kernel_ended: report.kernel_ended,
+            enqueued: report.enqueued,
             printf_output: report.printf_output,
             diagnostics: report
                 .diagnostics
@@ -1217,11 +1330,13 @@ impl Program {
         &self.inner.log
     }
 
-    /// The kernels' names, in source order.
+    /// The kernels' names, in source order (not the invoke kernels of
+    /// blocks, which run only when a kernel enqueues them).
     pub fn kernel_names(&self) -> Vec<String> {
         self.inner
             .module
             .kernels()
+            .filter(|(_, f)| !f.kernel.as_ref().is_some_and(|k| k.enqueued_block))
             .map(|(_, f)| f.name.clone())
             .collect()
     }

@@ -12,6 +12,7 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex, OnceLock};
 
 use lockstep_interp::convert::{self, Format};
+use lockstep_interp::device_queue::{DeviceMemory, DeviceWork};
 use lockstep_ir::abi::{runtime_symbols, type_of_code, GroupContext};
 use lockstep_ir::{ConvertOp, FuncId, Rounding, Type};
 use lockstep_passes::analysis::gathers::SMALL_OBJECT;
@@ -33,8 +34,12 @@ pub(crate) fn cores() -> usize {
 }
 
 /// The functions generated code calls ([`runtime_symbols`]).
-fn runtime_functions() -> [(&'static str, usize); 4] {
+fn runtime_functions() -> [(&'static str, usize); 5] {
     [
+        (
+            runtime_symbols::DEVICE_ENQUEUE,
+            lockstep_rt_device_enqueue as *const () as usize,
+        ),
         (
             runtime_symbols::BARRIER_DIVERGED,
             lockstep_rt_barrier_diverged as *const () as usize,
@@ -196,10 +201,47 @@ fn worker_stack(frame: u64) -> usize {
 }
 
 /// What a launch's work-items report while it runs (the generated code's
-/// `GroupContext::sink`): printf output, and the first barrier divergence.
-struct LaunchSink {
+/// `GroupContext::sink`): printf output, the first barrier divergence, and
+/// their device enqueue operations.
+struct LaunchSink<'a> {
     printf: Mutex<String>,
     divergence: Mutex<Option<String>>,
+    /// The device queues, events and enqueued commands of the launch from
+    /// the host this launch is part of.
+    device: &'a Mutex<DeviceWork>,
+    module: &'a lockstep_ir::Module,
+    /// The first device enqueue operation that faulted.
+    device_error: Mutex<Option<String>>,
+}
+
+/// Host memory as device enqueue operations read and write it: the SIMD
+/// engine's pointers are host addresses. Only the null pointer is refused;
+/// any other address is the kernel's, as for its own accesses.
+pub(crate) struct HostMemory;
+
+impl DeviceMemory for HostMemory {
+    type Error = String;
+
+    fn read(&mut self, addr: u64, len: u64) -> Result<Vec<u8>, String> {
+        if addr == 0 {
+            return Err(format!("a read of {len} bytes through a null pointer"));
+        }
+        // SAFETY: an address a kernel computed and gave a device enqueue
+        // operation, of memory the kernel may read (what OpenCL requires).
+        Ok(unsafe { std::slice::from_raw_parts(addr as *const u8, len as usize) }.to_vec())
+    }
+
+    fn write(&mut self, addr: u64, bytes: &[u8]) -> Result<(), String> {
+        if addr == 0 {
+            return Err(format!(
+                "a write of {} bytes through a null pointer",
+                bytes.len()
+            ));
+        }
+        // SAFETY: as for `read`, memory the kernel may write.
+        unsafe { std::ptr::copy_nonoverlapping(bytes.as_ptr(), addr as *mut u8, bytes.len()) };
+        Ok(())
+    }
 }
 
 /// Raw launch state shared by the workers (pointers into buffers the
@@ -235,10 +277,11 @@ struct ByValueChunk([u8; BYVAL_ALIGN]);
 /// may write, through a pointer: aligned to 128 bytes, so that generated
 /// code may use aligned vector loads of any width on it (a `float16` read
 /// with an aligned 32- or 64-byte load faults on 16-byte aligned memory).
-struct ByValue(Vec<ByValueChunk>);
+/// Also the copy of an enqueued kernel's block literal.
+pub(crate) struct ByValue(Vec<ByValueChunk>);
 
 impl ByValue {
-    fn new(bytes: &[u8]) -> ByValue {
+    pub(crate) fn new(bytes: &[u8]) -> ByValue {
         let mut chunks =
             vec![ByValueChunk([0; BYVAL_ALIGN]); bytes.len().div_ceil(BYVAL_ALIGN).max(1)];
         // SAFETY: the chunks hold at least `bytes.len()` bytes.
@@ -252,12 +295,29 @@ impl ByValue {
         ByValue(chunks)
     }
 
-    fn as_ptr(&self) -> *const u8 {
+    pub(crate) fn as_ptr(&self) -> *const u8 {
         self.0.as_ptr() as *const u8
     }
 }
 
-/// Runs a launch on the SIMD engine, in gangs of `width` work-items.
+/// Locks every buffer of a launch's arguments once, in the global lock
+/// order ([`crate::lock_all`]): what the caller holds while the launch
+/// and the kernels it enqueues run (they reach its buffers through
+/// pointers the block literals captured).
+pub(crate) fn lock_buffers(bound: &[ArgValue]) -> Vec<crate::StorageGuard<'_>> {
+    crate::lock_all(bound.iter().flat_map(|a| match a {
+        ArgValue::Buffer(s) => vec![(&**s, crate::Access::Write)],
+        ArgValue::Image(i) => vec![
+            (&**i.storage(), crate::Access::Read),
+            (&**i.texels(), crate::Access::Write),
+        ],
+        _ => Vec::new(),
+    }))
+}
+
+/// Runs a launch's work-items on the SIMD engine, in gangs of `width`,
+/// the caller holding the locks of its buffers ([`lock_buffers`]); what
+/// they enqueue goes to `device` (the caller runs it).
 pub(crate) fn launch(
     kernel: &Kernel,
     range: &NDRange,
@@ -265,6 +325,7 @@ pub(crate) fn launch(
     width: u32,
     bound: &[ArgValue],
     ctx: &Context,
+    device: &Mutex<DeviceWork>,
 ) -> Result<LaunchReport, LaunchError> {
     let (threads, settings) = (ctx.threads(), ctx.settings());
     let program = &kernel.program;
@@ -394,19 +455,10 @@ pub(crate) fn launch(
         .unwrap_or(0);
     let mut local_total = static_local;
     let mut byval: Vec<ByValue> = Vec::new();
-    // Every buffer locked once, in the global lock order, before any runs.
-    let guards = crate::lock_all(bound.iter().flat_map(|a| match a {
-        ArgValue::Buffer(s) => vec![(&**s, crate::Access::Write)],
-        ArgValue::Image(i) => vec![
-            (&**i.storage(), crate::Access::Read),
-            (&**i.texels(), crate::Access::Write),
-        ],
-        _ => Vec::new(),
-    }));
     let mut args = Vec::with_capacity(bound.len());
     for a in bound {
         args.push(match a {
-            // The buffer's lock is held in `guards` for the launch.
+            // The caller holds the buffer's lock ([`lock_buffers`]).
             ArgValue::Buffer(s) => s.as_ptr() as u64,
             ArgValue::Null => 0,
             ArgValue::Pointer { addr, .. } => *addr,
@@ -421,7 +473,7 @@ pub(crate) fn launch(
                 raw[..bytes.len().min(8)].copy_from_slice(&bytes[..bytes.len().min(8)]);
                 u64::from_le_bytes(raw)
             }
-            // Its descriptor; the texels' lock is held in `guards` too.
+            // Its descriptor; the caller holds the texels' lock too.
             ArgValue::Image(i) => i.storage().as_ptr() as u64,
             ArgValue::Sampler(_) | ArgValue::Pipe(_) => unreachable!("bound as Scalar / Buffer"),
             ArgValue::Bytes(bytes) => {
@@ -438,6 +490,9 @@ pub(crate) fn launch(
     let sink = LaunchSink {
         printf: Mutex::new(String::new()),
         divergence: Mutex::new(None),
+        device,
+        module: &program.module,
+        device_error: Mutex::new(None),
     };
     // Checked code reads the arguments' sizes and flags, and reports here.
     let checked = ctx.checked();
@@ -646,10 +701,19 @@ pub(crate) fn launch(
     for k in variants.iter().flat_map(|(_, specs)| specs.values()) {
         k.launched(running.elapsed());
     }
-    drop(guards);
     drop(byval);
     if let Some(message) = sink
         .divergence
+        .into_inner()
+        .unwrap_or_else(|e| e.into_inner())
+    {
+        return Err(LaunchError::Execution {
+            kernel: kernel.name().to_string(),
+            message,
+        });
+    }
+    if let Some(message) = sink
+        .device_error
         .into_inner()
         .unwrap_or_else(|e| e.into_inner())
     {
@@ -662,8 +726,64 @@ pub(crate) fn launch(
     Ok(LaunchReport {
         printf_output,
         diagnostics: check_sink.into_reports(),
-        fallback: None,
+        ..Default::default()
     })
+}
+
+/// A work-item's device enqueue operation, from generated code
+/// ([`runtime_symbols::DEVICE_ENQUEUE`]): carried out on the launch's
+/// device work. A panic is caught (never unwound into generated code) and
+/// gives 0; a fault is kept to fail the launch with.
+///
+/// # Safety
+/// Called by generated code with the launch's live sink and `nargs`
+/// operand bits at `args`.
+unsafe extern "C" fn lockstep_rt_device_enqueue(
+    sink: *mut std::ffi::c_void,
+    op: u32,
+    kernel: u32,
+    nargs: u64,
+    args: *const u64,
+) -> u64 {
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        // SAFETY: the caller's contract above.
+        unsafe { rt_device_enqueue(sink, op, kernel, nargs, args) }
+    }))
+    .unwrap_or(0)
+}
+
+/// [`lockstep_rt_device_enqueue`]'s body.
+///
+/// # Safety
+/// As for [`lockstep_rt_device_enqueue`].
+unsafe fn rt_device_enqueue(
+    sink: *mut std::ffi::c_void,
+    op: u32,
+    kernel: u32,
+    nargs: u64,
+    args: *const u64,
+) -> u64 {
+    let sink = &*(sink as *const LaunchSink);
+    let Some(op) = lockstep_ir::DeviceOp::from_code(op) else {
+        return 0;
+    };
+    let kernel = (kernel != u32::MAX).then(|| FuncId::from_u32(kernel));
+    let args = std::slice::from_raw_parts(args, nargs as usize);
+    let result = sink.device.lock().unwrap_or_else(|e| e.into_inner()).call(
+        sink.module,
+        op,
+        kernel,
+        args,
+        &mut HostMemory,
+    );
+    match result {
+        Ok(bits) => bits,
+        Err(fault) => {
+            let mut error = sink.device_error.lock().unwrap_or_else(|e| e.into_inner());
+            error.get_or_insert_with(|| format!("{op}: {fault}"));
+            0
+        }
+    }
 }
 
 /// `printf` from generated code: formats one work-item's call. A panic in

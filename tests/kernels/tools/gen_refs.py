@@ -20,7 +20,7 @@ sys.path.insert(0, HERE)
 import sim_pocl  # noqa: E402  (for the range emulation cross-check)
 import simref  # noqa: E402
 
-MODULES = ["refs_elementwise", "refs_vectors", "refs_math", "refs_memory"]
+MODULES = ["refs_elementwise", "refs_vectors", "refs_math", "refs_memory", "refs_enqueue"]
 
 
 def kernels_of(mod):

@@ -229,6 +229,7 @@ impl<'a> Emitter<'a> {
                 Some(self.work_item(*query, *dim, result.unwrap()))
             }
             InstData::Printf { format, args } => Some(self.printf(format, args)),
+            InstData::DeviceEnqueue { op, kernel, args } => self.device_enqueue(*op, *kernel, args),
             InstData::NextItem => Some(Repr::Vector(self.next_item()?)),
             InstData::Call { .. } => {
                 return Err(self.unsupported("a call that was not inlined"));
@@ -2231,6 +2232,51 @@ impl<'a> Emitter<'a> {
             Some(v) => Repr::Vector(v),
             None => Repr::Scalar(self.l.const_int(self.l.i32(), 0)),
         }
+    }
+
+    /// A device enqueue operation: each active lane, in lane order, calls
+    /// the runtime with its operands' bits; the result is the call's,
+    /// truncated to the operation's type.
+    fn device_enqueue(
+        &mut self,
+        op: ir::DeviceOp,
+        kernel: Option<ir::FuncId>,
+        args: &[Value],
+    ) -> Option<Repr> {
+        use cranelift_entity::EntityRef;
+        let i64t = self.l.i64();
+        let i32t = self.l.i32();
+        let n = args.len().max(1) as u64;
+        let arr_t = self.l.array(i64t, n);
+        let bits_arr = self.gang_memory(arr_t);
+        let sink = self.ctx_field_ptr(offsets::SINK);
+        let arg_tys: Vec<Type> = args.iter().map(|&a| self.func.value_type(a)).collect();
+        let result = op.result_type();
+        let code = self.l.const_int(i32t, op.code() as u64);
+        let kernel = self
+            .l
+            .const_int(i32t, kernel.map_or(u32::MAX as u64, |k| k.index() as u64));
+        let nargs = self.l.const_int(i64t, args.len() as u64);
+        let r = self.per_active_lane(args, |e, xs| {
+            for (i, (&x, &t)) in xs.iter().zip(&arg_tys).enumerate() {
+                let bits = e.to_bits(x, t);
+                let p = e.l.gep_i8(bits_arr, e.l.const_int(i64t, 8 * i as u64));
+                e.l.store(bits, p, 8);
+            }
+            let ptr = e.l.ptr();
+            let r = e.l.call_extern(
+                crate::abi::runtime_symbols::DEVICE_ENQUEUE,
+                i64t,
+                &[ptr, i32t, i32t, i64t, ptr],
+                &[sink, code, kernel, nargs, bits_arr],
+            );
+            result.map(|t| e.bits_as(r, t))
+        });
+        let t = result?;
+        Some(match r {
+            Some(v) => Repr::Vector(v),
+            None => Repr::Scalar(self.l.const_null(self.ty(t))),
+        })
     }
 
     fn global_string(&mut self, s: &str) -> V {

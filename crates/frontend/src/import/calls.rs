@@ -46,6 +46,9 @@ pub(super) fn call(fi: &mut FnImp, inst: Val) -> CompileResult<Vec<ir::Value>> {
     if name == "printf" {
         return printf(fi, &args);
     }
+    if let Some(result) = device_enqueue(fi, inst, &name, &args)? {
+        return Ok(result);
+    }
     // A sampler literal (`__constant sampler_t s = CLK_...;`) is its bitfield.
     if name == "__translate_sampler_initializer" {
         return Ok(vec![fi.scalar(args[0])?]);
@@ -652,6 +655,222 @@ fn mem_order_arg(v: Option<u64>) -> MemOrder {
         Some(4) => MemOrder::AcqRel,
         _ => MemOrder::SeqCst,
     }
+}
+
+/// Device-side enqueue: clang's `__enqueue_kernel_*` and
+/// `__get_kernel_*_impl` built-ins (which pass a block's invoke kernel and
+/// literal) and the device queue and event functions, as device enqueue
+/// operations; `None` if `name` is none of them.
+fn device_enqueue(
+    fi: &mut FnImp,
+    inst: Val,
+    name: &str,
+    args: &[Val],
+) -> CompileResult<Option<Vec<ir::Value>>> {
+    use ir::DeviceOp as D;
+    let generic = Type::Ptr(ir::AddrSpace::Generic);
+    // (operation, the argument that is the invoke kernel, the operands:
+    // an argument's index, or `None` for a null pointer or 0).
+    let (op, kernel_arg, operands): (D, Option<usize>, Vec<Option<usize>>) = match name {
+        // (queue, flags, ndrange, kernel, block)
+        "__enqueue_kernel_basic" => (
+            D::EnqueueKernel,
+            Some(3),
+            vec![
+                Some(0),
+                Some(1),
+                Some(2),
+                None,
+                None,
+                None,
+                Some(4),
+                None,
+                None,
+            ],
+        ),
+        // (queue, flags, ndrange, num_events, events, event_ret, kernel, block)
+        "__enqueue_kernel_basic_events" => (
+            D::EnqueueKernel,
+            Some(6),
+            vec![
+                Some(0),
+                Some(1),
+                Some(2),
+                Some(3),
+                Some(4),
+                Some(5),
+                Some(7),
+                None,
+                None,
+            ],
+        ),
+        // (queue, flags, ndrange, kernel, block, num_sizes, sizes)
+        "__enqueue_kernel_varargs" => (
+            D::EnqueueKernel,
+            Some(3),
+            vec![
+                Some(0),
+                Some(1),
+                Some(2),
+                None,
+                None,
+                None,
+                Some(4),
+                Some(5),
+                Some(6),
+            ],
+        ),
+        // (queue, flags, ndrange, num_events, events, event_ret, kernel,
+        // block, num_sizes, sizes)
+        "__enqueue_kernel_events_varargs" => (
+            D::EnqueueKernel,
+            Some(6),
+            vec![
+                Some(0),
+                Some(1),
+                Some(2),
+                Some(3),
+                Some(4),
+                Some(5),
+                Some(7),
+                Some(8),
+                Some(9),
+            ],
+        ),
+        // (kernel, block)
+        "__get_kernel_work_group_size_impl" => (D::KernelWorkGroupSize, Some(0), vec![]),
+        "__get_kernel_preferred_work_group_size_multiple_impl" => {
+            (D::KernelPreferredWorkGroupSizeMultiple, Some(0), vec![])
+        }
+        // (ndrange, kernel, block)
+        "__get_kernel_sub_group_count_for_ndrange_impl" => {
+            (D::KernelSubGroupCount, Some(1), vec![Some(0)])
+        }
+        "__get_kernel_max_sub_group_size_for_ndrange_impl" => {
+            (D::KernelMaxSubGroupSize, Some(1), vec![Some(0)])
+        }
+        _ => {
+            let Some((base, _)) = demangle(name) else {
+                return Ok(None);
+            };
+            let op = match base {
+                "get_default_queue" => D::GetDefaultQueue,
+                "enqueue_marker" => D::EnqueueMarker,
+                "create_user_event" => D::CreateUserEvent,
+                "retain_event" => D::RetainEvent,
+                "release_event" => D::ReleaseEvent,
+                "set_user_event_status" => D::SetUserEventStatus,
+                "is_valid_event" => D::IsValidEvent,
+                "capture_event_profiling_info" => D::CaptureEventProfilingInfo,
+                _ => return Ok(None),
+            };
+            (op, None, (0..op.operands().len()).map(Some).collect())
+        }
+    };
+    let kernel = match kernel_arg {
+        None => None,
+        Some(i) => {
+            let id = args
+                .get(i)
+                .and_then(|&k| cast_function(k))
+                .and_then(|f| fi.imp.kernel_ids.get(&f).copied());
+            match id {
+                Some(id) => Some(id),
+                None => {
+                    return Err(fi.imp.unsupported(
+                        format!("'{name}' of a block whose kernel is not known statically"),
+                        fi.loc,
+                    ))
+                }
+            }
+        }
+    };
+    let mut values = Vec::with_capacity(operands.len());
+    for (operand, kind) in operands.iter().zip(op.operands()) {
+        let v = match (operand, kind) {
+            (Some(i), _) => {
+                let Some(&a) = args.get(*i) else {
+                    return Err(fi.imp.unsupported(
+                        format!("a call to '{name}' with too few arguments"),
+                        fi.loc,
+                    ));
+                };
+                fi.scalar(a)?
+            }
+            (None, ir::device_op::DeviceOperand::Ptr) => fi.iconst(generic, 0),
+            (None, ir::device_op::DeviceOperand::Int(t)) => fi.iconst(*t, 0),
+        };
+        let want = match kind {
+            ir::device_op::DeviceOperand::Int(t) => Some(*t),
+            ir::device_op::DeviceOperand::Ptr => None,
+        };
+        // The SPIR-V translator's queues and events are pointers.
+        let v = if want == Some(Type::I64) && fi.ty(v).is_ptr() {
+            fi.convert(ConvertOp::PtrToInt, Type::I64, v)
+        } else {
+            v
+        };
+        let have = fi.ty(v);
+        let fits = match want {
+            Some(t) => have == t,
+            None => have.is_ptr(),
+        };
+        if !fits {
+            return Err(fi.imp.unsupported(
+                format!("a call to '{name}' whose operand {v} is {have}"),
+                fi.loc,
+            ));
+        }
+        values.push(v);
+    }
+    let data = InstData::DeviceEnqueue {
+        op,
+        kernel,
+        args: values,
+    };
+    Ok(Some(match op.result_type() {
+        Some(t) => match super::types::scalar_type(inst.ty()) {
+            Some(w) if w == t => vec![fi.val(data, t)],
+            // A queue or event as the SPIR-V translator types it.
+            Some(w @ Type::Ptr(_)) if t == Type::I64 => {
+                let bits = fi.val(data, t);
+                vec![fi.convert(ConvertOp::IntToPtr, w, bits)]
+            }
+            _ => {
+                return Err(fi.imp.unsupported(
+                    format!("a call to '{name}' returning {}", inst.ty().print()),
+                    fi.loc,
+                ))
+            }
+        },
+        None => {
+            fi.emit(data, None);
+            vec![]
+        }
+    }))
+}
+
+/// The function `v` is, through bit and address space casts (constant
+/// expressions from clang, instructions from the SPIR-V translator).
+fn cast_function(v: Val) -> Option<Val> {
+    let mut v = v;
+    while !v.is_function() {
+        let opcode = if v.is_instruction() {
+            v.opcode()
+        } else if v.kind() == llvm_sys::LLVMValueKind::LLVMConstantExprValueKind {
+            v.const_opcode()
+        } else {
+            return None;
+        };
+        if !matches!(
+            opcode,
+            llvm_sys::LLVMOpcode::LLVMBitCast | llvm_sys::LLVMOpcode::LLVMAddrSpaceCast
+        ) {
+            return None;
+        }
+        v = v.operand(0);
+    }
+    Some(v)
 }
 
 /// `printf(format, ...)`: the format string must be a constant.

@@ -378,7 +378,11 @@ impl<'a> FnImp<'a> {
             ]);
         }
         if c.is_function() {
-            return Err(self.unsupported(format!("a pointer to function '{}'", c.name())));
+            let Some(token) = self.imp.function_address(c) else {
+                return Err(self.unsupported(format!("a pointer to function '{}'", c.name())));
+            };
+            let ty = self.leaf_types_of(ty)?[0];
+            return Ok(vec![self.iconst(ty, token)]);
         }
         let tys = self.leaf_types_of(ty)?;
         // `undef` and `poison` are `undef`, what the interpreter's checked

@@ -32,6 +32,12 @@ pub(crate) struct Importer {
     /// The hidden `__local` array work-group functions exchange per-subgroup
     /// partial results through.
     pub work_group_scratch: Option<ir::GlobalId>,
+    /// Each kernel's id in the module (assigned before any is imported, so
+    /// that an `enqueue_kernel` can name a kernel defined later).
+    pub kernel_ids: HashMap<Val, ir::FuncId>,
+    /// Each function's position in the LLVM module plus one: the opaque
+    /// value of its address (see [`Importer::function_address`]).
+    function_tokens: HashMap<Val, u64>,
 }
 
 /// Elements of the work-group functions' scratch array: one partial per
@@ -51,7 +57,19 @@ pub(crate) fn import_module(
         globals: HashMap::new(),
         file_name: file_name.to_string(),
         work_group_scratch: None,
+        kernel_ids: HashMap::new(),
+        function_tokens: HashMap::new(),
     };
+    let kernels: Vec<Val> = module_functions(llvm_module)
+        .into_iter()
+        .filter(|f| !f.is_declaration() && f.calling_conv() == SPIR_KERNEL_CC)
+        .collect();
+    for (i, &f) in kernels.iter().enumerate() {
+        imp.kernel_ids.insert(f, ir::FuncId::from_u32(i as u32));
+    }
+    for (i, f) in module_functions(llvm_module).into_iter().enumerate() {
+        imp.function_tokens.insert(f, i as u64 + 1);
+    }
     for global in module_globals(llvm_module) {
         imp.declare_global(global)?;
     }
@@ -60,7 +78,11 @@ pub(crate) fn import_module(
     }
     let uses_work_group_functions = module_functions(llvm_module).iter().any(|f| {
         let name = f.name();
-        f.is_declaration() && name.contains("work_group_") && !name.contains("work_group_barrier")
+        // Not `__get_kernel_work_group_size_impl` (device enqueue).
+        f.is_declaration()
+            && name.contains("work_group_")
+            && !name.contains("work_group_barrier")
+            && !name.starts_with("__get_kernel_")
     });
     if uses_work_group_functions {
         let name = unique_name(&imp.module, "__lockstep_work_group_scratch");
@@ -75,14 +97,24 @@ pub(crate) fn import_module(
         };
         imp.work_group_scratch = Some(imp.module.globals.push(g));
     }
-    for func in module_functions(llvm_module) {
-        if func.is_declaration() || func.calling_conv() != SPIR_KERNEL_CC {
-            continue;
+    for func in kernels {
+        let mut f = function::import_kernel(&mut imp, func)?;
+        if let Some(info) = f.kernel.as_mut() {
+            info.enqueued_block = is_enqueued_block(func);
         }
-        let f = function::import_kernel(&mut imp, func)?;
         imp.module.functions.push(f);
     }
     Ok(imp.module)
+}
+
+/// Whether a kernel is one clang made of a block for `enqueue_kernel`
+/// (`__<caller>_block_invoke_kernel`): kernels enqueue it by its address
+/// (a kernel the host runs never has its address taken), and clang gives
+/// it none of the `kernel_arg_*` metadata it gives the source's kernels.
+fn is_enqueued_block(f: Val) -> bool {
+    // SAFETY: asking a live function for its first use.
+    let used = unsafe { !llvm_sys::core::LLVMGetFirstUse(f.0).is_null() };
+    used || f.function_metadata("kernel_arg_addr_space").is_none()
 }
 
 fn module_globals(m: LLVMModuleRef) -> Vec<Val> {
@@ -242,8 +274,24 @@ impl Importer {
         Ok(())
     }
 
+    /// The value of a constant that is a function's address (through
+    /// casts), if it is one. Lockstep IR has no function pointers: OpenCL C
+    /// calls functions and blocks directly and enqueues a block by its
+    /// invoke kernel, so the only addresses of functions are the `invoke`
+    /// fields of block literals, which nothing calls through. Such an
+    /// address is an opaque nonzero value, distinct per function: its
+    /// position in the module plus one.
+    pub fn function_address(&self, c: Val) -> Option<u64> {
+        let c = strip_casts(c);
+        if !c.is_function() {
+            return None;
+        }
+        self.function_tokens.get(&c).copied()
+    }
+
     /// A pointer-valued constant in an initializer: a variable's address,
-    /// possibly offset by constant GEPs and casts.
+    /// possibly offset by constant GEPs and casts (or a function's, see
+    /// [`Importer::function_address`]).
     fn write_constant_expr(
         &self,
         c: Val,
@@ -251,6 +299,17 @@ impl Importer {
         offset: usize,
         relocs: &mut Vec<ir::Reloc>,
     ) -> CompileResult<()> {
+        if let Some(token) = self.function_address(c) {
+            if let Some(dst) = buf.get_mut(offset..offset + 8) {
+                dst.copy_from_slice(&token.to_le_bytes());
+            }
+            return Ok(());
+        }
+        // A cast of null (the SPIR-V translator writes
+        // `addrspacecast (ptr null to ptr addrspace(4))`): zero bytes.
+        if strip_casts(c).is_null_value() {
+            return Ok(());
+        }
         let (target, addend) = self.constant_address(c)?;
         relocs.push(ir::Reloc {
             offset: offset as u64,
@@ -288,6 +347,20 @@ impl Importer {
             _ => Err(self.unsupported(format!("initializer {}", c.print()), None)),
         }
     }
+}
+
+/// A constant without its bit and address space casts.
+fn strip_casts(c: Val) -> Val {
+    let mut c = c;
+    while c.kind() == llvm_sys::LLVMValueKind::LLVMConstantExprValueKind
+        && matches!(
+            c.const_opcode(),
+            LLVMOpcode::LLVMBitCast | LLVMOpcode::LLVMAddrSpaceCast
+        )
+    {
+        c = c.operand(0);
+    }
+    c
 }
 
 /// The type of a global variable's contents.

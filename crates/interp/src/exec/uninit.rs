@@ -84,6 +84,16 @@ impl Exec<'_, '_, '_> {
             }
             // An event is a handle the copy made (or the one passed in).
             Op::AsyncCopied { dst, .. } => sh[r(dst)] = 0,
+            Op::DeviceEnqueue { index, dst } => {
+                let call = &f.device_calls[index as usize];
+                if let Some(k) = call.args.iter().position(|&(a, _)| sh[r(a)] != 0) {
+                    let what = format!("{} (operand {})", call.op, k + 1);
+                    self.uninit_operand(1, &what, at, id);
+                }
+                if dst != crate::decode::NO_REG {
+                    sh[r(dst)] = 0;
+                }
+            }
             Op::Printf { index, dst } => {
                 let call = &f.printfs[index as usize];
                 if let Some(k) = call.args.iter().position(|&(a, _)| sh[r(a)] != 0) {

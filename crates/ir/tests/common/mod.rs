@@ -10,8 +10,9 @@ use std::collections::BTreeSet;
 
 use cranelift_entity::EntityRef;
 use lockstep_ir::{
-    AccessQual, AtomicRmwOp, BinaryOp, Block, ConvertOp, FenceFlags, FloatCC, Function, InstData,
-    IntCC, MemOrder, MemScope, Module, Rounding, TernaryOp, Type, UnaryOp, ValueDef, WorkItemQuery,
+    AccessQual, AtomicRmwOp, BinaryOp, Block, ConvertOp, DeviceOp, FenceFlags, FloatCC, Function,
+    InstData, IntCC, MemOrder, MemScope, Module, Rounding, TernaryOp, Type, UnaryOp, ValueDef,
+    WorkItemQuery,
 };
 
 /// Dominator sets of a CFG over blocks `0..n` (entry 0), as bit masks.
@@ -183,6 +184,7 @@ pub fn required_coverage() -> BTreeSet<String> {
         "reqd_sub_group_size",
         "work_group_size_hint",
         "vec_type_hint",
+        "enqueued_block",
         "stack_slot",
         "global:init",
         "global:reloc",
@@ -205,6 +207,7 @@ pub fn required_coverage() -> BTreeSet<String> {
     add("order", &mut MemOrder::ALL.iter().map(|o| o.name()));
     add("scope", &mut MemScope::ALL.iter().map(|o| o.name()));
     add("query", &mut WorkItemQuery::ALL.iter().map(|o| o.name()));
+    add("device", &mut DeviceOp::ALL.iter().map(|o| o.name()));
     add("flag", &mut FenceFlags::NAMED.iter().map(|(_, n)| *n));
     add("iconst", &mut ["i1", "i8", "i16", "i32", "i64"].into_iter());
     add("access", &mut AccessQual::ALL.iter().map(|a| a.name()));
@@ -271,6 +274,7 @@ pub fn coverage(module: &Module) -> BTreeSet<String> {
                 (info.reqd_sub_group_size.is_some(), "reqd_sub_group_size"),
                 (info.work_group_size_hint.is_some(), "work_group_size_hint"),
                 (info.vec_type_hint.is_some(), "vec_type_hint"),
+                (info.enqueued_block, "enqueued_block"),
             ] {
                 if present {
                     key(name.into());
@@ -467,6 +471,7 @@ fn inst_coverage(
             }
         }
         InstData::AsyncCopied { .. } | InstData::AsyncWait { .. } => key(data.mnemonic().into()),
+        InstData::DeviceEnqueue { op, .. } => key(format!("device:{op}")),
         InstData::Printf { format, .. } => {
             key("printf".into());
             if format

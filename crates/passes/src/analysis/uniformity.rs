@@ -722,6 +722,7 @@ impl Uniformity {
             | InstData::AtomicCas { .. }
             | InstData::AtomicLoad { .. }
             | InstData::Printf { .. }
+            | InstData::DeviceEnqueue { .. }
             | InstData::Call { .. } => Shape::Varying,
             // No results.
             InstData::Store { .. }

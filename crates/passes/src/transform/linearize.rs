@@ -132,6 +132,7 @@ fn is_effect(data: &InstData) -> bool {
             | InstData::AtomicLoad { .. }
             | InstData::AtomicStore { .. }
             | InstData::Printf { .. }
+            | InstData::DeviceEnqueue { .. }
             | InstData::NextItem
     )
 }
