@@ -209,6 +209,22 @@ pub unsafe extern "C" fn clSetKernelArg(
         let meta = k.args.get(index).ok_or(CL_INVALID_ARG_INDEX)?;
         let mut local = 0u64;
         let mut mem_object = None;
+        // An image or pipe argument: the memory object `arg_value` points
+        // to, one of the kernel's context.
+        let context_mem_object = || {
+            if arg_size != std::mem::size_of::<cl_mem>() {
+                return Err(CL_INVALID_ARG_SIZE);
+            }
+            if arg_value.is_null() {
+                return Err(CL_INVALID_MEM_OBJECT);
+            }
+            // SAFETY: a non-null argument of a cl_mem's size holds one.
+            let m = memory::get(unsafe { *(arg_value as *const cl_mem) })?;
+            if !Arc::ptr_eq(&m.context, &k.program.context) {
+                return Err(CL_INVALID_MEM_OBJECT);
+            }
+            Ok(m)
+        };
         let value = match &meta.kind {
             ArgKind::GlobalBuffer | ArgKind::ConstantBuffer => {
                 if arg_size != std::mem::size_of::<cl_mem>() {
@@ -231,19 +247,10 @@ pub unsafe extern "C" fn clSetKernelArg(
                 }
             }
             ArgKind::Image(ty) => {
-                if arg_size != std::mem::size_of::<cl_mem>() {
-                    return Err(CL_INVALID_ARG_SIZE);
-                }
                 // Not a memory object, a buffer, or an image of another
                 // type: CL_INVALID_MEM_OBJECT (as the spec says of depth
                 // and array images that break the argument's rules).
-                if arg_value.is_null() {
-                    return Err(CL_INVALID_MEM_OBJECT);
-                }
-                let m = memory::get(*(arg_value as *const cl_mem))?;
-                if !Arc::ptr_eq(&m.context, &k.program.context) {
-                    return Err(CL_INVALID_MEM_OBJECT);
-                }
+                let m = context_mem_object()?;
                 let image = m.image.as_ref().ok_or(CL_INVALID_MEM_OBJECT)?;
                 if image.image.desc().ty != *ty {
                     return Err(CL_INVALID_MEM_OBJECT);
@@ -262,17 +269,8 @@ pub unsafe extern "C" fn clSetKernelArg(
                 ArgValue::from(&image.image)
             }
             ArgKind::Pipe => {
-                if arg_size != std::mem::size_of::<cl_mem>() {
-                    return Err(CL_INVALID_ARG_SIZE);
-                }
                 // Not a memory object, or a buffer or image: as for images.
-                if arg_value.is_null() {
-                    return Err(CL_INVALID_MEM_OBJECT);
-                }
-                let m = memory::get(*(arg_value as *const cl_mem))?;
-                if !Arc::ptr_eq(&m.context, &k.program.context) {
-                    return Err(CL_INVALID_MEM_OBJECT);
-                }
+                let m = context_mem_object()?;
                 let pipe = m.pipe.as_ref().ok_or(CL_INVALID_MEM_OBJECT)?;
                 mem_object = Some(Arc::downgrade(&m));
                 ArgValue::from(&pipe.pipe)

@@ -702,21 +702,11 @@ pub(crate) fn launch(
         k.launched(running.elapsed());
     }
     drop(byval);
-    if let Some(message) = sink
-        .divergence
-        .into_inner()
-        .unwrap_or_else(|e| e.into_inner())
-    {
-        return Err(LaunchError::Execution {
-            kernel: kernel.name().to_string(),
-            message,
-        });
-    }
-    if let Some(message) = sink
-        .device_error
-        .into_inner()
-        .unwrap_or_else(|e| e.into_inner())
-    {
+    // A barrier divergence, then a device enqueue's failure, stops the launch.
+    let failure = [sink.divergence, sink.device_error]
+        .into_iter()
+        .find_map(|m| m.into_inner().unwrap_or_else(|e| e.into_inner()));
+    if let Some(message) = failure {
         return Err(LaunchError::Execution {
             kernel: kernel.name().to_string(),
             message,

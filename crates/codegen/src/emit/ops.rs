@@ -2208,11 +2208,7 @@ impl<'a> Emitter<'a> {
         let arg_tys: Vec<Type> = args.iter().map(|&a| self.func.value_type(a)).collect();
         let nargs = args.len();
         let r = self.per_active_lane(args, |e, xs| {
-            for (i, (&x, &t)) in xs.iter().zip(&arg_tys).enumerate() {
-                let bits = e.to_bits(x, t);
-                let p = e.l.gep_i8(bits_arr, e.l.const_int(i64t, 8 * i as u64));
-                e.l.store(bits, p, 8);
-            }
+            e.store_operand_bits(bits_arr, xs, &arg_tys);
             let ptr = e.l.ptr();
             let r = e.l.call_extern(
                 crate::abi::runtime_symbols::PRINTF,
@@ -2231,6 +2227,18 @@ impl<'a> Emitter<'a> {
         match r {
             Some(v) => Repr::Vector(v),
             None => Repr::Scalar(self.l.const_int(self.l.i32(), 0)),
+        }
+    }
+
+    /// Stores the bits of one lane's operands `xs` (of types `tys`) to the
+    /// `i64` array `arr`, where the runtime reads them (printf, device
+    /// enqueue).
+    fn store_operand_bits(&mut self, arr: V, xs: &[V], tys: &[Type]) {
+        let i64t = self.l.i64();
+        for (i, (&x, &t)) in xs.iter().zip(tys).enumerate() {
+            let bits = self.to_bits(x, t);
+            let p = self.l.gep_i8(arr, self.l.const_int(i64t, 8 * i as u64));
+            self.l.store(bits, p, 8);
         }
     }
 
@@ -2258,11 +2266,7 @@ impl<'a> Emitter<'a> {
             .const_int(i32t, kernel.map_or(u32::MAX as u64, |k| k.index() as u64));
         let nargs = self.l.const_int(i64t, args.len() as u64);
         let r = self.per_active_lane(args, |e, xs| {
-            for (i, (&x, &t)) in xs.iter().zip(&arg_tys).enumerate() {
-                let bits = e.to_bits(x, t);
-                let p = e.l.gep_i8(bits_arr, e.l.const_int(i64t, 8 * i as u64));
-                e.l.store(bits, p, 8);
-            }
+            e.store_operand_bits(bits_arr, xs, &arg_tys);
             let ptr = e.l.ptr();
             let r = e.l.call_extern(
                 crate::abi::runtime_symbols::DEVICE_ENQUEUE,
