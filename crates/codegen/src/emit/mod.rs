@@ -352,7 +352,6 @@ impl<'a> Emitter<'a> {
         self.uni.shape(v)
     }
 
-    /// The shape of `v` where it is used in the current block.
     /// Whether the target has the AVX-512 extension `feature` for a gang of
     /// this width: 16 lanes of 32 bits fill a zmm register; other widths
     /// need AVX-512VL's narrower forms too.
@@ -361,6 +360,7 @@ impl<'a> Emitter<'a> {
             .is_ok_and(|t| t.has_feature(feature) && (self.w == 16 || t.has_feature("avx512vl")))
     }
 
+    /// The shape of `v` where it is used in the current block.
     pub fn use_shape(&self, v: Value) -> Shape {
         self.uni.operand_shape(v, self.cur_block)
     }

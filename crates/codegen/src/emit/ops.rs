@@ -1118,7 +1118,7 @@ impl<'a> Emitter<'a> {
     fn math1(&mut self, x: V, name: &str) -> V {
         if self.l.is_vector(x) && self.l.elem_type(self.l.type_of(x)) == self.l.f32() {
             use super::math;
-            let inline: Option<fn(&super::llvm::Llvm, V) -> V> = match name {
+            let inline: Option<fn(&super::llvm::Llvm, math::Isa, V) -> V> = match name {
                 "exp" => Some(math::exp_f32),
                 "exp2" => Some(math::exp2_f32),
                 "exp10" => Some(math::exp10_f32),
@@ -1128,7 +1128,17 @@ impl<'a> Emitter<'a> {
                 _ => None,
             };
             if let Some(function) = inline {
-                return function(&self.l, x);
+                let lanes = self.l.vec_len(x);
+                let isa = math::Isa {
+                    scalef: crate::target().is_ok_and(|t| {
+                        t.has_feature("avx512f")
+                            && (lanes.is_multiple_of(16)
+                                || (lanes.is_power_of_two()
+                                    && lanes >= 4
+                                    && t.has_feature("avx512vl")))
+                    }),
+                };
+                return function(&self.l, isa, x);
             }
         }
         if let Some(v) = self.sleef(name, &[x]) {
