@@ -170,6 +170,36 @@ def k_long_ulong():
         out("lres", "long", lres), out("ures", "ulong", ures)])
 
 
+def k_long_divide_narrow():
+    n = 64
+    # Lanes 0-15: small signed values; 16-31: unsigned in [2^31, 2^32);
+    # 32-47: one wide value in every 8; 48-63: wide where `pick` is 0.
+    a = rand_int(40, 16, -2**31, 2**31 - 1) + rand_int(41, 16, 2**31, 2**32 - 1) \
+        + rand_int(42, 16, -2**20, 2**20) + rand_int(43, 16, -2**31, 2**31 - 1)
+    b = rand_int(44, 16, -2**16, 2**16) + rand_int(45, 16, 1, 2**32 - 1) \
+        + rand_int(46, 16, -1000, 1000) + rand_int(47, 16, -2**31, 2**31 - 1)
+    pick = rand_int(48, n, 0, 1)
+    a[0], b[0] = -2**31, -1
+    a[1], b[1] = -7, 2
+    a[2], b[2] = 7, -2
+    a[3], b[3] = 2**31 - 1, -2**31
+    for i in (36, 44):
+        a[i] = -2**62 + 12345 * i
+    for i in range(48, 64):
+        if not pick[i]:
+            a[i], b[i] = 2**50 + i, -2**40 - i
+    b = [v if v != 0 else 13 for v in b]
+    d = 10
+    sres, ures = [], []
+    for i, (x, y, p) in enumerate(zip(a, b, pick)):
+        ux, uy = u64(x), u64(y)
+        sres += [cdiv(x, y), cmod(x, y), cdiv(x, y) + cmod(x, 7) if p else -1, cdiv(i, p - 2)]
+        ures += [ux // (uy | 1), ux % d, i // d + i % d]
+    return Kernel("long_divide_narrow", "long_divide_narrow", (n,), (16,), [
+        buf("a", "long", a), buf("b", "long", b), buf("pick", "int", pick), scalar("d", "ulong", d),
+        out("sres", "long", sres), out("ures", "ulong", ures)])
+
+
 def rot(v, r, bits):
     m = (1 << bits) - 1
     v &= m

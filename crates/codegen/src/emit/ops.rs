@@ -1056,9 +1056,16 @@ impl<'a> Emitter<'a> {
     /// the quotient's rounding error is below (a/b)·2^-53 < 2^-21/b, less
     /// than its distance 1/b to the next integer when it is not one, so
     /// truncating gives the integer quotient; the remainder is a - q·b.
+    ///
+    /// 64-bit lanes divide so too when every active lane's operands fit in
+    /// 32 bits (a test at run time; `size_t` ids and sizes divided by a
+    /// `uint`, as `get_global_id(0) / block`), else lane by lane.
     fn integer_division(&mut self, op: BinaryOp, a: V, b: V) -> V {
         let signed = matches!(op, BinaryOp::Sdiv | BinaryOp::Srem);
         let t = self.l.type_of(a);
+        if self.l.is_vector(a) && self.elem_bits(t) == 64 {
+            return self.wide_integer_division(op, a, b);
+        }
         if !self.l.is_vector(a) || self.elem_bits(t) > 32 {
             return match op {
                 BinaryOp::Udiv => self.l.udiv(a, b),
@@ -1085,6 +1092,51 @@ impl<'a> Emitter<'a> {
                 self.l.sub(a, qb)
             }
         }
+    }
+
+    /// [`Self::integer_division`] of 64-bit lanes: in 32 bits when every
+    /// active lane's dividend and every divisor fit (as signed values for a
+    /// signed division), lane by lane otherwise.
+    fn wide_integer_division(&mut self, op: BinaryOp, a: V, b: V) -> V {
+        use llvm_sys::LLVMOpcode::{LLVMSExt, LLVMTrunc, LLVMZExt};
+        let signed = matches!(op, BinaryOp::Sdiv | BinaryOp::Srem);
+        let t = self.l.type_of(a);
+        let narrow_t = self.l.vec(self.l.i32(), self.w);
+        let widen = if signed { LLVMSExt } else { LLVMZExt };
+        let narrow = |e: &Self, v: V| e.l.cast(LLVMTrunc, v, narrow_t);
+        let fits = |e: &Self, v: V| {
+            let back = e.l.cast(widen, narrow(e, v), t);
+            e.l.icmp(LLVMIntEQ, v, back)
+        };
+        let a_wide = self.l.and(self.mask, self.l.not(fits(self, a)));
+        let b_wide = self.l.not(fits(self, b));
+        let wide = self.any(self.l.or(a_wide, b_wide));
+        let (small, large, done) = (
+            self.l.append_block(self.f, "divide.narrow"),
+            self.l.append_block(self.f, "divide.each"),
+            self.l.append_block(self.f, "divide.done"),
+        );
+        self.l.cond_br(wide, large, small);
+        self.l.position_at_end(small);
+        let (a32, b32) = (narrow(self, a), narrow(self, b));
+        let q32 = self.integer_division(op, a32, b32);
+        let q_small = self.l.cast(widen, q32, t);
+        let from_small = self.l.current_block();
+        self.l.br(done);
+        self.l.position_at_end(large);
+        let q_large = match op {
+            BinaryOp::Udiv => self.l.udiv(a, b),
+            BinaryOp::Urem => self.l.urem(a, b),
+            BinaryOp::Sdiv => self.l.sdiv(a, b),
+            _ => self.l.srem(a, b),
+        };
+        let from_large = self.l.current_block();
+        self.l.br(done);
+        self.l.position_at_end(done);
+        let phi = self.l.phi(t);
+        self.l.add_incoming(phi, q_small, from_small);
+        self.l.add_incoming(phi, q_large, from_large);
+        phi
     }
 
     fn mul_hi(&mut self, signed: bool, a: V, b: V) -> V {
