@@ -260,10 +260,10 @@ impl fmt::Display for Report {
                     } else {
                         ""
                     },
-                    if *consecutive_test {
-                        "; one vector access when consecutive at run time"
-                    } else {
-                        ""
+                    match (*consecutive_test, kind.as_str()) {
+                        (true, "load") => "; one vector access when consecutive at run time, one load when the lanes share an address",
+                        (true, _) => "; one vector access when consecutive at run time",
+                        _ => "",
                     }
                 ),
                 Access::PerLane => "per lane (atomic)".to_string(),

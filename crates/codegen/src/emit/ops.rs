@@ -1111,32 +1111,21 @@ impl<'a> Emitter<'a> {
         let a_wide = self.l.and(self.mask, self.l.not(fits(self, a)));
         let b_wide = self.l.not(fits(self, b));
         let wide = self.any(self.l.or(a_wide, b_wide));
-        let (small, large, done) = (
-            self.l.append_block(self.f, "divide.narrow"),
-            self.l.append_block(self.f, "divide.each"),
-            self.l.append_block(self.f, "divide.done"),
-        );
-        self.l.cond_br(wide, large, small);
-        self.l.position_at_end(small);
-        let (a32, b32) = (narrow(self, a), narrow(self, b));
-        let q32 = self.integer_division(op, a32, b32);
-        let q_small = self.l.cast(widen, q32, t);
-        let from_small = self.l.current_block();
-        self.l.br(done);
-        self.l.position_at_end(large);
-        let q_large = match op {
-            BinaryOp::Udiv => self.l.udiv(a, b),
-            BinaryOp::Urem => self.l.urem(a, b),
-            BinaryOp::Sdiv => self.l.sdiv(a, b),
-            _ => self.l.srem(a, b),
-        };
-        let from_large = self.l.current_block();
-        self.l.br(done);
-        self.l.position_at_end(done);
-        let phi = self.l.phi(t);
-        self.l.add_incoming(phi, q_small, from_small);
-        self.l.add_incoming(phi, q_large, from_large);
-        phi
+        self.if_else(
+            wide,
+            "divide.each",
+            |e| match op {
+                BinaryOp::Udiv => e.l.udiv(a, b),
+                BinaryOp::Urem => e.l.urem(a, b),
+                BinaryOp::Sdiv => e.l.sdiv(a, b),
+                _ => e.l.srem(a, b),
+            },
+            |e| {
+                let (a32, b32) = (narrow(e, a), narrow(e, b));
+                let q32 = e.integer_division(op, a32, b32);
+                e.l.cast(widen, q32, t)
+            },
+        )
     }
 
     fn mul_hi(&mut self, signed: bool, a: V, b: V) -> V {
@@ -1599,7 +1588,23 @@ impl<'a> Emitter<'a> {
                 size as u64,
                 test,
                 |e, p0| e.l.masked_load(vt, p0, align, mask),
-                |e| e.gather(ps, mt, align, mask),
+                |e| {
+                    if !test {
+                        return e.gather(ps, mt, align, mask);
+                    }
+                    // Lanes that share an address (`sums[i / block]`): one
+                    // load for the gang.
+                    let (same, p0) = e.same_address(ps);
+                    e.if_else(
+                        same,
+                        "access.one",
+                        |e| {
+                            let one = e.l.load(e.ty(mt), p0, align);
+                            e.l.splat(one, e.w)
+                        },
+                        |e| e.gather(ps, mt, align, mask),
+                    )
+                },
             );
             (
                 Repr::Vector(self.mem_as(v, ty)),
@@ -1971,18 +1976,44 @@ impl<'a> Emitter<'a> {
         let off_line = self.l.and(self.mask, self.l.not(on_line));
         let consecutive = self.l.not(self.any(off_line));
         let p0 = self.l.extract(ps, 0);
-        let (yes, no, done) = (
-            self.l.append_block(self.f, "access.vector"),
-            self.l.append_block(self.f, "access.each"),
-            self.l.append_block(self.f, "access.done"),
+        self.if_else(consecutive, "access.vector", |e| vector(e, p0), each)
+    }
+
+    /// Whether the gang has an active lane and every active lane's address
+    /// in `ps` is lane 0's, and lane 0's address.
+    fn same_address(&mut self, ps: V) -> (V, V) {
+        let i64v = self.l.vec(self.l.i64(), self.w);
+        let ints = self.l.cast(LLVMOpcode::LLVMPtrToInt, ps, i64v);
+        let first = self.l.splat(self.l.extract(ints, 0), self.w);
+        let same = self
+            .l
+            .icmp(llvm_sys::LLVMIntPredicate::LLVMIntEQ, ints, first);
+        let elsewhere = self.l.and(self.mask, self.l.not(same));
+        let same = self.l.and(self.any(self.mask), self.l.not(self.any(elsewhere)));
+        (same, self.l.extract(ps, 0))
+    }
+
+    /// `yes` where `cond` holds, else `no`, each in its own block
+    /// (`name` and `name.else`); their value (none if `void`).
+    fn if_else(
+        &mut self,
+        cond: V,
+        name: &str,
+        yes: impl FnOnce(&mut Self) -> V,
+        no: impl FnOnce(&mut Self) -> V,
+    ) -> V {
+        let (yes_block, no_block, done) = (
+            self.l.append_block(self.f, name),
+            self.l.append_block(self.f, &format!("{name}.else")),
+            self.l.append_block(self.f, &format!("{name}.done")),
         );
-        self.l.cond_br(consecutive, yes, no);
-        self.l.position_at_end(yes);
-        let a = vector(self, p0);
+        self.l.cond_br(cond, yes_block, no_block);
+        self.l.position_at_end(yes_block);
+        let a = yes(self);
         let from_yes = self.l.current_block();
         self.l.br(done);
-        self.l.position_at_end(no);
-        let b = each(self);
+        self.l.position_at_end(no_block);
+        let b = no(self);
         let from_no = self.l.current_block();
         self.l.br(done);
         self.l.position_at_end(done);
