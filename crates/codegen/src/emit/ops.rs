@@ -1989,7 +1989,9 @@ impl<'a> Emitter<'a> {
             .l
             .icmp(llvm_sys::LLVMIntPredicate::LLVMIntEQ, ints, first);
         let elsewhere = self.l.and(self.mask, self.l.not(same));
-        let same = self.l.and(self.any(self.mask), self.l.not(self.any(elsewhere)));
+        let same = self
+            .l
+            .and(self.any(self.mask), self.l.not(self.any(elsewhere)));
         (same, self.l.extract(ps, 0))
     }
 

@@ -553,7 +553,9 @@ block0(v0: ptr.global):
         let chosen = gang_width(&func, 8);
         assert_eq!(chosen.width, 16, "{}", chosen.reason);
         assert!(
-            chosen.reason.starts_with("16, twice the host's: the kernel is one long chain"),
+            chosen
+                .reason
+                .starts_with("16, twice the host's: the kernel is one long chain"),
             "{}",
             chosen.reason
         );
