@@ -1113,7 +1113,7 @@ impl<'a> Emitter<'a> {
         let wide = self.any(self.l.or(a_wide, b_wide));
         self.if_else(
             wide,
-            "divide.each",
+            ["divide.each", "divide.narrow"],
             |e| match op {
                 BinaryOp::Udiv => e.l.udiv(a, b),
                 BinaryOp::Urem => e.l.urem(a, b),
@@ -1597,7 +1597,7 @@ impl<'a> Emitter<'a> {
                     let (same, p0) = e.same_address(ps);
                     e.if_else(
                         same,
-                        "access.one",
+                        ["access.one", "access.gather"],
                         |e| {
                             let one = e.l.load(e.ty(mt), p0, align);
                             e.l.splat(one, e.w)
@@ -1976,7 +1976,12 @@ impl<'a> Emitter<'a> {
         let off_line = self.l.and(self.mask, self.l.not(on_line));
         let consecutive = self.l.not(self.any(off_line));
         let p0 = self.l.extract(ps, 0);
-        self.if_else(consecutive, "access.vector", |e| vector(e, p0), each)
+        self.if_else(
+            consecutive,
+            ["access.vector", "access.each"],
+            |e| vector(e, p0),
+            each,
+        )
     }
 
     /// Whether the gang has an active lane and every active lane's address
@@ -1995,19 +2000,19 @@ impl<'a> Emitter<'a> {
         (same, self.l.extract(ps, 0))
     }
 
-    /// `yes` where `cond` holds, else `no`, each in its own block
-    /// (`name` and `name.else`); their value (none if `void`).
+    /// `yes` where `cond` holds, else `no`, each in its own block (named
+    /// `names`, then `names[0].done`); their value (none if `void`).
     fn if_else(
         &mut self,
         cond: V,
-        name: &str,
+        names: [&str; 2],
         yes: impl FnOnce(&mut Self) -> V,
         no: impl FnOnce(&mut Self) -> V,
     ) -> V {
         let (yes_block, no_block, done) = (
-            self.l.append_block(self.f, name),
-            self.l.append_block(self.f, &format!("{name}.else")),
-            self.l.append_block(self.f, &format!("{name}.done")),
+            self.l.append_block(self.f, names[0]),
+            self.l.append_block(self.f, names[1]),
+            self.l.append_block(self.f, &format!("{}.done", names[0])),
         );
         self.l.cond_br(cond, yes_block, no_block);
         self.l.position_at_end(yes_block);
