@@ -352,6 +352,12 @@ impl<'a> Emitter<'a> {
         self.uni.shape(v)
     }
 
+    /// The alignment of the target's widest vector register, in bytes
+    /// (at least 16).
+    fn stack_align(&self) -> u32 {
+        crate::target().map_or(16, |t| (t.vector_bits() / 8).max(16))
+    }
+
     /// Whether the target has the AVX-512 extension `feature` for a gang of
     /// this width: 16 lanes of 32 bits fill a zmm register; other widths
     /// need AVX-512VL's narrower forms too.
@@ -858,6 +864,13 @@ impl<'a> Emitter<'a> {
         let i32t = self.l.i32();
         let wg_ty = self.l.func_type(self.l.void(), &[self.l.ptr()]);
         let wg = self.l.add_function(WORK_GROUP_FN, wg_ty);
+        // Its frame aligned for the widest vector: the caller's stack is
+        // only 16-byte aligned, and a vector spilled across two cache
+        // lines costs a split store and load each gang (Black-Scholes at
+        // width 32 on AVX-512: 12 ms with the worker's stack at one
+        // offset, 8.6 at another).
+        self.l
+            .add_fn_attr_value(wg, "alignstack", u64::from(self.stack_align()));
         let ctx = self.l.param(wg, 0);
         let entry = self.l.append_block(wg, "entry");
         let phase = self.l.append_block(wg, "phase");
