@@ -141,6 +141,21 @@ pub struct Isa {
     pub scalef: bool,
 }
 
+impl Isa {
+    /// What the compilation target offers for vectors of `lanes` lanes:
+    /// `vscalefps` in pieces of 16 lanes, or of 8 or 4 with AVX-512VL (see
+    /// [`Math::scalef`]).
+    pub fn for_lanes(lanes: u32) -> Isa {
+        Isa {
+            scalef: crate::target().is_ok_and(|t| {
+                t.has_feature("avx512f")
+                    && (lanes.is_multiple_of(16)
+                        || (lanes.is_power_of_two() && lanes >= 4 && t.has_feature("avx512vl")))
+            }),
+        }
+    }
+}
+
 /// The operations the functions above are written in, on `float` vectors
 /// shaped like one argument.
 struct Math<'l> {

@@ -1067,12 +1067,7 @@ impl<'a> Emitter<'a> {
             return self.wide_integer_division(op, a, b);
         }
         if !self.l.is_vector(a) || self.elem_bits(t) > 32 {
-            return match op {
-                BinaryOp::Udiv => self.l.udiv(a, b),
-                BinaryOp::Urem => self.l.urem(a, b),
-                BinaryOp::Sdiv => self.l.sdiv(a, b),
-                _ => self.l.srem(a, b),
-            };
+            return self.llvm_division(op, a, b);
         }
         use llvm_sys::LLVMOpcode::{LLVMFPToSI, LLVMFPToUI, LLVMSIToFP, LLVMUIToFP};
         let dt = self.l.vec(self.l.f64(), self.w);
@@ -1091,6 +1086,17 @@ impl<'a> Emitter<'a> {
                 let qb = self.l.mul(q, b);
                 self.l.sub(a, qb)
             }
+        }
+    }
+
+    /// LLVM's own division or remainder `op` (lane by lane for vectors on
+    /// x86).
+    fn llvm_division(&self, op: BinaryOp, a: V, b: V) -> V {
+        match op {
+            BinaryOp::Udiv => self.l.udiv(a, b),
+            BinaryOp::Urem => self.l.urem(a, b),
+            BinaryOp::Sdiv => self.l.sdiv(a, b),
+            _ => self.l.srem(a, b),
         }
     }
 
@@ -1114,12 +1120,7 @@ impl<'a> Emitter<'a> {
         self.if_else(
             wide,
             ["divide.each", "divide.narrow"],
-            |e| match op {
-                BinaryOp::Udiv => e.l.udiv(a, b),
-                BinaryOp::Urem => e.l.urem(a, b),
-                BinaryOp::Sdiv => e.l.sdiv(a, b),
-                _ => e.l.srem(a, b),
-            },
+            |e| e.llvm_division(op, a, b),
             |e| {
                 let (a32, b32) = (narrow(e, a), narrow(e, b));
                 let q32 = e.integer_division(op, a32, b32);
@@ -1169,16 +1170,7 @@ impl<'a> Emitter<'a> {
                 _ => None,
             };
             if let Some(function) = inline {
-                let lanes = self.l.vec_len(x);
-                let isa = math::Isa {
-                    scalef: crate::target().is_ok_and(|t| {
-                        t.has_feature("avx512f")
-                            && (lanes.is_multiple_of(16)
-                                || (lanes.is_power_of_two()
-                                    && lanes >= 4
-                                    && t.has_feature("avx512vl")))
-                    }),
-                };
+                let isa = math::Isa::for_lanes(self.l.vec_len(x));
                 return function(&self.l, isa, x);
             }
         }
