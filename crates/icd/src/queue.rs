@@ -427,8 +427,8 @@ fn execute(command: Command) {
         uses,
         ended,
     } = command;
-    if wait.iter().any(|e| e.status() < 0) {
-        event.set_status(CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST);
+    let status = if wait.iter().any(|e| e.status() < 0) {
+        CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST
     } else {
         event.set_status(CL_SUBMITTED as cl_int);
         event.set_status(CL_RUNNING as cl_int);
@@ -437,12 +437,17 @@ fn execute(command: Command) {
         if let Some(&at) = ended.as_ref().and_then(|e| e.get()) {
             event.lock().times[3] = ns_at(at);
         }
-        event.set_status(match result {
+        match result {
             Ok(()) => CL_COMPLETE as cl_int,
             Err(code) => code.min(-1),
-        });
-    }
+        }
+    };
+    // The command's hold on its memory objects ends before its event says
+    // so: an application that waits for the event and then releases an
+    // object must see it destroyed (its destructor callback called) then,
+    // not whenever this thread gets to it.
     drop(uses);
+    event.set_status(status);
 }
 
 /// The events of a wait list, validated: `CL_INVALID_EVENT_WAIT_LIST` for a

@@ -9,6 +9,7 @@
 //! let a panic unwind into it.
 
 use std::collections::HashMap;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
 
 use lockstep_interp::convert::{self, Format};
@@ -16,11 +17,10 @@ use lockstep_interp::device_queue::{DeviceMemory, DeviceWork};
 use lockstep_ir::abi::{runtime_symbols, type_of_code, GroupContext};
 use lockstep_ir::{ConvertOp, FuncId, Rounding, Type};
 use lockstep_passes::analysis::gathers::SMALL_OBJECT;
-use rayon::prelude::*;
 
 use crate::kernel::ArgValue;
 use crate::tiers::Tiering;
-use crate::variant_trial::{hopeless, Run, TrialKey, MIN_RUNS};
+use crate::variant_trial::{hopeless, Blocks, Form, Run, Sampling, TrialKey};
 use crate::{
     CompiledKernel, Context, Kernel, LaunchError, LaunchReport, NDRange, ProgramInner, RefillMode,
     Spec, Tier,
@@ -189,6 +189,34 @@ pub(crate) fn pool(threads: usize, stack: usize) -> Result<Arc<rayon::ThreadPool
     let p = Arc::new(p);
     pools.insert((threads, stack), p.clone());
     Ok(p)
+}
+
+/// Runs `task(state, i)` for every `i` in `0..n` on the workers of `pool`,
+/// each worker with its own `init()` state, taking the `i` in order from a
+/// shared counter; returns when all are done.
+///
+/// Every worker is woken by the calling thread, which then waits. Woken by
+/// one another, as a work-stealing split does, a worker can be queued
+/// behind its busy waker on the same core until the scheduler's next
+/// balancing tick: on a 2-core VM, spmv's launches took 8.5 ms instead of
+/// 4.3 more often than not, the second worker starting 2-4 ms late.
+pub(crate) fn on_workers<S>(
+    pool: &rayon::ThreadPool,
+    n: u64,
+    init: impl Fn() -> S + Sync,
+    task: impl Fn(&mut S, u64) + Sync,
+) {
+    let next = AtomicU64::new(0);
+    pool.broadcast(|_| {
+        let mut state = init();
+        loop {
+            let i = next.fetch_add(1, Ordering::Relaxed);
+            if i >= n {
+                break;
+            }
+            task(&mut state, i);
+        }
+    });
 }
 
 /// The stack a worker needs for `frame` bytes of private memory per gang:
@@ -394,45 +422,46 @@ pub(crate) fn launch(
     };
     let refill_proposed =
         settings.refill == RefillMode::Auto && chosen.values().any(|k| k.local.refill);
-    let mut candidates: Vec<(RefillMode, u32)> = Vec::new();
+    let form = |refill, width| Form { refill, width };
+    let mut candidates: Vec<Form> = Vec::new();
     if refill_proposed {
-        candidates.extend([(RefillMode::Off, width), (settings.refill, width)]);
+        candidates.extend([form(RefillMode::Off, width), form(settings.refill, width)]);
     } else {
-        candidates.push((settings.refill, width));
+        candidates.push(form(settings.refill, width));
     }
     if width > 1 && ctx.tries_one_lane(kernel) {
-        candidates.push((RefillMode::Off, 1));
+        candidates.push(form(RefillMode::Off, 1));
     }
     if ctx.tries_wider(kernel, local, width * 2) {
         // Refill may pay at one width and not the other: both, if proposed.
         let at_width: Vec<RefillMode> = candidates
             .iter()
-            .filter(|&&(_, w)| w == width)
-            .map(|&(refill, _)| refill)
+            .filter(|f| f.width == width)
+            .map(|f| f.refill)
             .collect();
-        candidates.extend(at_width.into_iter().map(|refill| (refill, width * 2)));
+        candidates.extend(at_width.into_iter().map(|refill| form(refill, width * 2)));
     }
     let total_groups = num_groups.iter().product::<u64>();
     // Runs of consecutive groups per task (about 16 tasks per worker):
     // cheap groups do not pay the pool's per-task cost each.
     let run = (total_groups / (threads as u64 * 16)).clamp(1, 4096);
     let runs = total_groups.div_ceil(run);
-    let picked: Vec<(RefillMode, u32)> = match program.variant_trials.decision(&trial_key) {
+    let picked: Vec<Form> = match program.variant_trials.decision(&trial_key) {
         _ if candidates.len() == 1 => candidates,
-        Some(i) if i < candidates.len() => vec![candidates[i]],
+        Some(decided) if candidates.contains(&decided) => vec![decided],
         // Too few runs to time every form twice: the baseline alone, and
         // only its compile is paid (a small launch's time is its compile).
         None if runs < 2 * candidates.len() as u64 => vec![candidates[0]],
         _ => candidates,
     };
     let mut variants: Vec<(u32, HashMap<[u32; 3], Arc<CompiledKernel>>)> = Vec::new();
-    for (refill, w) in picked {
-        let specs = if (refill, w) == (settings.refill, width) {
+    for &f in &picked {
+        let specs = if f == form(settings.refill, width) {
             chosen.clone()
         } else {
-            compile_all(refill, w)?
+            compile_all(f.refill, f.width)?
         };
-        variants.push((w, specs));
+        variants.push((f.width, specs));
     }
     let trial = variants.len() > 1;
     for k in variants.iter().flat_map(|(_, specs)| specs.values()) {
@@ -628,34 +657,27 @@ pub(crate) fn launch(
         });
     }
     let stack = worker_stack(frame);
-    // In a trial, the first runs take the variants in turn (MIN_RUNS each),
-    // the rest the baseline: a candidate much slower than the baseline
-    // (scalar code for a kernel that vectorizes well) costs a bounded part
-    // of the launch.
-    let count = variants.len() as u64;
-    let timings: Vec<Mutex<Vec<Run>>> = (0..count).map(|_| Mutex::default()).collect();
+    // In a trial, blocks of runs spread over the launch take the variants
+    // in turn, timed (crate::variant_trial::Sampling); the other runs take
+    // the baseline: a candidate much slower than the baseline (scalar code
+    // for a kernel that vectorizes well) costs a bounded part of the launch.
+    let sampling = Sampling::new(if trial { runs } else { 0 }, variants.len());
+    let timings: Mutex<Blocks> = Mutex::new(vec![vec![None; variants.len()]; sampling.blocks()]);
+    let lock_timings = || timings.lock().unwrap_or_else(|e| e.into_inner());
     let run_task = |mem: &mut Vec<u8>, r: u64| {
         let (start, end) = (r * run, ((r + 1) * run).min(total_groups));
-        if !trial || r >= count * MIN_RUNS as u64 {
+        let Some((block, variant)) = sampling.slot(r) else {
             return run_range(mem, 0, start, end);
-        }
-        let mut variant = (r % count) as usize;
-        if variant > 0 {
-            let lock = |v: usize| timings[v].lock().unwrap_or_else(|e| e.into_inner());
-            if hopeless(&lock(variant), &lock(0)) {
-                variant = 0;
-            }
+        };
+        if variant > 0 && hopeless(&lock_timings(), variant) {
+            return run_range(mem, 0, start, end);
         }
         let t = std::time::Instant::now();
         run_range(mem, variant, start, end);
-        let timed = Run {
+        lock_timings()[block][variant] = Some(Run {
             nanos: t.elapsed().as_nanos() as f64,
             groups: end - start,
-        };
-        timings[variant]
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .push(timed);
+        });
     };
     // Code generated at LLVM's -O0 (the quick tier) keeps values in stack
     // slots of their own: its frame grows with the code (megabytes for a
@@ -675,11 +697,7 @@ pub(crate) fn launch(
     // launch's set-up or a first launch's starting of the worker threads.
     let running = std::time::Instant::now();
     if let Some(workers) = workers {
-        workers.install(|| {
-            (0..runs)
-                .into_par_iter()
-                .for_each_init(worker_memory, |mem, r| run_task(mem, r));
-        });
+        on_workers(&workers, runs, worker_memory, run_task);
     } else {
         let mut mem = worker_memory();
         for r in 0..runs {
@@ -692,11 +710,8 @@ pub(crate) fn launch(
     let comparable = tiers_of() == tiers_at_start
         && (ctx.tiering() == Tiering::Quick || tiers_at_start.iter().all(|&t| t == Tier::Full));
     if trial && comparable {
-        let runs: Vec<Vec<Run>> = timings
-            .into_iter()
-            .map(|t| t.into_inner().unwrap_or_else(|e| e.into_inner()))
-            .collect();
-        program.variant_trials.record(trial_key, &runs);
+        let blocks = timings.into_inner().unwrap_or_else(|e| e.into_inner());
+        program.variant_trials.record(trial_key, &picked, &blocks);
     }
     for k in variants.iter().flat_map(|(_, specs)| specs.values()) {
         k.launched(running.elapsed());
