@@ -323,11 +323,14 @@ fn lockstep_cpu_compiles_for_another_cpu_of_the_same_architecture() {
     if avx2 {
         // The AVX2 code runs and computes what the interpreter does: also
         // where it differs from AVX-512's (local histograms without
-        // conflict detection, strided stores as scatters, masked stores to
-        // local memory as a load, a blend and a store), at the natural
-        // width and twice it.
+        // conflict detection, strided stores as scatters, gathers and
+        // scatters lane by lane without branches, masked stores to local
+        // memory as a load, a blend and a store), at the natural width and
+        // twice it.
         for kernel in [
             "elementwise/saxpy",
+            "memory/divergent_gather_scatter",
+            "memory/private_array",
             "atomics/histogram_local",
             "atomics/histogram_2d",
             "memory/strided_access",

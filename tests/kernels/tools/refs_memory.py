@@ -383,3 +383,37 @@ def k_interleaved_after_barrier():
         out("out", "int", out_, init="fill", fill_value=-1, explicit_type=True),
         out("swapped", "int", swapped, init="fill", fill_value=-1, explicit_type=True),
         scalar("rounds", "int", rounds)])
+
+
+def k_divergent_gather_scatter():
+    n, dist, group = 45, 3, 16
+    size = 2 * n + 2 * dist
+    data = rand_int(344, size, 0, 1000)
+    bytes_ = rand_int(345, 61, 0, 255)
+    table = [v / 8.0 for v in rand_int(346, 32, -400, 400)]
+    out_data = list(data)
+    gathered, picked = [], []
+    for t in range(n):
+        lo = (t // dist) * 2 * dist + t % dist
+        hi = lo + dist
+        a, b = data[lo], data[hi]
+        if a > b:
+            out_data[lo], out_data[hi] = b, a
+        g = -1.0
+        if bytes_[t % 61] & 1:
+            g = float(f32(table[bytes_[(t * 7) % 61] & 31] + bytes_[(t * 5) % 61]))
+        gathered.append(g)
+        slots = [100 + i for i in range(8)]
+        if a & 1:
+            slots[b & 7] = a
+        picked.append(slots[a & 7] + slots[(a >> 3) & 7])
+    padded = n + (-n) % group
+    return Kernel("divergent_gather_scatter", "divergent_gather_scatter", (padded,), (group,), [
+        inout("data", "uint", data, out_data),
+        buf("bytes", "uchar", bytes_),
+        buf("table", "float", table),
+        out("gathered", "float", gathered + [7.0] * (padded - n), init="fill",
+            fill_value=7.0, exact=True),
+        out("picked", "uint", picked + [9] * (padded - n), init="fill", fill_value=9),
+        scalar("dist", "uint", dist),
+        scalar("n", "uint", n)])

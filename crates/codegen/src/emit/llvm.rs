@@ -368,6 +368,28 @@ impl Llvm {
         self.call(fty, f, args)
     }
 
+    /// `v` passed through an empty inline assembly statement: the same
+    /// value, but LLVM's optimizations cannot see where it came from.
+    pub fn opaque(&self, v: V) -> V {
+        let t = self.type_of(v);
+        let fty = self.func_type(t, &[t]);
+        let (code, constraints) = ("", "=r,0");
+        let asm = unsafe {
+            llvm_sys::core::LLVMGetInlineAsm(
+                fty,
+                code.as_ptr() as *const _,
+                code.len(),
+                constraints.as_ptr() as *const _,
+                constraints.len(),
+                0,
+                0,
+                llvm_sys::LLVMInlineAsmDialect::LLVMInlineAsmDialectATT,
+                0,
+            )
+        };
+        self.call(fty, asm, &[v])
+    }
+
     /// `llvm.masked.load` of the vector type `t` at `p` (`align`-byte
     /// aligned): the lanes `mask` has set; the others are poison.
     pub fn masked_load(&self, t: T, p: V, align: u32, mask: V) -> V {
