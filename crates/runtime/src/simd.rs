@@ -192,10 +192,10 @@ pub(crate) fn pool(threads: usize, stack: usize) -> Result<Arc<rayon::ThreadPool
 }
 
 /// Runs `task(state, i)` for every `i` in `0..n` on the workers of `pool`,
-/// each worker with its own `init()` state, taking the `i` in order from a
+/// each job with its own `init()` state, taking the `i` in order from a
 /// shared counter; returns when all are done.
 ///
-/// Every worker is woken by the calling thread, which then waits. Woken by
+/// The workers are woken by the calling thread, which then waits. Woken by
 /// one another, as a work-stealing split does, a worker can be queued
 /// behind its busy waker on the same core until the scheduler's next
 /// balancing tick: on a 2-core VM, spmv's launches took 8.5 ms instead of
@@ -207,7 +207,7 @@ pub(crate) fn on_workers<S>(
     task: impl Fn(&mut S, u64) + Sync,
 ) {
     let next = AtomicU64::new(0);
-    pool.broadcast(|_| {
+    let work = || {
         let mut state = init();
         loop {
             let i = next.fetch_add(1, Ordering::Relaxed);
@@ -215,6 +215,16 @@ pub(crate) fn on_workers<S>(
                 break;
             }
             task(&mut state, i);
+        }
+    };
+    // One job per worker that can have work, each injected (and a sleeping
+    // worker woken) by this thread; a job not yet started when the others
+    // ran out of work is taken by whichever worker is free, so a worker
+    // that wakes late delays nothing.
+    let jobs = n.min(pool.current_num_threads() as u64);
+    pool.in_place_scope(|scope| {
+        for _ in 0..jobs {
+            scope.spawn(|_| work());
         }
     });
 }
