@@ -200,6 +200,25 @@ def k_long_divide_narrow():
         out("sres", "long", sres), out("ures", "ulong", ures)])
 
 
+def k_divide_by_constants():
+    n = 48
+    a = rand_int(50, n, -2**31, 2**31 - 1)
+    a[:6] = [-2**31, 2**31 - 1, -1, -7, 7, 0]
+    b = rand_int(51, n, -2**63, 2**63 - 1)
+    b[:4] = [-2**63, 2**63 - 1, -17, 17]
+    sres, ures, lres = [], [], []
+    for x, y in zip(a, b):
+        ux, uy = u32(x), u64(y)
+        sx, cx = s16(x), s8(x)
+        sres += [cdiv(x, 7), cmod(x, 7), cdiv(x, -3), cmod(x, -3), cdiv(x, 8), cmod(x, 8),
+                 cdiv(sx, 5), cmod(cx, -6)]
+        ures += [ux // 10, ux % 10, ux // 4096, ux % 0x80000001]
+        lres += [cdiv(y, 16), cmod(y, 16), s64(uy // 32), s64(uy % 32)]
+    return Kernel("divide_by_constants", "divide_by_constants", (n,), (16,), [
+        buf("a", "int", a), buf("b", "long", b),
+        out("sres", "int", sres), out("ures", "uint", ures), out("lres", "long", lres)])
+
+
 def rot(v, r, bits):
     m = (1 << bits) - 1
     v &= m

@@ -1054,9 +1054,15 @@ impl<'a> Emitter<'a> {
     /// 64-bit lanes divide so too when every active lane's operands fit in
     /// 32 bits (a test at run time; `size_t` ids and sizes divided by a
     /// `uint`, as `get_global_id(0) / block`), else lane by lane.
+    ///
+    /// A constant divisor is left to LLVM, which divides by shifts or a
+    /// multiplication (the refill's `item / local_size`).
     fn integer_division(&mut self, op: BinaryOp, a: V, b: V) -> V {
         let signed = matches!(op, BinaryOp::Sdiv | BinaryOp::Srem);
         let t = self.l.type_of(a);
+        if self.is_constant_divisor(b, self.elem_bits(t)) {
+            return self.llvm_division(op, a, b);
+        }
         if self.l.is_vector(a) && self.elem_bits(t) == 64 {
             return self.wide_integer_division(op, a, b);
         }
@@ -1081,6 +1087,31 @@ impl<'a> Emitter<'a> {
                 self.l.sub(a, qb)
             }
         }
+    }
+
+    /// True if `b` is a constant LLVM divides by without a division
+    /// instruction: any constant of up to 32 bits, a power of two of 64
+    /// bits (x86 has no 64-bit multiplication giving the high half of a
+    /// vector's lanes).
+    fn is_constant_divisor(&self, b: V, bits: u32) -> bool {
+        if unsafe { llvm_sys::core::LLVMIsConstant(b) } == 0 {
+            return false;
+        }
+        if bits <= 32 {
+            return true;
+        }
+        let lane = if self.l.is_vector(b) {
+            unsafe { llvm_sys::core::LLVMGetAggregateElement(b, 0) }
+        } else {
+            b
+        };
+        let splat = !self.l.is_vector(b)
+            || (1..self.w)
+                .all(|i| unsafe { llvm_sys::core::LLVMGetAggregateElement(b, i) } == lane);
+        splat
+            && !lane.is_null()
+            && !unsafe { llvm_sys::core::LLVMIsAConstantInt(lane) }.is_null()
+            && unsafe { llvm_sys::core::LLVMConstIntGetZExtValue(lane) }.is_power_of_two()
     }
 
     /// LLVM's own division or remainder `op` (lane by lane for vectors on
