@@ -208,8 +208,8 @@ pub struct HostTarget {
 }
 
 /// Registers the native target, its assembly printer and parser with LLVM,
-/// once per process. Both the target machines of [`HostTarget`] and the JIT
-/// need it.
+/// and sets the kernels' LLVM options ([`set_llvm_options`]), once per
+/// process. Both the target machines of [`HostTarget`] and the JIT need it.
 pub(crate) fn initialize_native() -> BackendResult<()> {
     static INIT: OnceLock<Result<(), String>> = OnceLock::new();
     INIT.get_or_init(|| {

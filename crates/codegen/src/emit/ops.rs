@@ -1959,8 +1959,7 @@ impl<'a> Emitter<'a> {
         let et = unsafe { llvm_sys::core::LLVMGetElementType(vt) };
         let sink = self.lane_sink(et, align);
         (0..self.w).fold(self.l.poison(vt), |v, lane| {
-            let active = self.l.extract(mask, lane);
-            let p = self.l.select(active, self.l.extract(ps, lane), sink);
+            let p = self.address_or_sink(ps, mask, sink, lane);
             let x = self.l.load(et, p, align);
             self.l.insert(v, x, lane)
         })
@@ -1981,12 +1980,12 @@ impl<'a> Emitter<'a> {
         }
         let et = unsafe { llvm_sys::core::LLVMGetElementType(self.l.type_of(v)) };
         let sink = self.lane_sink(et, align);
-        let stores = (0..self.w).map(|lane| {
-            let active = self.l.extract(mask, lane);
-            let p = self.l.select(active, self.l.extract(ps, lane), sink);
-            self.l.store(self.l.extract(v, lane), p, align)
-        });
-        stores.last().expect("a gang has lanes")
+        let mut last = None;
+        for lane in 0..self.w {
+            let p = self.address_or_sink(ps, mask, sink, lane);
+            last = Some(self.l.store(self.l.extract(v, lane), p, align));
+        }
+        last.expect("a gang has lanes")
     }
 
     /// Where a gather or scatter done lane by lane sends an inactive lane's
@@ -2002,6 +2001,12 @@ impl<'a> Emitter<'a> {
             let slot = e.l.alloca_aligned(et, align.max(1));
             e.l.opaque(slot)
         })
+    }
+
+    /// Lane `lane`'s address in `ps` if its `mask` bit is set, else `sink`.
+    fn address_or_sink(&self, ps: V, mask: V, sink: V, lane: u32) -> V {
+        let active = self.l.extract(mask, lane);
+        self.l.select(active, self.l.extract(ps, lane), sink)
     }
 
     /// A gather or scatter whose addresses the analysis could not prove
