@@ -27,16 +27,18 @@
 //! `_scan_{in,ex}clusive_OP`, `_all`, `_any`, `_broadcast`): each
 //! subgroup reduces (and scans) its values with one gang operation, its
 //! first work-item stores the subgroup's partial in a hidden `__local`
-//! array (one 8-byte slot per subgroup); a barrier; the first subgroup
-//! (one gang, behind a uniform branch) takes the partials W at a time and
-//! combines them with gang operations, writing their total to a result
-//! slot (a reduction) or each partial's exclusive prefix to a second
-//! array (a scan); a barrier; every work-item reads the total, or its subgroup's
-//! prefix combined with its own scan within the subgroup; and a barrier
-//! so that the next call cannot overwrite what others still read. That is
-//! O(local size / W) gang steps per work-group, where the serial version
-//! took O(local size) in work-item 0. `work_group_broadcast` has the
-//! source work-item store its value and every work-item load it.
+//! array (one slot per subgroup, as wide as the value); a barrier; the
+//! first subgroup (one gang, behind a uniform branch) takes the partials W
+//! at a time with vector loads and combines them with gang operations,
+//! writing their total to a result slot (a reduction) or each partial's
+//! exclusive prefix to a second area (a scan); a barrier; every work-item
+//! reads the total, or its subgroup's prefix combined with its own scan
+//! within the subgroup. Partials and results live in separate areas, so
+//! that the next collective cannot overwrite what others still read
+//! without a third barrier (see `Area`). That is O(local size / W) gang
+//! steps per work-group, where the serial version took O(local size) in
+//! work-item 0. `work_group_broadcast` has the source work-item store its
+//! value and every work-item load it, between two barriers.
 
 use lockstep_ir::{
     self as ir, BinaryOp, BlockCall, Collective, Combine, ConvertOp, FenceFlags, GangOp, InstData,
@@ -278,18 +280,51 @@ fn work_group_barrier(fi: &mut FnImp) {
     );
 }
 
-/// The hidden array's partial slot `i` (an `i32`), or the result slot for
-/// `None`.
-fn slot(fi: &mut FnImp, scratch: ir::GlobalId, i: Option<ir::Value>) -> ir::Value {
+/// The two areas of the hidden `__local` array. A collective writes
+/// [`Area::Partials`] only before its first barrier, and reads it only
+/// between its first and second barriers; it writes [`Area::Results`] only
+/// between those two barriers, and reads it only after the second, until
+/// the next collective's first barrier. So no work-item writes what another
+/// may still read, without a barrier at the end of a reduction or scan.
+#[derive(Copy, Clone)]
+enum Area {
+    /// One partial per subgroup (and `work_group_broadcast`'s value).
+    Partials,
+    /// A reduction's total, or each subgroup's exclusive prefix for a scan.
+    Results,
+}
+
+/// Slot `i` (an `i32`; `None`: 0) of `area`, for values of `ty`: slots are
+/// as wide as the values, so that a gang's lanes reading consecutive slots
+/// make one vector access. Each area has room for a gang's width of slots
+/// past the last subgroup, which the loop over the partials reads (and
+/// writes) without clamping its index.
+fn slot(
+    fi: &mut FnImp,
+    scratch: ir::GlobalId,
+    area: Area,
+    i: Option<ir::Value>,
+    ty: Type,
+) -> ir::Value {
     let local = Type::Ptr(ir::AddrSpace::Local);
     let base = fi.val(InstData::GlobalAddr { global: scratch }, local);
+    let start = match area {
+        Area::Partials => 0,
+        Area::Results => super::WORK_GROUP_SCRATCH_AREA,
+    };
     let offset = match i {
         Some(i) => {
             let wide = fi.convert(ConvertOp::Zext, Type::I64, i);
-            let eight = fi.iconst(Type::I64, 8);
-            fi.binary(BinaryOp::Imul, wide, eight)
+            let size = fi.iconst(Type::I64, u64::from(ty.bytes()));
+            let at = fi.binary(BinaryOp::Imul, wide, size);
+            if start == 0 {
+                at
+            } else {
+                let start = fi.iconst(Type::I64, start);
+                fi.binary(BinaryOp::Iadd, start, at)
+            }
         }
-        None => fi.iconst(Type::I64, super::WORK_GROUP_SCRATCH_ITEMS * 8),
+        None => fi.iconst(Type::I64, start),
     };
     fi.val(
         InstData::PtrAdd {
@@ -299,21 +334,11 @@ fn slot(fi: &mut FnImp, scratch: ir::GlobalId, i: Option<ir::Value>) -> ir::Valu
     )
 }
 
-/// The hidden array's prefix slot `i` (after the result slot): a scan's
-/// prefixes go beside the partials, not over them, so that no work-item
-/// writes what another reads in the same barrier interval.
-fn prefix_slot(fi: &mut FnImp, scratch: ir::GlobalId, i: ir::Value) -> ir::Value {
-    let local = Type::Ptr(ir::AddrSpace::Local);
-    let at = slot(fi, scratch, Some(i));
-    let skip = fi.iconst(Type::I64, (super::WORK_GROUP_SCRATCH_ITEMS + 1) * 8);
-    fi.val(InstData::PtrAdd { args: [at, skip] }, local)
-}
-
 fn load(fi: &mut FnImp, ptr: ir::Value, ty: Type) -> ir::Value {
     fi.val(
         InstData::Load {
             ptr,
-            align: 8,
+            align: ty.bytes(),
             volatile: false,
         },
         ty,
@@ -321,10 +346,11 @@ fn load(fi: &mut FnImp, ptr: ir::Value, ty: Type) -> ir::Value {
 }
 
 fn store(fi: &mut FnImp, value: ir::Value, ptr: ir::Value) {
+    let align = fi.ty(value).bytes();
     fi.emit(
         InstData::Store {
             args: [value, ptr],
-            align: 8,
+            align,
             volatile: false,
         },
         None,
@@ -356,15 +382,17 @@ fn when(fi: &mut FnImp, cond: ir::Value, then: impl FnOnce(&mut FnImp)) {
 /// A loop over the partials in slots `0..count` (an `i32`, the same in
 /// the whole subgroup), this subgroup's size of them at a time, each lane
 /// one: `step` gets the chunk's values (the identity past `count`), the
-/// lanes that hold one, the slot index and the carried value, and gives
-/// the next carried value; the loop gives the last.
+/// slot index and the carried value, and gives the next carried value; the
+/// loop gives the last. Lanes past `count` read the slots after it, which
+/// the area has room for: a vector load, where a clamped index would make
+/// a gather.
 fn over_partials(
     fi: &mut FnImp,
     scratch: ir::GlobalId,
     op: Combine,
     ty: Type,
     count: ir::Value,
-    step: impl FnOnce(&mut FnImp, ir::Value, ir::Value, ir::Value, ir::Value) -> ir::Value,
+    step: impl FnOnce(&mut FnImp, ir::Value, ir::Value, ir::Value) -> ir::Value,
 ) -> ir::Value {
     let lid = query(fi, WorkItemQuery::SubGroupLocalId);
     let size = query(fi, WorkItemQuery::SubGroupSize);
@@ -390,16 +418,13 @@ fn over_partials(
         None,
     );
     fi.switch_to(body);
-    let i = fi.binary(BinaryOp::Iadd, base, lid);
-    let valid = fi.icmp(IntCC::Ult, i, count);
-    let one = fi.iconst(Type::I32, 1);
-    let last = fi.binary(BinaryOp::Isub, count, one);
-    let index = fi.binary(BinaryOp::Umin, i, last);
-    let at = slot(fi, scratch, Some(index));
+    let index = fi.binary(BinaryOp::Iadd, base, lid);
+    let valid = fi.icmp(IntCC::Ult, index, count);
+    let at = slot(fi, scratch, Area::Partials, Some(index), ty);
     let partial = load(fi, at, ty);
     let none = identity(fi, op, ty);
     let v = fi.select(valid, partial, none);
-    let next = step(fi, v, valid, index, carried);
+    let next = step(fi, v, index, carried);
     let next_base = fi.binary(BinaryOp::Iadd, base, size);
     fi.emit(
         InstData::Jump {
@@ -480,28 +505,27 @@ pub(super) fn work_group(
     let zero = fi.iconst(Type::I32, 0);
     let first = fi.icmp(IntCC::Eq, lid, zero);
     when(fi, first, |fi| {
-        let at = slot(fi, scratch, Some(sg));
+        let at = slot(fi, scratch, Area::Partials, Some(sg), ty);
         store(fi, partial, at);
     });
     work_group_barrier(fi);
     // The first subgroup (a uniform branch: one gang) combines the
     // partials: their total into the result slot, or each one's exclusive
-    // prefix into the prefix slots.
+    // prefix into the prefix slots (past the last one too: nobody reads
+    // those).
     let count = query(fi, WorkItemQuery::NumSubGroups);
     let first_subgroup = fi.icmp(IntCC::Eq, sg, zero);
     let reduce = GangOp::of_collective(Collective::Reduce, op);
     let scan_excl = GangOp::of_collective(Collective::ScanExcl, op);
     let scan = within.is_some();
     when(fi, first_subgroup, |fi| {
-        let total = over_partials(fi, scratch, op, ty, count, |fi, v, valid, index, carry| {
+        let total = over_partials(fi, scratch, op, ty, count, |fi, v, index, carry| {
             let chunk = sub_group_inst(fi, reduce, vec![v], ty);
             if scan {
                 let below = sub_group_inst(fi, scan_excl, vec![v], ty);
                 let prefix = combine(fi, op, carry, below);
-                when(fi, valid, |fi| {
-                    let at = prefix_slot(fi, scratch, index);
-                    store(fi, prefix, at);
-                });
+                let at = slot(fi, scratch, Area::Results, Some(index), ty);
+                store(fi, prefix, at);
             }
             combine(fi, op, carry, chunk)
         });
@@ -510,24 +534,24 @@ pub(super) fn work_group(
             let zero = fi.iconst(Type::I32, 0);
             let first = fi.icmp(IntCC::Eq, lid, zero);
             when(fi, first, |fi| {
-                let at = slot(fi, scratch, None);
+                let at = slot(fi, scratch, Area::Results, None, ty);
                 store(fi, total, at);
             });
         }
     });
     work_group_barrier(fi);
+    // No barrier after the reads: see `Area`.
     let r = match within {
         None => {
-            let at = slot(fi, scratch, None);
+            let at = slot(fi, scratch, Area::Results, None, ty);
             load(fi, at, ty)
         }
         Some(prefix) => {
-            let at = prefix_slot(fi, scratch, sg);
+            let at = slot(fi, scratch, Area::Results, Some(sg), ty);
             let before = load(fi, at, ty);
             combine(fi, op, before, prefix)
         }
     };
-    work_group_barrier(fi);
     Ok(vec![r])
 }
 
@@ -565,14 +589,15 @@ fn work_group_broadcast(
         Type::I64,
     );
     let is_source = fi.icmp(IntCC::Eq, lin, target);
+    let ty = fi.ty(x);
     when(fi, is_source, |fi| {
-        let at = slot(fi, scratch, None);
+        let at = slot(fi, scratch, Area::Partials, None, ty);
         store(fi, x, at);
     });
     work_group_barrier(fi);
-    let at = slot(fi, scratch, None);
-    let ty = fi.ty(x);
+    let at = slot(fi, scratch, Area::Partials, None, ty);
     let r = load(fi, at, ty);
+    // The next collective writes the partials before its first barrier.
     work_group_barrier(fi);
     Ok(vec![r])
 }

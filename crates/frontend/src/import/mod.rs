@@ -40,10 +40,11 @@ pub(crate) struct Importer {
     function_tokens: HashMap<Val, u64>,
 }
 
-/// Elements of the work-group functions' scratch array: one partial per
-/// subgroup of the largest work-group (4096 work-items) in the narrowest
-/// gangs (4), 8 bytes each, then one result slot, then as many prefixes.
-pub(crate) const WORK_GROUP_SCRATCH_ITEMS: u64 = 1024;
+/// Bytes of each of the two areas of the work-group functions' scratch
+/// array: one partial per subgroup of the largest work-group (4096
+/// work-items) in the narrowest gangs (4), 8 bytes each, and room for the
+/// widest gang's (64) slots past the last.
+pub(crate) const WORK_GROUP_SCRATCH_AREA: u64 = (4096 / 4 + 64) * 8;
 
 /// Imports every kernel of `llvm_module` (whose non-kernel functions have
 /// been inlined into the kernels).
@@ -86,7 +87,7 @@ pub(crate) fn import_module(
     });
     if uses_work_group_functions {
         let name = unique_name(&imp.module, "__lockstep_work_group_scratch");
-        let size = (2 * WORK_GROUP_SCRATCH_ITEMS + 1) * 8;
+        let size = 2 * WORK_GROUP_SCRATCH_AREA;
         let g = ir::GlobalData {
             name,
             space: ir::AddrSpace::Local,
