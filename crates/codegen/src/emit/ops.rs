@@ -1584,7 +1584,7 @@ impl<'a> Emitter<'a> {
         } else if shape == (Shape::Consecutive { stride: size }) && !volatile {
             let p = self.consecutive_address(ptr, size);
             self.prefetch_ahead(inst, ptr, p, size as u64 * self.w as u64);
-            let v = self.l.masked_load(self.vty(mt), p, align, self.mask);
+            let v = self.vector_load(mt, p, align);
             (Repr::Vector(self.mem_as(v, ty)), Access::Vector)
         } else if let Some(factor) = self.strided_factor(shape, mt, volatile, false) {
             let p = self.consecutive_address(ptr, size * factor as i64);
@@ -1865,20 +1865,45 @@ impl<'a> Emitter<'a> {
         if self.has_avx512("avx512f") {
             return self.l.masked_load(wide, p, align, mask);
         }
-        let bits = self.mask_bits(self.mask);
-        let ends = 1u64 | 1 << (self.w - 1);
-        let ends = self.l.const_int(self.l.int(self.w), ends);
-        let both = self.l.icmp(
-            llvm_sys::LLVMIntPredicate::LLVMIntEQ,
-            self.l.and(bits, ends),
-            ends,
-        );
+        let both = self.ends_active();
         let last = factor * (self.w - 1);
         self.if_else(
             both,
             ["strided.plain", "strided.masked"],
             |e| e.span_load(t, p, align, factor * e.w, last),
             |e| e.l.masked_load(wide, p, align, mask),
+        )
+    }
+
+    /// Whether the gang's first and last lanes are active: then every
+    /// element between their elements of a vector access is in the same
+    /// object as theirs, and a plain load of them is as safe as theirs.
+    fn ends_active(&mut self) -> V {
+        let bits = self.mask_bits(self.mask);
+        let ends = 1u64 | 1 << (self.w - 1);
+        let ends = self.l.const_int(self.l.int(self.w), ends);
+        self.l.icmp(
+            llvm_sys::LLVMIntPredicate::LLVMIntEQ,
+            self.l.and(bits, ends),
+            ends,
+        )
+    }
+
+    /// A vector of `t` from `p` under the current mask (inactive lanes
+    /// undefined): a masked load, or without AVX-512 (see `strided_load`)
+    /// a plain one when the gang's first and last lanes are active.
+    fn vector_load(&mut self, t: Type, p: V, align: u32) -> V {
+        let vt = self.vty(t);
+        let mask = self.mask;
+        if self.has_avx512("avx512f") {
+            return self.l.masked_load(vt, p, align, mask);
+        }
+        let both = self.ends_active();
+        self.if_else(
+            both,
+            ["vector.plain", "vector.masked"],
+            |e| e.l.load(vt, p, align),
+            |e| e.l.masked_load(vt, p, align, mask),
         )
     }
 

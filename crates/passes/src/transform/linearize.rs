@@ -62,7 +62,7 @@ use lockstep_ir::{
     Value, ValueDef,
 };
 
-use crate::analysis::{loop_contiguous_order, Loop, Uniformity};
+use crate::analysis::{loop_contiguous_order, DominatorTree, Loop, Uniformity};
 
 /// How divergent control flow becomes masks.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash)]
@@ -484,6 +484,11 @@ struct Linearizer<'a> {
     /// Values used outside their block, and whether they need a blend.
     crosses: SecondaryMap<Value, bool>,
     blends: SecondaryMap<Value, bool>,
+    /// Per-block masks: the earlier original block whose lanes a block's
+    /// are, every time both run ([`Linearizer::same_lanes_as`]). Its mask
+    /// is the one read for the earlier block, and no branch routes lanes
+    /// into it.
+    same_lanes: SecondaryMap<Block, Option<Block>>,
 }
 
 impl<'a> Linearizer<'a> {
@@ -544,6 +549,7 @@ impl<'a> Linearizer<'a> {
             crosses: SecondaryMap::new(),
             blends: SecondaryMap::new(),
             in_edges: SecondaryMap::new(),
+            same_lanes: SecondaryMap::new(),
         };
         lin.plan();
         lin
@@ -730,6 +736,14 @@ impl<'a> Linearizer<'a> {
                 }
             }
         }
+        if self.scheme == Scheme::Masks && !src.refill {
+            let domtree = DominatorTree::compute(self.uni.cfg());
+            for &b in domtree.rpo() {
+                if let Some(d) = self.same_lanes_as(&domtree, b) {
+                    self.same_lanes[b] = Some(self.same_lanes[d].unwrap_or(d));
+                }
+            }
+        }
         for b in self.order.clone() {
             for &inst in &src.blocks[b].insts {
                 for a in src.insts[inst].args() {
@@ -747,6 +761,69 @@ impl<'a> Linearizer<'a> {
                         }
                     }
                 }
+            }
+        }
+    }
+
+    /// The block whose lanes `b`'s are, with per-block masks: its immediate
+    /// dominator `d`, if every lane that runs `d` runs `b` next (before `d`
+    /// again): they are in the same innermost loop (a reducible one, of
+    /// which `b` is not the header), and every path from `d` meets `b`
+    /// before it leaves that loop, takes its back edge, ends or suspends at
+    /// a barrier. Then `b`'s mask is `d`'s, with no `or` of the lanes each
+    /// branch routes to `b`: the join after an `if` or `switch` runs with
+    /// the mask before it, which LLVM sees is the gang's when that one is
+    /// (a store after an `if` is a plain store, not a masked one, which
+    /// costs a dozen plain ones on AVX2), and in a loop whose exits are
+    /// uniform the mask no longer goes around the loop through the join's
+    /// `or`.
+    fn same_lanes_as(&self, domtree: &DominatorTree, b: Block) -> Option<Block> {
+        let src = self.src;
+        let loops = self.uni.loops();
+        let d = domtree.idom(b)?;
+        let lp = loops.innermost_loop(b);
+        if lp != loops.innermost_loop(d)
+            || self.resumes[b]
+            || self.resumes[d]
+            || lp.is_some_and(|lp| !loops.is_reducible(lp) || loops.entries(lp).contains(&b))
+            || !self.uni.is_reachable(b)
+        {
+            return None;
+        }
+        let mut seen: SecondaryMap<Block, bool> = SecondaryMap::new();
+        let mut stack = vec![d];
+        seen[d] = true;
+        while let Some(x) = stack.pop() {
+            let succs = src.successors(x);
+            // A path that ends, or suspends: the lanes that resume get a
+            // mask of their own (`d`'s is not kept across the suspend).
+            let suspends = src
+                .terminator(x)
+                .is_some_and(|t| matches!(src.insts[t], InstData::Suspend { .. }));
+            if succs.is_empty() || suspends {
+                return None;
+            }
+            for s in succs {
+                if s == b || seen[s] {
+                    continue;
+                }
+                let leaves = lp.is_some_and(|lp| !loops.contains(lp, s) || loops.header(lp) == s);
+                if leaves {
+                    return None;
+                }
+                seen[s] = true;
+                stack.push(s);
+            }
+        }
+        Some(d)
+    }
+
+    /// Gives the blocks with the lanes of original block `b` its mask `m`
+    /// (read in output block `block`, before `b` runs).
+    fn share_lanes(&mut self, b: Block, block: Block, m: Value) {
+        for &other in &self.order.clone() {
+            if self.same_lanes[other] == Some(b) {
+                self.write(Var::Mask(other), block, m);
             }
         }
     }
@@ -966,6 +1043,7 @@ impl<'a> Linearizer<'a> {
             let b = self.order[i];
             let mask = if b == entry {
                 let m = self.gang(body_entry, GangOp::ActiveLanes, vec![], Type::I1, true);
+                self.share_lanes(b, body_entry, m);
                 if self.scheme == Scheme::BlockIp {
                     let done = self.position_const(body_entry, self.done_position());
                     self.write(Var::Ip, body_entry, done);
@@ -987,6 +1065,7 @@ impl<'a> Linearizer<'a> {
             } else {
                 let g = self.guard[b].expect("guard");
                 let m = self.read(Var::Mask(b), g);
+                self.share_lanes(b, g, m);
                 let any = self.gang(g, GangOp::Any, vec![m], Type::I1, false);
                 let body = self.body[b].expect("body");
                 let after = self.after(i);
@@ -1026,7 +1105,10 @@ impl<'a> Linearizer<'a> {
         // resume.
         let m = self.gang(r, GangOp::ActiveLanes, vec![], Type::I1, true);
         match self.scheme {
-            Scheme::Masks => self.write(Var::Mask(b), r, m),
+            Scheme::Masks => {
+                self.write(Var::Mask(b), r, m);
+                self.share_lanes(b, r, m);
+            }
             Scheme::BlockIp => {
                 let here = self.position_const(r, self.position[b]);
                 let done = self.position_const(r, self.done_position());
@@ -1181,6 +1263,8 @@ impl<'a> Linearizer<'a> {
         let target = dest.block;
         let first_lanes = self.arrive_first(from, target);
         match self.scheme {
+            // A block with another's lanes has that block's mask.
+            Scheme::Masks if self.same_lanes[target].is_some() => {}
             // The first lanes to arrive find the mask empty: no need to read
             // it (a read walks back to where it was last set, around the
             // loop for a block in a loop).
