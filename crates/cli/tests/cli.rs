@@ -325,11 +325,13 @@ fn lockstep_cpu_compiles_for_another_cpu_of_the_same_architecture() {
         // where it differs from AVX-512's (local histograms without
         // conflict detection, strided stores as scatters, gathers and
         // scatters lane by lane without branches, masked stores to local
-        // memory as a load, a blend and a store), at the natural width and
-        // twice it.
+        // memory as a load, a blend and a store, consecutive and strided
+        // loads as plain loads when the gang's first and last lanes are
+        // active), at the natural width and twice it.
         for kernel in [
             "elementwise/saxpy",
             "memory/divergent_gather_scatter",
+            "elementwise/divide_by_uniform",
             "memory/private_array",
             "atomics/histogram_local",
             "atomics/histogram_2d",

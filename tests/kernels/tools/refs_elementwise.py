@@ -219,6 +219,29 @@ def k_divide_by_constants():
         out("sres", "int", sres), out("ures", "uint", ures), out("lres", "long", lres)])
 
 
+def k_divide_by_uniform():
+    divisors = [1, -1, 2, 3, 7, -7, 1024, 2**31 - 1, -2**31, -2**31 + 1, -3, 641,
+                1000000007, 65537, 5, -65536, 6, 2**31 - 2]
+    local = 16
+    n = local * len(divisors)
+    a = rand_int(52, n, -2**31, 2**31 - 1)
+    for g in range(len(divisors)):
+        # Extremes and small values in every group, at places that vary.
+        for k, v in enumerate([-2**31, 2**31 - 1, -1, 0, 1, 7, -7]):
+            a[g * local + (k * 5 + g) % local] = v
+    sres, ures = [], []
+    for i, x in enumerate(a):
+        d = divisors[i // local]
+        if x == -2**31 and d == -1:
+            sres += [-5, -5]
+        else:
+            sres += [cdiv(x, d), cmod(x, d)]
+        ures += [u32(x) // u32(d), u32(x) % u32(d)]
+    return Kernel("divide_by_uniform", "divide_by_uniform", (n,), (local,), [
+        buf("a", "int", a), buf("divisors", "int", divisors),
+        out("sres", "int", sres, init="fill", fill_value=-5), out("ures", "uint", ures)])
+
+
 def rot(v, r, bits):
     m = (1 << bits) - 1
     v &= m

@@ -124,6 +124,19 @@ impl<'a> Emitter<'a> {
             InstData::Unary { op, arg } => {
                 Some(self.lanewise(uniform, &[*arg], |e, xs| e.unary(*op, xs[0])))
             }
+            InstData::Binary { op, args }
+                if !uniform
+                    && matches!(
+                        op,
+                        BinaryOp::Udiv | BinaryOp::Urem | BinaryOp::Sdiv | BinaryOp::Srem
+                    )
+                    && rty.is_some_and(|t| t.bits() == 32)
+                    && self.use_shape(args[1]).is_uniform() =>
+            {
+                let a = self.vector(args[0]);
+                let d = self.scalar(args[1]);
+                Some(Repr::Vector(self.division_by_uniform(*op, a, d)))
+            }
             InstData::Binary { op, args } => {
                 Some(self.lanewise(uniform, args, |e, xs| e.binary(*op, xs[0], xs[1])))
             }
@@ -1040,6 +1053,76 @@ impl<'a> Emitter<'a> {
                 } else {
                     self.l.select(is_m1, zero, r)
                 }
+            }
+        }
+    }
+
+    /// `a / d` or `a % d` of 32-bit lanes by a divisor `d` the same in
+    /// every lane (a scalar), with [`Self::safe_division`]'s results for 0
+    /// and -1: a multiplication by a reciprocal computed once for the gang
+    /// (Granlund and Montgomery's round-up method, exact for every
+    /// dividend and divisor), where the lanes would divide as doubles
+    /// (`pc % len` in a bytecode loop: a `vdivpd` chain per step). A signed
+    /// division divides the magnitudes and sets the sign. A constant
+    /// divisor is left to LLVM.
+    fn division_by_uniform(&mut self, op: BinaryOp, a: V, d: V) -> V {
+        if unsafe { llvm_sys::core::LLVMIsConstant(d) } != 0 {
+            let b = self.l.splat(d, self.w);
+            return self.binary(op, a, b);
+        }
+        let signed = matches!(op, BinaryOp::Sdiv | BinaryOp::Srem);
+        let (i32t, i64t) = (self.l.i32(), self.l.i64());
+        let c32 = |e: &Self, x: u64| e.l.const_int(i32t, x);
+        let c64 = |e: &Self, x: u64| e.l.const_int(i64t, x);
+        // The divisor's magnitude, 0 taken as 1 (and -1 as 1, as a
+        // magnitude), and the dividends' magnitudes.
+        let negative_d = self.l.icmp(LLVMIntSLT, d, c32(self, 0));
+        let magnitude = if signed {
+            self.l.select(negative_d, self.l.neg(d), d)
+        } else {
+            d
+        };
+        let is_zero = self.l.icmp(LLVMIntEQ, magnitude, c32(self, 0));
+        let m_d = self.l.select(is_zero, c32(self, 1), magnitude);
+        let negative_a = self.l.icmp(LLVMIntSLT, a, self.int_splat(a, 0));
+        let n = if signed {
+            self.l.select(negative_a, self.l.neg(a), a)
+        } else {
+            a
+        };
+        // l = ceil(log2 d); m = floor(2^32 (2^l - d) / d) + 1 (below
+        // 2^32); q = (t + ((n - t) >> min(l, 1))) >> max(l - 1, 0) with
+        // t = mulhi(m, n).
+        let below = self.l.sub(m_d, c32(self, 1));
+        let zeros = self.l.intrinsic(
+            "llvm.ctlz",
+            &[i32t],
+            &[below, self.l.const_int(self.l.i1(), 0)],
+        );
+        let l = self.l.sub(c32(self, 32), zeros);
+        let l64 = self.l.cast(LLVMOpcode::LLVMZExt, l, i64t);
+        let d64 = self.l.cast(LLVMOpcode::LLVMZExt, m_d, i64t);
+        let power = self.l.shl(c64(self, 1), l64);
+        let excess = self.l.shl(self.l.sub(power, d64), c64(self, 32));
+        let m64 = self.l.add(self.l.udiv(excess, d64), c64(self, 1));
+        let m = self.l.cast(LLVMOpcode::LLVMTrunc, m64, i32t);
+        let sh1 = self.l.intrinsic("llvm.umin", &[i32t], &[l, c32(self, 1)]);
+        let sh2 = self.l.sub(l, sh1);
+        let t = self.mul_hi(false, n, self.l.splat(m, self.w));
+        let half = self.l.lshr(self.l.sub(n, t), self.l.splat(sh1, self.w));
+        let mut q = self.l.lshr(self.l.add(t, half), self.l.splat(sh2, self.w));
+        if signed {
+            let flip = self.l.xor(negative_a, self.l.splat(negative_d, self.w));
+            q = self.l.select(flip, self.l.neg(q), q);
+        }
+        match op {
+            BinaryOp::Udiv | BinaryOp::Sdiv => q,
+            _ => {
+                // The divisor as divided by: 0 taken as 1, -1 kept (the
+                // remainder is 0 either way).
+                let by = self.l.select(is_zero, c32(self, 1), d);
+                let qd = self.l.mul(q, self.l.splat(by, self.w));
+                self.l.sub(a, qd)
             }
         }
     }
