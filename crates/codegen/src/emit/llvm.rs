@@ -197,6 +197,23 @@ impl Llvm {
     pub fn set_volatile(&self, inst: V) {
         unsafe { LLVMSetVolatile(inst, 1) }
     }
+    /// Marks the load `inst` `!invariant.load`: its memory does not change
+    /// while the code runs, so LLVM may hoist it out of loops that store
+    /// elsewhere (a work-group's context and kernel arguments, read in the
+    /// loop over a group's gangs).
+    pub fn set_invariant_load(&self, inst: V) {
+        const KIND: &str = "invariant.load";
+        unsafe {
+            let kind = llvm_sys::core::LLVMGetMDKindIDInContext(
+                self.ctx,
+                KIND.as_ptr().cast(),
+                KIND.len() as u32,
+            );
+            let empty = llvm_sys::core::LLVMMDNodeInContext2(self.ctx, std::ptr::null_mut(), 0);
+            let node = llvm_sys::core::LLVMMetadataAsValue(self.ctx, empty);
+            llvm_sys::core::LLVMSetMetadata(inst, kind, node);
+        }
+    }
     pub fn gep_i8(&self, p: V, offset: V) -> V {
         let mut idx = [offset];
         unsafe {

@@ -523,6 +523,7 @@ impl<'a> Emitter<'a> {
                 .l
                 .gep_i8(args, self.l.const_int(self.l.i64(), 8 * i as u64));
             let bits = self.l.load(self.l.i64(), slot, 8);
+            self.l.set_invariant_load(bits);
             let v = match ty {
                 ir::Type::Ptr(ir::AddrSpace::Local) => {
                     let base = self.ctx_field_ptr(crate::abi::offsets::LOCAL_MEM);
@@ -556,10 +557,13 @@ impl<'a> Emitter<'a> {
     }
 
     /// Loads a pointer-sized field of the group context `ctx` (the gang
-    /// function's, or the work-group function's own parameter).
+    /// function's, or the work-group function's own parameter). The
+    /// context does not change during a call, nor do the arguments.
     fn field_ptr(&self, ctx: V, offset: u64) -> V {
         let p = self.l.gep_i8(ctx, self.l.const_int(self.l.i64(), offset));
-        self.l.load(self.l.ptr(), p, 8)
+        let v = self.l.load(self.l.ptr(), p, 8);
+        self.l.set_invariant_load(v);
+        v
     }
 
     /// Loads element `index` of a `[u64; 3]` (or a single `u64`) field.
@@ -567,7 +571,9 @@ impl<'a> Emitter<'a> {
         let p = self
             .l
             .gep_i8(self.ctx, self.l.const_int(self.l.i64(), offset + 8 * index));
-        self.l.load(self.l.i64(), p, 8)
+        let v = self.l.load(self.l.i64(), p, 8);
+        self.l.set_invariant_load(v);
+        v
     }
 
     /// Private arrays: one copy per lane, side by side.
