@@ -1667,7 +1667,7 @@ impl<'a> Emitter<'a> {
         } else if shape == (Shape::Consecutive { stride: size }) && !volatile {
             let p = self.consecutive_address(ptr, size);
             self.prefetch_ahead(inst, ptr, p, size as u64 * self.w as u64);
-            let v = self.vector_load(mt, p, align);
+            let v = self.strided_load(mt, p, align, 1);
             (Repr::Vector(self.mem_as(v, ty)), Access::Vector)
         } else if let Some(factor) = self.strided_factor(shape, mt, volatile, false) {
             let p = self.consecutive_address(ptr, size * factor as i64);
@@ -1936,12 +1936,13 @@ impl<'a> Emitter<'a> {
     }
 
     /// The `factor * W` elements of `t` from `p` of which lane i's element
-    /// `i * factor` is wanted (the others undefined). With AVX-512 one
-    /// masked load. Without it a masked load (`vpmaskmovd`) streams at
-    /// half the speed of plain ones, so where the gang's first and last
-    /// lanes are active, which puts every element between their elements
-    /// in the same object, it is two plain loads: the first half, and the
-    /// half that ends at the last lane's element.
+    /// `i * factor` is wanted (the others undefined; `factor` 1: a
+    /// consecutive access). With AVX-512 one masked load. Without it a
+    /// masked load (`vpmaskmovd`) streams at half the speed of plain ones,
+    /// so where the gang's first and last lanes are active, which puts
+    /// every element between their elements in the same object, it is
+    /// plain loads: one for a consecutive access, else two, the first half
+    /// and the half that ends at the last lane's element.
     fn strided_load(&mut self, t: Type, p: V, align: u32, factor: u32) -> V {
         let wide = self.l.vec(self.ty(t), self.w * factor);
         let mask = self.strided_mask(factor);
@@ -1965,29 +1966,7 @@ impl<'a> Emitter<'a> {
         let bits = self.mask_bits(self.mask);
         let ends = 1u64 | 1 << (self.w - 1);
         let ends = self.l.const_int(self.l.int(self.w), ends);
-        self.l.icmp(
-            llvm_sys::LLVMIntPredicate::LLVMIntEQ,
-            self.l.and(bits, ends),
-            ends,
-        )
-    }
-
-    /// A vector of `t` from `p` under the current mask (inactive lanes
-    /// undefined): a masked load, or without AVX-512 (see `strided_load`)
-    /// a plain one when the gang's first and last lanes are active.
-    fn vector_load(&mut self, t: Type, p: V, align: u32) -> V {
-        let vt = self.vty(t);
-        let mask = self.mask;
-        if self.has_avx512("avx512f") {
-            return self.l.masked_load(vt, p, align, mask);
-        }
-        let both = self.ends_active();
-        self.if_else(
-            both,
-            ["vector.plain", "vector.masked"],
-            |e| e.l.load(vt, p, align),
-            |e| e.l.masked_load(vt, p, align, mask),
-        )
+        self.l.icmp(LLVMIntEQ, self.l.and(bits, ends), ends)
     }
 
     /// `n` elements of `t` from `p` (undefined past `last`) with plain

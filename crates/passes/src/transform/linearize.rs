@@ -489,6 +489,8 @@ struct Linearizer<'a> {
     /// is the one read for the earlier block, and no branch routes lanes
     /// into it.
     same_lanes: SecondaryMap<Block, Option<Block>>,
+    /// The other way round: the blocks with each block's lanes.
+    sharing: SecondaryMap<Block, Vec<Block>>,
 }
 
 impl<'a> Linearizer<'a> {
@@ -550,6 +552,7 @@ impl<'a> Linearizer<'a> {
             blends: SecondaryMap::new(),
             in_edges: SecondaryMap::new(),
             same_lanes: SecondaryMap::new(),
+            sharing: SecondaryMap::new(),
         };
         lin.plan();
         lin
@@ -740,7 +743,9 @@ impl<'a> Linearizer<'a> {
             let domtree = DominatorTree::compute(self.uni.cfg());
             for &b in domtree.rpo() {
                 if let Some(d) = self.same_lanes_as(&domtree, b) {
-                    self.same_lanes[b] = Some(self.same_lanes[d].unwrap_or(d));
+                    let root = self.same_lanes[d].unwrap_or(d);
+                    self.same_lanes[b] = Some(root);
+                    self.sharing[root].push(b);
                 }
             }
         }
@@ -821,10 +826,8 @@ impl<'a> Linearizer<'a> {
     /// Gives the blocks with the lanes of original block `b` its mask `m`
     /// (read in output block `block`, before `b` runs).
     fn share_lanes(&mut self, b: Block, block: Block, m: Value) {
-        for &other in &self.order.clone() {
-            if self.same_lanes[other] == Some(b) {
-                self.write(Var::Mask(other), block, m);
-            }
+        for other in self.sharing[b].clone() {
+            self.write(Var::Mask(other), block, m);
         }
     }
 
