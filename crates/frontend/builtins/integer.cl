@@ -250,3 +250,33 @@ LS_DOT_PACKED(uu_uint, uint, uchar, uchar)
 LS_DOT_PACKED(ss_int, int, char, char)
 LS_DOT_PACKED(us_int, int, uchar, char)
 LS_DOT_PACKED(su_int, int, char, uchar)
+
+// SPV_KHR_integer_dot_product's instructions as the SPIR-V translator
+// hands them back: `__spirv_<Op>KHR_R<result>`, the operands 4x8-bit
+// vectors (char4: SPIR-V integers have no sign, the instruction says how to
+// read them) or each packed in an int followed by its PackedVectorFormat
+// (only 0, 4x8Bit, exists), the accumulator of the result's width mangled
+// as signed. A result narrower than the exact dot product keeps its low
+// bits; the saturating forms clamp the exact sum to the result type.
+#define LS_SPIRV_DOT_FORMS(OP, A, B, R, ACC, SUM) \
+  LS_OVLD R __spirv_##OP##DotKHR_R##R(char4 a, char4 b) { return (R)dot(as_##A##4(a), as_##B##4(b)); } \
+  LS_OVLD R __spirv_##OP##DotKHR_R##R(int a, int b, int format) { \
+    return __spirv_##OP##DotKHR_R##R(as_char4(a), as_char4(b)); \
+  } \
+  LS_OVLD R __spirv_##OP##DotAccSatKHR_R##R(char4 a, char4 b, ACC acc) { \
+    return SUM(R, dot(as_##A##4(a), as_##B##4(b)), (R)acc); \
+  } \
+  LS_OVLD R __spirv_##OP##DotAccSatKHR_R##R(int a, int b, ACC acc, int format) { \
+    return __spirv_##OP##DotAccSatKHR_R##R(as_char4(a), as_char4(b), acc); \
+  }
+// The exact sum fits a long below 64 bits; at 64 the dot product fits R.
+#define LS_SAT_SUM_NARROW(R, d, acc) convert_##R##_sat((long)(d) + (long)(acc))
+#define LS_SAT_SUM_WIDE(R, d, acc) add_sat((R)(d), acc)
+#define LS_SPIRV_DOTS(R_U, R_S, ACC, SUM) \
+  LS_SPIRV_DOT_FORMS(U, uchar, uchar, R_U, ACC, SUM) \
+  LS_SPIRV_DOT_FORMS(S, char, char, R_S, ACC, SUM) \
+  LS_SPIRV_DOT_FORMS(SU, char, uchar, R_S, ACC, SUM)
+LS_SPIRV_DOTS(uchar, char, char, LS_SAT_SUM_NARROW)
+LS_SPIRV_DOTS(ushort, short, short, LS_SAT_SUM_NARROW)
+LS_SPIRV_DOTS(uint, int, int, LS_SAT_SUM_NARROW)
+LS_SPIRV_DOTS(ulong, long, long, LS_SAT_SUM_WIDE)

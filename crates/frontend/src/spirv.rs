@@ -6,13 +6,18 @@
 //! Two steps, so that each error comes where OpenCL wants it:
 //!
 //! * [`Module::parse`] reads the words in-process: the header (magic
-//!   number in either byte order, SPIR-V 1.0 to 1.2), every instruction's
+//!   number in either byte order, SPIR-V 1.0 to 1.3), every instruction's
 //!   length, the memory model (64-bit physical addressing, the OpenCL
 //!   memory model), the `Kernel` capability, and the specialization
 //!   constants (their ids, types and where their default values are). A
 //!   module that fails here is not SPIR-V for this device:
-//!   `clCreateProgramWithIL` returns `CL_INVALID_VALUE`.
-//! * [`translate`] runs `llvm-spirv -r` on the module, with the values of
+//!   `clCreateProgramWithIL` returns `CL_INVALID_VALUE`. It also notes the
+//!   capabilities, extensions and extended instruction sets the module
+//!   declares.
+//! * [`translate`] first checks that the device supports what the module
+//!   declares ([`CAPABILITIES`], [`EXTENSIONS`],
+//!   [`EXTENDED_INSTRUCTION_SETS`], which `cl_khr_spirv_queries` reports),
+//!   then runs `llvm-spirv -r` on the module, with the values of
 //!   its specialization constants written into the words (what
 //!   specializing means; the translator then reads them as defaults). A
 //!   module the translator rejects fails the build with its message as the
@@ -36,7 +41,79 @@ pub const MAGIC: u32 = 0x0723_0203;
 
 /// The SPIR-V versions Lockstep accepts, (major, minor):
 /// `CL_DEVICE_IL_VERSION` and `CL_DEVICE_ILS_WITH_VERSION` list them.
-pub const VERSIONS: &[(u32, u32)] = &[(1, 0), (1, 1), (1, 2)];
+pub const VERSIONS: &[(u32, u32)] = &[(1, 0), (1, 1), (1, 2), (1, 3)];
+
+/// The extended instruction sets a module may import (`OpExtInstImport`):
+/// what `CL_DEVICE_SPIRV_EXTENDED_INSTRUCTION_SETS_KHR` reports.
+pub const EXTENDED_INSTRUCTION_SETS: &[&str] = &["OpenCL.std"];
+
+/// The SPIR-V extensions a module may declare (`OpExtension`), each read
+/// by the translator and run by the device: what
+/// `CL_DEVICE_SPIRV_EXTENSIONS_KHR` reports. Those of the device's OpenCL
+/// C extensions (`cl_khr_extended_bit_ops`, `cl_khr_integer_dot_product`,
+/// `cl_khr_subgroup_rotate`), and two that only SPIR-V has
+/// ([`DEVICE_EXTENSIONS`]).
+pub const EXTENSIONS: &[&str] = &[
+    "SPV_KHR_bit_instructions",
+    "SPV_KHR_integer_dot_product",
+    "SPV_KHR_subgroup_rotate",
+    "SPV_KHR_no_integer_wrap_decoration",
+    "SPV_KHR_linkonce_odr",
+];
+
+/// The device extensions about SPIR-V alone: the queries below, and the
+/// two SPIR-V extensions that no OpenCL C extension brings.
+pub const DEVICE_EXTENSIONS: &[&str] = &[
+    "cl_khr_spirv_queries",
+    "cl_khr_spirv_no_integer_wrap_decoration",
+    "cl_khr_spirv_linkonce_odr",
+];
+
+/// The SPIR-V capabilities a module may declare (number, name): what
+/// `CL_DEVICE_SPIRV_CAPABILITIES_KHR` reports. The OpenCL environment's
+/// core ones; 64-bit integers and their atomics, doubles; images (1D,
+/// buffer, read-write, sampler literals); the generic address space,
+/// work-group and subgroup functions, pipes and device-side enqueue; a
+/// required subgroup size (`SubgroupDispatch`); and those of the device's
+/// extensions: the `cl_khr_subgroup_*` functions (SPIR-V 1.3's
+/// GroupNonUniform instructions), extended bit operations and integer dot
+/// products. A module declaring another one is not built.
+pub const CAPABILITIES: &[(u32, &str)] = &[
+    (4, "Addresses"),
+    (5, "Linkage"),
+    (6, "Kernel"),
+    (7, "Vector16"),
+    (8, "Float16Buffer"),
+    (10, "Float64"),
+    (11, "Int64"),
+    (12, "Int64Atomics"),
+    (13, "ImageBasic"),
+    (14, "ImageReadWrite"),
+    (17, "Pipes"),
+    (18, "Groups"),
+    (19, "DeviceEnqueue"),
+    (20, "LiteralSampler"),
+    (22, "Int16"),
+    (38, "GenericPointer"),
+    (39, "Int8"),
+    (43, "Sampled1D"),
+    (44, "Image1D"),
+    (46, "SampledBuffer"),
+    (47, "ImageBuffer"),
+    (58, "SubgroupDispatch"),
+    (61, "GroupNonUniform"),
+    (62, "GroupNonUniformVote"),
+    (63, "GroupNonUniformArithmetic"),
+    (64, "GroupNonUniformBallot"),
+    (65, "GroupNonUniformShuffle"),
+    (66, "GroupNonUniformShuffleRelative"),
+    (67, "GroupNonUniformClustered"),
+    (6017, "DotProductInput4x8Bit"),
+    (6018, "DotProductInput4x8BitPacked"),
+    (6019, "DotProduct"),
+    (6025, "BitInstructions"),
+    (6026, "GroupNonUniformRotateKHR"),
+];
 
 /// True if `bytes` start with the SPIR-V magic number (either byte order).
 pub fn is_spirv(bytes: &[u8]) -> bool {
@@ -95,6 +172,11 @@ pub struct Module {
     pub spec_constants: Vec<SpecConstant>,
     /// The kernels' names (`OpEntryPoint Kernel`).
     pub entry_points: Vec<String>,
+    /// What it declares: capabilities (numbers), extensions and the
+    /// extended instruction sets it imports.
+    pub capabilities: Vec<u32>,
+    pub extensions: Vec<String>,
+    pub extended_instruction_sets: Vec<String>,
 }
 
 /// The value given to a specialization constant: its bytes, in host order,
@@ -103,6 +185,8 @@ pub type SpecValue = (u32, Vec<u8>);
 
 // Opcodes and operands this module reads.
 const OP_SOURCE: u32 = 3;
+const OP_EXTENSION: u32 = 10;
+const OP_EXT_INST_IMPORT: u32 = 11;
 const OP_MEMORY_MODEL: u32 = 14;
 const OP_ENTRY_POINT: u32 = 15;
 const OP_CAPABILITY: u32 = 17;
@@ -157,7 +241,7 @@ impl Module {
         let (major, minor) = ((version >> 16) & 0xff, (version >> 8) & 0xff);
         if version & 0xff00_00ff != 0 || !VERSIONS.contains(&(major, minor)) {
             return Err(format!(
-                "SPIR-V version {major}.{minor} (word 0x{version:08x}) is not supported: Lockstep accepts SPIR-V 1.0, 1.1 and 1.2 (the translator writes those with llvm-spirv --spirv-max-version=1.2)"
+                "SPIR-V version {major}.{minor} (word 0x{version:08x}) is not supported: Lockstep accepts SPIR-V 1.0 to 1.3"
             ));
         }
         let bound = words[3];
@@ -176,6 +260,9 @@ impl Module {
             version: (major, minor),
             spec_constants: Vec::new(),
             entry_points: Vec::new(),
+            capabilities: Vec::new(),
+            extensions: Vec::new(),
+            extended_instruction_sets: Vec::new(),
         };
         let mut kernel_capability = false;
         let mut memory_model = None;
@@ -213,16 +300,27 @@ impl Module {
                 }
                 Ok(v)
             };
+            let string = |i: usize| -> Result<String, String> {
+                literal_string(&inst[i.min(inst.len())..]).ok_or_else(|| {
+                    format!("instruction at word {at} (opcode {opcode}) has an unterminated string")
+                })
+            };
             match opcode {
-                OP_CAPABILITY => match operand(1)? {
-                    CAPABILITY_KERNEL => kernel_capability = true,
-                    CAPABILITY_SHADER => {
-                        return Err(
-                            "the module declares the Shader capability: it is a graphics (Vulkan) module, not an OpenCL kernel module".into(),
-                        )
+                OP_CAPABILITY => {
+                    let capability = operand(1)?;
+                    match capability {
+                        CAPABILITY_KERNEL => kernel_capability = true,
+                        CAPABILITY_SHADER => {
+                            return Err(
+                                "the module declares the Shader capability: it is a graphics (Vulkan) module, not an OpenCL kernel module".into(),
+                            )
+                        }
+                        _ => {}
                     }
-                    _ => {}
-                },
+                    module.capabilities.push(capability);
+                }
+                OP_EXTENSION => module.extensions.push(string(1)?),
+                OP_EXT_INST_IMPORT => module.extended_instruction_sets.push(string(2)?),
                 OP_MEMORY_MODEL => {
                     if memory_model.is_some() {
                         return Err("the module has two OpMemoryModel instructions".into());
@@ -237,9 +335,11 @@ impl Module {
                         ));
                     }
                     id(2)?;
-                    module.entry_points.push(literal_string(&inst[3..]).ok_or_else(
-                        || format!("entry point at word {at} has an unterminated name"),
-                    )?);
+                    module
+                        .entry_points
+                        .push(literal_string(&inst[3..]).ok_or_else(|| {
+                            format!("entry point at word {at} has an unterminated name")
+                        })?);
                 }
                 OP_DECORATE if operand(2)? == DECORATION_SPEC_ID => {
                     spec_ids.push((id(1)?, operand(3)?));
@@ -365,6 +465,43 @@ impl Module {
         }
     }
 
+    /// What the module declares that the device does not support (a
+    /// capability, extension or extended instruction set not in
+    /// [`CAPABILITIES`], [`EXTENSIONS`], [`EXTENDED_INSTRUCTION_SETS`]), as
+    /// the build log says it; `None` if all is supported.
+    pub fn unsupported(&self) -> Option<String> {
+        let mut why = Vec::new();
+        for &c in &self.capabilities {
+            if !CAPABILITIES.iter().any(|&(n, _)| n == c) {
+                why.push(format!(
+                    "the module declares the SPIR-V capability {}, which this device does not support",
+                    capability_name(c)
+                ));
+            }
+        }
+        for e in &self.extensions {
+            if !EXTENSIONS.contains(&e.as_str()) {
+                why.push(format!(
+                    "the module declares the SPIR-V extension {e}, which this device does not support"
+                ));
+            }
+        }
+        for set in &self.extended_instruction_sets {
+            if !EXTENDED_INSTRUCTION_SETS.contains(&set.as_str()) {
+                why.push(format!(
+                    "the module imports the extended instruction set {set}, which this device does not support"
+                ));
+            }
+        }
+        if why.is_empty() {
+            return None;
+        }
+        why.push(
+            "(CL_DEVICE_SPIRV_CAPABILITIES_KHR, CL_DEVICE_SPIRV_EXTENSIONS_KHR and CL_DEVICE_SPIRV_EXTENDED_INSTRUCTION_SETS_KHR list what it supports)".into(),
+        );
+        Some(why.join("\n"))
+    }
+
     /// The module's size in bytes.
     pub fn len(&self) -> usize {
         self.words.len() * 4
@@ -374,6 +511,31 @@ impl Module {
     pub fn is_empty(&self) -> bool {
         self.words.is_empty()
     }
+}
+
+/// A capability's name as SPIR-V's grammar spells it, for the ones this
+/// device supports and the common others; else its number.
+fn capability_name(capability: u32) -> String {
+    const OTHERS: &[(u32, &str)] = &[
+        (0, "Matrix"),
+        (9, "Float16"),
+        (15, "ImageMipmap"),
+        (21, "AtomicStorage"),
+        (59, "NamedBarrier"),
+        (60, "PipeStorage"),
+        (68, "GroupNonUniformQuad"),
+        (71, "UniformDecoration"),
+        (5629, "ExpectAssumeKHR"),
+        (6016, "DotProductInputAll"),
+    ];
+    CAPABILITIES
+        .iter()
+        .chain(OTHERS)
+        .find(|&&(n, _)| n == capability)
+        .map_or_else(
+            || capability.to_string(),
+            |&(_, name)| format!("{name} ({capability})"),
+        )
 }
 
 /// A SPIR-V literal string: UTF-8 bytes, NUL-terminated, packed four to a
@@ -438,6 +600,9 @@ const TRANSLATE_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(12
 /// Translates `module` (with `spec` values for its specialization
 /// constants) to LLVM bitcode with `llvm-spirv -r`.
 pub fn translate(module: &Module, spec: &[SpecValue]) -> CompileResult<Vec<u8>> {
+    if let Some(log) = module.unsupported() {
+        return Err(CompileError::SpirvTranslation { log });
+    }
     let translator = find_translator()?;
     let dir = tempfile::tempdir().map_err(|e| CompileError::Io {
         what: "creating a temporary directory".into(),
@@ -644,7 +809,7 @@ mod tests {
             (vec![3, 2, 0x23, 7, 0], "32-bit words"),
             (bytes(&[0xdead_beef; 8]), "magic number"),
             (bytes(&good[..4]), "header has 5 words"),
-            (bytes(&minimal(0x0001_0300)), "version 1.3"),
+            (bytes(&minimal(0x0001_0400)), "version 1.4"),
             (bytes(&minimal(0x0002_0000)), "version 2.0"),
             (
                 {

@@ -577,6 +577,10 @@ pub const CL_DEVICE_INTEGER_DOT_PRODUCT_INPUT_4X8BIT_KHR: cl_bitfield = 1 << 1;
 pub const CL_UUID_SIZE_KHR: usize = 16;
 pub const CL_LUID_SIZE_KHR: usize = 8;
 pub const CL_DEVICE_UUID_KHR: cl_uint = 0x106A;
+// cl_khr_spirv_queries
+pub const CL_DEVICE_SPIRV_EXTENDED_INSTRUCTION_SETS_KHR: cl_uint = 0x12B9;
+pub const CL_DEVICE_SPIRV_EXTENSIONS_KHR: cl_uint = 0x12BA;
+pub const CL_DEVICE_SPIRV_CAPABILITIES_KHR: cl_uint = 0x12BB;
 pub const CL_DRIVER_UUID_KHR: cl_uint = 0x106B;
 pub const CL_DEVICE_LUID_VALID_KHR: cl_uint = 0x106C;
 pub const CL_DEVICE_LUID_KHR: cl_uint = 0x106D;

@@ -80,12 +80,13 @@ fn uuid(parts: &[&str]) -> [u8; CL_UUID_SIZE_KHR] {
 
 /// The device's extensions with their versions: the platform's, then those
 /// the front end offers OpenCL C (`lockstep_frontend::features`, the list
-/// clang's macros come from too).
+/// clang's macros come from too), then those about SPIR-V alone.
 fn extensions() -> Vec<(&'static str, cl_version)> {
     PLATFORM_EXTENSIONS
         .iter()
         .copied()
         .chain(lockstep_frontend::features::EXTENSIONS.iter().copied())
+        .chain(lockstep_frontend::spirv::DEVICE_EXTENSIONS.iter().copied())
         .map(|name| {
             let (major, minor, patch) = EXTENSION_VERSIONS
                 .iter()
@@ -108,6 +109,24 @@ fn il_version() -> String {
         .map(|(major, minor)| format!("SPIR-V_{major}.{minor}"))
         .collect::<Vec<_>>()
         .join(" ")
+}
+
+/// `list` as the array of `const char *` a `cl_khr_spirv_queries` query
+/// answers with, its strings made once in `strings` and kept for the whole
+/// process.
+fn c_strings(
+    strings: &'static OnceLock<Vec<std::ffi::CString>>,
+    list: &[&str],
+) -> Vec<*const std::ffi::c_char> {
+    strings
+        .get_or_init(|| {
+            list.iter()
+                .map(|s| std::ffi::CString::new(*s).expect("no NUL"))
+                .collect()
+        })
+        .iter()
+        .map(|s| s.as_ptr())
+        .collect()
 }
 
 /// The OpenCL C optional features the front end offers (`__opencl_c_*`).
@@ -490,6 +509,26 @@ fn device_info(d: &Object<Device>, param: cl_device_info) -> Result<Info, cl_int
                 .collect::<Vec<_>>(),
         ),
         CL_DEVICE_IL_VERSION => Info::string(&il_version()),
+        CL_DEVICE_SPIRV_EXTENDED_INSTRUCTION_SETS_KHR => {
+            static SETS: OnceLock<Vec<std::ffi::CString>> = OnceLock::new();
+            Info::list(&c_strings(
+                &SETS,
+                lockstep_frontend::spirv::EXTENDED_INSTRUCTION_SETS,
+            ))
+        }
+        CL_DEVICE_SPIRV_EXTENSIONS_KHR => {
+            static EXTENSIONS: OnceLock<Vec<std::ffi::CString>> = OnceLock::new();
+            Info::list(&c_strings(
+                &EXTENSIONS,
+                lockstep_frontend::spirv::EXTENSIONS,
+            ))
+        }
+        CL_DEVICE_SPIRV_CAPABILITIES_KHR => Info::list(
+            &lockstep_frontend::spirv::CAPABILITIES
+                .iter()
+                .map(|&(number, _)| number)
+                .collect::<Vec<cl_uint>>(),
+        ),
         CL_DEVICE_PRINTF_BUFFER_SIZE => Info::from(1usize << 20),
         CL_DEVICE_PREFERRED_INTEROP_USER_SYNC => Info::bool(true),
         CL_DEVICE_PARENT_DEVICE => Info::ptr(d.parent()),

@@ -4,11 +4,13 @@
 //!
 //! SPIR-V (`clCreateProgramWithIL`): the module is checked when the
 //! program is made (`lockstep_frontend::spirv::Module::parse`: the header,
-//! SPIR-V 1.0 to 1.2, every instruction's length, the OpenCL memory model
+//! SPIR-V 1.0 to 1.3, every instruction's length, the OpenCL memory model
 //! with 64-bit addresses, the `Kernel` capability), so that bytes which
 //! are no such module are `CL_INVALID_VALUE` there; building it runs the
-//! SPIR-V translator, and a module the translator rejects fails the build
-//! (`CL_BUILD_PROGRAM_FAILURE`) with the translator's message as the log.
+//! SPIR-V translator, and a module that declares a capability, extension or
+//! instruction set the device does not list (`cl_khr_spirv_queries`), or
+//! that the translator rejects, fails the build (`CL_BUILD_PROGRAM_FAILURE`)
+//! with the reason as the log.
 //!
 //! Binaries: a small text container (see [`Binary`]) holding the kind
 //! (executable, compiled object or library), the build options, the build

@@ -33,7 +33,10 @@ fn clinfo_lists_the_platform_and_device() {
     assert_eq!(get("Max 2D image size"), "16384x16384 pixels");
     assert_eq!(get("Max 3D image size"), "2048x2048x2048 pixels");
     assert_eq!(get("Max number of samplers per kernel"), "16");
-    assert_eq!(get("IL version"), "SPIR-V_1.0 SPIR-V_1.1 SPIR-V_1.2");
+    assert_eq!(
+        get("IL version"),
+        "SPIR-V_1.0 SPIR-V_1.1 SPIR-V_1.2 SPIR-V_1.3"
+    );
     let width = lockstep_llvm::context().width();
     assert_eq!(
         get("Preferred work group size multiple (device)"),

@@ -931,7 +931,7 @@ static void suggested_local_size(void) {
 }
 
 /* --- SPIR-V programs (api/consistency_il_programs, api/test_min_max_*
- * image limits, spirv_new's basics): the device lists SPIR-V 1.0 to 1.2
+ * image limits, spirv_new's basics): the device lists SPIR-V 1.0 to 1.3
  * and its image limits; a module builds and
  * runs as its source does, and CL_PROGRAM_IL gives its bytes back;
  * specialization constants take their values; compile and link work on
@@ -1014,16 +1014,116 @@ static void check_specialized(cl_program p, cl_uint scale, cl_uint bonus, float 
     clReleaseKernel(k);
 }
 
-static void il_programs(void) {
-    /* The device: SPIR-V 1.0 to 1.2. */
+/* --- cl_khr_spirv_queries (api/spirv_query_requirements and
+ * api/spirv_query_dependencies): the SPIR-V extended instruction sets,
+ * extensions and capabilities the device accepts include every one its
+ * OpenCL features require, and each capability's SPIR-V version or
+ * extension is offered too. */
+
+#ifndef CL_DEVICE_SPIRV_EXTENDED_INSTRUCTION_SETS_KHR
+#define CL_DEVICE_SPIRV_EXTENDED_INSTRUCTION_SETS_KHR 0x12B9
+#define CL_DEVICE_SPIRV_EXTENSIONS_KHR 0x12BA
+#define CL_DEVICE_SPIRV_CAPABILITIES_KHR 0x12BB
+#endif
+
+/* The strings of a query answering with an array of const char *. */
+static size_t spirv_strings(cl_device_info name, const char **out, size_t max) {
+    size_t size = 0;
+    OK(clGetDeviceInfo(dev, name, 0, NULL, &size));
+    CHECK(size % sizeof(char *) == 0 && size / sizeof(char *) <= max, "query 0x%x: %zu bytes",
+          name, size);
+    OK(clGetDeviceInfo(dev, name, size, out, NULL));
+    return size / sizeof(char *);
+}
+
+static int has_capability(const cl_uint *caps, size_t n, cl_uint want) {
+    for (size_t i = 0; i < n; i++)
+        if (caps[i] == want)
+            return 1;
+    return 0;
+}
+
+static int in_strings(const char *const *list, size_t n, const char *want) {
+    for (size_t i = 0; i < n; i++)
+        if (!strcmp(list[i], want))
+            return 1;
+    return 0;
+}
+
+static void spirv_queries(void) {
+    CHECK(device_reports("cl_khr_spirv_queries"), "cl_khr_spirv_queries not reported");
+    const char *sets[16], *exts[64];
+    size_t n_sets = spirv_strings(CL_DEVICE_SPIRV_EXTENDED_INSTRUCTION_SETS_KHR, sets, 16);
+    size_t n_exts = spirv_strings(CL_DEVICE_SPIRV_EXTENSIONS_KHR, exts, 64);
+    CHECK(in_strings(sets, n_sets, "OpenCL.std"), "OpenCL.std not among %zu sets", n_sets);
+    cl_uint caps[256];
+    size_t caps_size = 0;
+    OK(clGetDeviceInfo(dev, CL_DEVICE_SPIRV_CAPABILITIES_KHR, sizeof caps, caps, &caps_size));
+    CHECK(caps_size % sizeof(cl_uint) == 0, "capabilities: %zu bytes", caps_size);
+    size_t n_caps = caps_size / sizeof(cl_uint);
+#define HAS_CAP(c) has_capability(caps, n_caps, c)
+    /* Every device: Addresses, Float16Buffer, Int16, Int8, Kernel, Linkage,
+     * Vector16, and Int64 for the full profile. */
+    const cl_uint core[] = {4, 8, 22, 39, 6, 5, 7, 11};
+    for (size_t i = 0; i < sizeof core / sizeof *core; i++)
+        CHECK(HAS_CAP(core[i]), "capability %u missing", core[i]);
+    /* Images: Image1D, ImageBasic, ImageBuffer, LiteralSampler, Sampled1D,
+     * SampledBuffer, and ImageReadWrite for read-write images. */
+    const cl_uint images[] = {44, 13, 47, 20, 43, 46, 14};
+    for (size_t i = 0; i < sizeof images / sizeof *images; i++)
+        CHECK(HAS_CAP(images[i]), "image capability %u missing", images[i]);
+    /* GenericPointer, Groups, Pipes, DeviceEnqueue, SubgroupDispatch (3.0
+     * with subgroups), Float64, Int64Atomics. */
+    const cl_uint features[] = {38, 18, 17, 19, 58, 10, 12};
+    for (size_t i = 0; i < sizeof features / sizeof *features; i++)
+        CHECK(HAS_CAP(features[i]), "capability %u missing", features[i]);
+    /* Each extension's: (extension, SPIR-V extension or NULL, capabilities). */
+    const struct { const char *ext, *spv; cl_uint caps[3]; } by_ext[] = {
+        {"cl_khr_extended_bit_ops", "SPV_KHR_bit_instructions", {6025}},
+        {"cl_khr_integer_dot_product", "SPV_KHR_integer_dot_product", {6019, 6018, 6017}},
+        {"cl_khr_subgroup_rotate", "SPV_KHR_subgroup_rotate", {6026}},
+        {"cl_khr_subgroup_ballot", NULL, {64}},
+        {"cl_khr_subgroup_clustered_reduce", NULL, {67}},
+        {"cl_khr_subgroup_non_uniform_arithmetic", NULL, {63}},
+        {"cl_khr_subgroup_non_uniform_vote", NULL, {61, 62}},
+        {"cl_khr_subgroup_shuffle", NULL, {65}},
+        {"cl_khr_subgroup_shuffle_relative", NULL, {66}},
+        {"cl_khr_spirv_no_integer_wrap_decoration", "SPV_KHR_no_integer_wrap_decoration", {0}},
+        {"cl_khr_spirv_linkonce_odr", "SPV_KHR_linkonce_odr", {0}},
+    };
+    for (size_t i = 0; i < sizeof by_ext / sizeof *by_ext; i++) {
+        CHECK(device_reports(by_ext[i].ext), "%s not reported", by_ext[i].ext);
+        if (by_ext[i].spv)
+            CHECK(in_strings(exts, n_exts, by_ext[i].spv), "%s missing", by_ext[i].spv);
+        for (int c = 0; c < 3 && by_ext[i].caps[c]; c++)
+            CHECK(HAS_CAP(by_ext[i].caps[c]), "%s: capability %u missing", by_ext[i].ext,
+                  by_ext[i].caps[c]);
+    }
+    /* Dependencies: the GroupNonUniform capabilities (61-67) come with
+     * SPIR-V 1.3. */
     char il_version[256] = "";
     OK(clGetDeviceInfo(dev, CL_DEVICE_IL_VERSION, sizeof il_version, il_version, NULL));
-    CHECK(!strcmp(il_version, "SPIR-V_1.0 SPIR-V_1.1 SPIR-V_1.2"), "IL version '%s'", il_version);
+    for (cl_uint c = 61; c <= 67; c++)
+        if (HAS_CAP(c))
+            CHECK(strstr(il_version, "SPIR-V_1.3") != NULL, "capability %u without SPIR-V 1.3", c);
+#undef HAS_CAP
+    /* A smaller buffer is CL_INVALID_VALUE. */
+    cl_uint one;
+    EXPECT_ERR(clGetDeviceInfo(dev, CL_DEVICE_SPIRV_CAPABILITIES_KHR, sizeof one, &one, NULL),
+               CL_INVALID_VALUE);
+}
+
+static void il_programs(void) {
+    /* The device: SPIR-V 1.0 to 1.3. */
+    char il_version[256] = "";
+    OK(clGetDeviceInfo(dev, CL_DEVICE_IL_VERSION, sizeof il_version, il_version, NULL));
+    CHECK(!strcmp(il_version, "SPIR-V_1.0 SPIR-V_1.1 SPIR-V_1.2 SPIR-V_1.3"), "IL version '%s'",
+          il_version);
     cl_name_version ils[8];
     size_t ils_size = 0;
     OK(clGetDeviceInfo(dev, CL_DEVICE_ILS_WITH_VERSION, sizeof ils, ils, &ils_size));
-    CHECK(ils_size == 3 * sizeof(cl_name_version), "ILs size %zu", ils_size);
-    for (cl_uint i = 0; i < 3 && i < ils_size / sizeof(cl_name_version); i++)
+    CHECK(ils_size == 4 * sizeof(cl_name_version), "ILs size %zu", ils_size);
+    for (cl_uint i = 0; i < 4 && i < ils_size / sizeof(cl_name_version); i++)
         CHECK(!strcmp(ils[i].name, "SPIR-V") && ils[i].version == CL_MAKE_VERSION(1, i, 0),
               "IL %u: %s 0x%x", i, ils[i].name, ils[i].version);
 
@@ -1149,11 +1249,11 @@ static void il_programs(void) {
     CHECK(bad == NULL && err == CL_INVALID_VALUE, "not whole words: %d", err);
     bad = clCreateProgramWithIL(ctx, sp, 12, &err);
     CHECK(bad == NULL && err == CL_INVALID_VALUE, "header only: %d", err);
-    cl_uint *words = malloc(sp_size + 4);
+    cl_uint *words = malloc(sp_size + 8);
     memcpy(words, sp, sp_size);
-    words[1] = 0x00010300; /* SPIR-V 1.3 */
+    words[1] = 0x00010400; /* SPIR-V 1.4 */
     bad = clCreateProgramWithIL(ctx, words, sp_size, &err);
-    CHECK(bad == NULL && err == CL_INVALID_VALUE, "SPIR-V 1.3: %d", err);
+    CHECK(bad == NULL && err == CL_INVALID_VALUE, "SPIR-V 1.4: %d", err);
     memcpy(words, sp, sp_size);
     words[sp_size / 4 - 1] = 0x00090038; /* OpFunctionEnd claims 9 words */
     bad = clCreateProgramWithIL(ctx, words, sp_size, &err);
@@ -1172,6 +1272,16 @@ static void il_programs(void) {
     CHECK(strstr(log, "llvm-spirv") != NULL, "build log: %s", log);
     cl_kernel none = clCreateKernel(bad, "specialized", &err);
     CHECK(none == NULL && err == CL_INVALID_PROGRAM_EXECUTABLE, "kernel of a failed build: %d", err);
+    clReleaseProgram(bad);
+    /* A capability the device does not list (Float16, 9: half arithmetic)
+     * fails the build with a log naming it. */
+    words[5] = 0x00020011; /* OpCapability */
+    words[6] = 9;
+    memcpy(words + 7, (const cl_uint *)sp + 5, sp_size - 20);
+    bad = from_il(words, sp_size + 8);
+    EXPECT_ERR(clBuildProgram(bad, 1, &dev, NULL, NULL, NULL), CL_BUILD_PROGRAM_FAILURE);
+    OK(clGetProgramBuildInfo(bad, dev, CL_PROGRAM_BUILD_LOG, sizeof log, log, NULL));
+    CHECK(strstr(log, "capability Float16 (9)") != NULL, "build log: %s", log);
     clReleaseProgram(bad);
     free(words);
     free(sp);
@@ -3675,6 +3785,8 @@ int main(int argc, char **argv) {
         suggested_local_size();
     else if (!strcmp(c, "il_programs"))
         il_programs();
+    else if (!strcmp(c, "spirv_queries"))
+        spirv_queries();
     else if (!strcmp(c, "images_from_buffers"))
         images_from_buffers();
     else if (!strcmp(c, "image_kernel_args"))

@@ -72,6 +72,11 @@ fn kernels_see_exactly_the_features_the_device_reports() {
 }
 
 #[test]
+fn spirv_queries_list_what_the_device_features_require() {
+    run_case("spirv_queries");
+}
+
+#[test]
 fn opencl_version_macros_name_the_device_and_the_language() {
     run_case("version_macros");
 }

@@ -1,6 +1,6 @@
 //! SPIR-V programs through the Rust API (`Program::from_spirv`,
 //! `Program::build_spirv`): the same kernels built from OpenCL C and from
-//! SPIR-V give the same results on both engines; SPIR-V 1.0 to 1.2 build
+//! SPIR-V give the same results on both engines; SPIR-V 1.0 to 1.3 build
 //! and other versions do not; specialization constants take their values;
 //! malformed modules are errors, never a crash.
 //!
@@ -14,7 +14,11 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use lockstep_runtime::{ArgValue, Buffer, BuildError, Context, Engine, NDRange, Pipe, Program};
+use lockstep_runtime::image::{channel, order};
+use lockstep_runtime::{
+    AddressingMode, ArgValue, Buffer, BuildError, Context, Engine, FilterMode, Image, ImageDesc,
+    ImageFormat, ImageType, NDRange, Pipe, Program, Sampler,
+};
 
 fn spirv_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/spirv")
@@ -61,6 +65,30 @@ fn source(name: &str) -> (String, String) {
     (options, text)
 }
 
+/// The translator's options for `tests/spirv/NAME.cl`: its second line when
+/// that starts `// spirv: `, else SPIR-V 1.2 at most (as `regenerate.sh`).
+fn translator_options(name: &str) -> Vec<String> {
+    let (_, text) = source(name);
+    match text
+        .lines()
+        .nth(1)
+        .and_then(|l| l.strip_prefix("// spirv: "))
+    {
+        Some(options) => options.split_whitespace().map(String::from).collect(),
+        None => vec!["--spirv-max-version=1.2".to_string()],
+    }
+}
+
+/// The SPIR-V version `tests/spirv/NAME.spvasm` is assembled as: the
+/// translator's maximum when its options name one, else 1.0 (the oldest,
+/// which the 1.2 translations fit in).
+fn spirv_version(name: &str) -> String {
+    translator_options(name)
+        .iter()
+        .find_map(|o| o.strip_prefix("--spirv-max-version=").map(String::from))
+        .unwrap_or_else(|| "1.0".to_string())
+}
+
 /// `tests/spirv/NAME.cl` translated now as `regenerate.sh` does, if clang 15
 /// is installed.
 fn translate_afresh(name: &str) -> Option<Vec<u8>> {
@@ -80,7 +108,7 @@ fn translate_afresh(name: &str) -> Option<Vec<u8>> {
         .unwrap();
     assert!(clang.success(), "clang-15 failed on {name}.cl");
     let translate = Command::new("llvm-spirv-15")
-        .arg("--spirv-max-version=1.2")
+        .args(translator_options(name))
         .arg("--preserve-ocl-kernel-arg-type-metadata-through-string")
         .arg("-o")
         .arg(&spv)
@@ -110,6 +138,10 @@ enum Arg {
     Pipe(u32),
     /// The pipe of an earlier argument (by index).
     SamePipe(usize),
+    /// An image of this format and shape with these texels.
+    Image(ImageFormat, ImageDesc, Vec<u8>),
+    /// A sampler.
+    Sampler(Sampler),
 }
 
 /// One launch: a kernel over an NDRange with its arguments.
@@ -134,10 +166,11 @@ impl Launch {
 }
 
 /// What a launch produced: printf output, then every buffer's bytes (and
-/// the packets left in every pipe).
+/// the packets left in every pipe, then every image's texels).
 fn run(ctx: &Context, program: &Program, launch: &Launch) -> (String, Vec<Vec<u8>>) {
     let mut kernel = program.kernel(launch.kernel).unwrap();
     let mut buffers = Vec::new();
+    let mut images = Vec::new();
     let mut pipes: Vec<Option<Pipe>> = Vec::new();
     for (i, arg) in launch.args.iter().enumerate() {
         let mut pipe = None;
@@ -160,6 +193,14 @@ fn run(ctx: &Context, program: &Program, launch: &Launch) -> (String, Vec<Vec<u8
                 pipe = Some(p.clone());
                 ArgValue::from(&p)
             }
+            Arg::Image(format, desc, texels) => {
+                let image = Image::new(*format, *desc).unwrap();
+                image.write(texels);
+                let v = ArgValue::from(&image);
+                images.push(image);
+                v
+            }
+            Arg::Sampler(sampler) => ArgValue::from(*sampler),
         };
         pipes.push(pipe);
         kernel.set_arg(i, value).unwrap();
@@ -170,9 +211,15 @@ fn run(ctx: &Context, program: &Program, launch: &Launch) -> (String, Vec<Vec<u8
         .unwrap_or_else(|e| panic!("{} on {}: {e}", launch.kernel, ctx.engine()));
     assert!(report.fallback.is_none(), "{:?}", report.fallback);
     let left = pipes.iter().flatten().map(|p| p.packets());
+    let texels = images.iter().map(|i| i.read());
     (
         report.printf_output,
-        buffers.iter().map(|b| b.read_bytes()).chain(left).collect(),
+        buffers
+            .iter()
+            .map(|b| b.read_bytes())
+            .chain(left)
+            .chain(texels)
+            .collect(),
     )
 }
 
@@ -319,6 +366,144 @@ fn kernels20_launches() -> Vec<Launch> {
     ]
 }
 
+/// The launches of `tests/spirv/kernels13.cl`: 64 work-items in groups of
+/// 32 (two or more subgroups each, at every gang width), one required
+/// subgroup size.
+fn kernels13_launches() -> Vec<Launch> {
+    let ints: Vec<i32> = (0..64)
+        .map(|i| (i * 37) % 23 - 4 + (i / 40) * 200)
+        .collect();
+    let uints: Vec<u32> = (0..64u32)
+        .map(|i| i.wrapping_mul(0x9e37_79b9) ^ (i << 3))
+        .collect();
+    let out = || Arg::Buffer(vec![0; 64 * 4]);
+    vec![
+        Launch::new_1d(
+            "vote_and_ballot",
+            64,
+            32,
+            vec![Arg::Buffer(bytes(&ints)), out()],
+        ),
+        Launch::new_1d("arithmetic", 64, 32, vec![Arg::Buffer(bytes(&ints)), out()]),
+        Launch::new_1d(
+            "unsigned_and_float",
+            64,
+            32,
+            vec![Arg::Buffer(bytes(&uints)), out()],
+        ),
+        Launch::new_1d("shuffles", 64, 32, vec![Arg::Buffer(bytes(&ints)), out()]),
+        Launch::new_1d("required_size", 32, 16, vec![Arg::Buffer(vec![0; 32 * 4])]),
+        Launch::new_1d(
+            "atomics64",
+            64,
+            16,
+            vec![Arg::Buffer(vec![0; 3 * 8]), Arg::Buffer(vec![0; 2 * 8])],
+        ),
+        Launch::new_1d(
+            "bits_and_dots",
+            32,
+            8,
+            vec![
+                Arg::Buffer(bytes(&uints[..32])),
+                Arg::Buffer(vec![0; 4 * 32 * 4]),
+            ],
+        ),
+    ]
+}
+
+/// The launches of `tests/spirv/images.cl`: float and integer images
+/// of every type it takes, filled with a pattern, and two samplers.
+fn images_launches() -> Vec<Launch> {
+    let pattern = |n: usize, seed: usize| -> Vec<u8> {
+        (0..n)
+            .map(|i| ((i * 131 + seed * 17) % 251) as u8)
+            .collect()
+    };
+    let floats = |texels: usize, seed: usize| -> Vec<u8> {
+        let values: Vec<f32> = (0..texels * 4)
+            .map(|i| ((i * 37 + seed) % 101) as f32 / 16.0)
+            .collect();
+        bytes(&values)
+    };
+    let rgba_float = ImageFormat::new(order::RGBA, channel::FLOAT);
+    let desc = |ty, width, height, depth, array_size| ImageDesc {
+        ty,
+        width,
+        height,
+        depth,
+        array_size,
+    };
+    let (w, h) = (13, 7);
+    let linear_repeat = Sampler {
+        normalized: true,
+        addressing: AddressingMode::Repeat,
+        filter: FilterMode::Linear,
+    };
+    let nearest = Sampler {
+        normalized: false,
+        addressing: AddressingMode::ClampToEdge,
+        filter: FilterMode::Nearest,
+    };
+    vec![
+        Launch {
+            kernel: "filter2d",
+            dims: 2,
+            global: [w as u64, h as u64, 1],
+            local: [w as u64, 1, 1],
+            args: vec![
+                Arg::Image(
+                    ImageFormat::new(order::RGBA, channel::UNORM_INT8),
+                    ImageDesc::new_2d(w, h),
+                    pattern(w * h * 4, 1),
+                ),
+                Arg::Image(rgba_float, ImageDesc::new_2d(w, h), vec![0; w * h * 16]),
+                Arg::Sampler(linear_repeat),
+                Arg::Image(
+                    rgba_float,
+                    desc(ImageType::Image1DBuffer, 5, 1, 1, 1),
+                    floats(5, 2),
+                ),
+                Arg::Image(rgba_float, ImageDesc::new_2d(w, h), floats(w * h, 3)),
+            ],
+        },
+        Launch {
+            kernel: "layered",
+            dims: 2,
+            global: [8, 6, 1],
+            local: [4, 2, 1],
+            args: vec![
+                Arg::Image(
+                    rgba_float,
+                    desc(ImageType::Image2DArray, 8, 6, 1, 3),
+                    floats(8 * 6 * 3, 4),
+                ),
+                Arg::Image(
+                    ImageFormat::new(order::RGBA, channel::UNSIGNED_INT16),
+                    desc(ImageType::Image3D, 8, 6, 4, 1),
+                    pattern(8 * 6 * 4 * 8, 5),
+                ),
+                Arg::Image(
+                    rgba_float,
+                    desc(ImageType::Image1D, 11, 1, 1, 1),
+                    floats(11, 6),
+                ),
+                Arg::Image(
+                    rgba_float,
+                    desc(ImageType::Image3D, 8, 6, 2, 1),
+                    vec![0; 8 * 6 * 2 * 16],
+                ),
+                Arg::Image(
+                    ImageFormat::new(order::RGBA, channel::SIGNED_INT8),
+                    desc(ImageType::Image1DArray, 8, 1, 1, 4),
+                    pattern(8 * 4 * 4, 7),
+                ),
+                Arg::Sampler(nearest),
+                Arg::Buffer(vec![0; 8 * 6 * 16]),
+            ],
+        },
+    ]
+}
+
 /// Builds `tests/spirv/NAME.cl` from source and from SPIR-V (assembled, and
 /// translated afresh where clang 15 is installed) and checks that every
 /// launch gives the same output from each, on the interpreter and on the
@@ -333,7 +518,7 @@ fn same_results(name: &str, launches: &[Launch]) {
         "source".to_string(),
         Program::build(&ctx, &text, &options).unwrap_or_else(|e| panic!("{name}.cl: {e}")),
     )];
-    let assembled = assemble(name, "1.0");
+    let assembled = assemble(name, &spirv_version(name));
     programs.push((
         format!("{name}.spvasm"),
         Program::from_spirv(&ctx, &assembled, "").unwrap_or_else(|e| panic!("{name}.spv: {e}")),
@@ -404,6 +589,96 @@ fn opencl_c_1_2_kernels_give_the_same_results_from_source_and_from_spirv() {
 #[test]
 fn opencl_c_2_0_kernels_give_the_same_results_from_source_and_from_spirv() {
     same_results("kernels20", &kernels20_launches());
+}
+
+#[test]
+fn spirv_1_3_subgroup_bit_and_dot_product_kernels_give_the_same_results_as_their_source() {
+    same_results("kernels13", &kernels13_launches());
+}
+
+/// `tests/spirv/dot_products.spvasm`'s eight results for operands `a` and
+/// `b`, computed here: see the comments there.
+fn dot_products_reference(a: u32, b: u32) -> [u64; 8] {
+    let (ua, ub) = (a.to_le_bytes(), b.to_le_bytes());
+    let dot = |sa: bool, sb: bool| -> i64 {
+        (0..4)
+            .map(|i| {
+                let x = if sa { ua[i] as i8 as i64 } else { ua[i] as i64 };
+                let y = if sb { ub[i] as i8 as i64 } else { ub[i] as i64 };
+                x * y
+            })
+            .sum()
+    };
+    let (u, s, su) = (dot(false, false), dot(true, true), dot(true, false));
+    let ulong_max_acc = 18446744073709551000u64;
+    [
+        u as u64,
+        s as i32 as i64 as u64,
+        su as i8 as i64 as u64,
+        (u + 65000).min(65535) as u64,
+        (s + 37).clamp(-128, 127) as u64,
+        (ulong_max_acc as i64).saturating_add(su) as u64,
+        ulong_max_acc.saturating_add(u as u64),
+        s as i16 as i64 as u64,
+    ]
+}
+
+#[test]
+fn spirv_integer_dot_products_packed_narrow_wide_and_saturating_match_a_reference() {
+    let ctx = lockstep_llvm::context();
+    let program = Program::from_spirv(&ctx, &assemble("dot_products", "1.3"), "")
+        .unwrap_or_else(|e| panic!("dot_products.spvasm: {e}"));
+    // Bytes at the extremes (0, 1, 127, 128, 255) and mixed.
+    let inputs: Vec<u32> = vec![
+        0xffff_ffff,
+        0xffff_ffff,
+        0x8080_8080,
+        0x8080_8080,
+        0x7f7f_7f7f,
+        0x7f7f_7f7f,
+        0x8080_8080,
+        0xffff_ffff,
+        0x0000_0000,
+        0x1234_5678,
+        0x0102_0304,
+        0x0506_0708,
+        0x80ff_7f01,
+        0x7f01_80ff,
+        0xdead_beef,
+        0xcafe_f00d,
+    ];
+    let n = inputs.len() / 2;
+    let want: Vec<u64> = inputs
+        .chunks(2)
+        .flat_map(|p| dot_products_reference(p[0], p[1]))
+        .collect();
+    let launch = Launch::new_1d(
+        "dots",
+        n as u64,
+        n as u64,
+        vec![Arg::Buffer(bytes(&inputs)), Arg::Buffer(vec![0; n * 8 * 8])],
+    );
+    for engine in [Engine::Interpreter, Engine::Simd] {
+        let (_, buffers) = run(&ctx.clone().with_engine(engine), &program, &launch);
+        let got: Vec<u64> = buffers[1]
+            .chunks(8)
+            .map(|c| u64::from_le_bytes(c.try_into().unwrap()))
+            .collect();
+        for (i, (g, w)) in got.chunks(8).zip(want.chunks(8)).enumerate() {
+            assert_eq!(
+                g,
+                w,
+                "work-item {i} ({:#x}, {:#x}) on {engine}",
+                inputs[2 * i],
+                inputs[2 * i + 1]
+            );
+        }
+    }
+}
+
+#[test]
+fn image_kernels_give_the_same_results_from_source_and_from_spirv() {
+    same_results("images", &images_launches());
 }
 
 #[test]
@@ -498,14 +773,14 @@ fn specialization_constants_take_the_values_given_else_their_defaults() {
 }
 
 #[test]
-fn spirv_1_0_to_1_2_build_and_other_versions_are_invalid() {
+fn spirv_1_0_to_1_3_build_and_other_versions_are_invalid() {
     let ctx = lockstep_llvm::context();
-    for version in ["1.0", "1.1", "1.2"] {
+    for version in ["1.0", "1.1", "1.2", "1.3"] {
         let program = Program::from_spirv(&ctx, &assemble("specialized", version), "")
             .unwrap_or_else(|e| panic!("SPIR-V {version}: {e}"));
         assert_eq!(program.kernel_names(), ["specialized"]);
     }
-    for version in ["1.3", "1.5"] {
+    for version in ["1.4", "1.5"] {
         match Program::from_spirv(&ctx, &assemble("specialized", version), "") {
             Err(BuildError::InvalidSpirv(m)) => {
                 assert!(m.contains(&format!("version {version}")), "{m}")

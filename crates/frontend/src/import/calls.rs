@@ -54,8 +54,12 @@ pub(super) fn call(fi: &mut FnImp, inst: Val) -> CompileResult<Vec<ir::Value>> {
         return Ok(vec![fi.scalar(args[0])?]);
     }
     // The builtin library's view of a pipe (a `__global` pointer to its
-    // header) and of a reservation id (64 bits, both ways): the value
+    // header) and of a reservation id (64 bits, both ways), and an image
+    // handle made from a translated SPIR-V module's pointer: the value
     // itself.
+    if name.starts_with(crate::translated::IMAGE_FROM_POINTER) && args.len() == 1 {
+        return Ok(vec![fi.scalar(args[0])?]);
+    }
     if matches!(
         name.as_str(),
         "__lockstep_pipe_ro"
