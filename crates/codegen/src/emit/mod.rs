@@ -355,7 +355,9 @@ impl<'a> Emitter<'a> {
     /// The alignment of the target's widest vector register, in bytes
     /// (at least 16).
     fn stack_align(&self) -> u32 {
-        crate::target().map_or(16, |t| (t.vector_bits() / 8).max(16))
+        // A gang's widest value: `w` lanes of 64 bits, at most a register.
+        let widest = (self.w as u32).saturating_mul(8);
+        crate::target().map_or(16, |t| (t.vector_bits() / 8).min(widest).max(16))
     }
 
     /// Whether the target has the AVX-512 extension `feature` for a gang of
@@ -875,8 +877,12 @@ impl<'a> Emitter<'a> {
         // lines costs a split store and load each gang (Black-Scholes at
         // width 32 on AVX-512: 12 ms with the worker's stack at one
         // offset, 8.6 at another).
-        self.l
-            .add_fn_attr_value(wg, "alignstack", u64::from(self.stack_align()));
+        // (Not for a gang whose values fit the ABI's 16 bytes: realigning
+        // takes a register for the frame pointer.)
+        if self.stack_align() > 16 {
+            self.l
+                .add_fn_attr_value(wg, "alignstack", u64::from(self.stack_align()));
+        }
         let ctx = self.l.param(wg, 0);
         let entry = self.l.append_block(wg, "entry");
         let phase = self.l.append_block(wg, "phase");

@@ -211,6 +211,19 @@ impl Ids {
                 let offset = self.binary_const(func, BinaryOp::Udiv, wide, per_group);
                 self.binary(func, BinaryOp::Iadd, first, offset)
             }
+            WorkItemQuery::GlobalId if dim == 0 && per_group == lx => {
+                // Groups along dimension 0 only: the call's first item plus
+                // the item. (A call of more than one group has groups of
+                // the enqueued size; one of a last, smaller group has items
+                // below its size.)
+                let first = self.work_item(func, WorkItemQuery::GroupId, 0);
+                let size = self.work_item(func, WorkItemQuery::EnqueuedLocalSize, 0);
+                let offset = self.work_item(func, WorkItemQuery::GlobalOffset, 0);
+                let start = self.binary(func, BinaryOp::Imul, first, size);
+                let start = self.binary(func, BinaryOp::Iadd, start, offset);
+                let wide = self.wide_item(func);
+                self.binary(func, BinaryOp::Iadd, start, wide)
+            }
             WorkItemQuery::GlobalId => {
                 let group = if dim == 0 {
                     self.query(func, WorkItemQuery::GroupId, 0)
