@@ -179,6 +179,16 @@ impl Val {
         Val(unsafe { LLVMGetCalledValue(self.0) })
     }
 
+    /// The function type a call instruction calls with.
+    pub fn called_function_type(self) -> Ty {
+        Ty(unsafe { LLVMGetCalledFunctionType(self.0) })
+    }
+
+    /// The type of a function (or other global) itself, not its pointer.
+    pub fn global_value_type(self) -> Ty {
+        Ty(unsafe { LLVMGlobalGetValueType(self.0) })
+    }
+
     pub fn num_arg_operands(self) -> u32 {
         unsafe { LLVMGetNumArgOperands(self.0) }
     }

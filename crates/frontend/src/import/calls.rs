@@ -31,10 +31,20 @@ pub(super) fn call(fi: &mut FnImp, inst: Val) -> CompileResult<Vec<ir::Value>> {
         return self::intrinsic(fi, inst, intrinsic, &args);
     }
     if !callee.is_declaration() {
-        return Err(fi.imp.unsupported(
-            format!("a call to '{name}' that could not be inlined (recursion is not allowed in OpenCL C)"),
-            fi.loc,
-        ));
+        // LLVM inlines every call of a defined function but a recursive
+        // one, or one whose types differ from the definition's (a
+        // declaration that disagrees with the builtin library's).
+        let (called, defined) = (inst.called_function_type(), callee.global_value_type());
+        let why = if called.0 != defined.0 {
+            format!(
+                "a call to '{name}' as {} although it is defined as {}",
+                called.print(),
+                defined.print()
+            )
+        } else {
+            format!("a call to '{name}' that could not be inlined (recursion is not allowed in OpenCL C)")
+        };
+        return Err(fi.imp.unsupported(why, fi.loc));
     }
     if let Some(op) = libm(&name, args.first().map(|a| a.ty())) {
         return elementwise(fi, inst, &args, |fi, xs| match op {
