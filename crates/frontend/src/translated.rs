@@ -139,6 +139,48 @@ unsafe fn remove_call_site_noinline(module: LLVMModuleRef) {
     }
 }
 
+/// Makes declaration `f` a definition under its name plus `.spirv`, which
+/// calls the library's function of `f`'s old name with parameter types
+/// `lib_params` and return type `lib_ret` (declared here), passing what
+/// `arg` makes of each parameter (index, value; built at the wrapper's
+/// entry), and returns what `result` makes of the call (nothing: `ret
+/// void`).
+unsafe fn wrap_declaration(
+    module: LLVMModuleRef,
+    builder: LLVMBuilderRef,
+    f: LLVMValueRef,
+    lib_params: &[LLVMTypeRef],
+    lib_ret: LLVMTypeRef,
+    arg: impl Fn(usize, LLVMValueRef) -> LLVMValueRef,
+    result: impl Fn(LLVMValueRef) -> Option<LLVMValueRef>,
+) {
+    let name = name_of(f);
+    let wrapper_name = CString::new(format!("{name}.spirv")).expect("no NUL");
+    LLVMSetValueName2(f, wrapper_name.as_ptr(), wrapper_name.as_bytes().len());
+    let mut lib_params = lib_params.to_vec();
+    let n = lib_params.len();
+    let lib_ty = LLVMFunctionType(lib_ret, lib_params.as_mut_ptr(), n as u32, 0);
+    let lib = declared(module, &name, lib_ty);
+    LLVMSetFunctionCallConv(lib, LLVMGetFunctionCallConv(f));
+    let ctx = LLVMGetModuleContext(module);
+    let entry = LLVMAppendBasicBlockInContext(ctx, f, c"entry".as_ptr());
+    LLVMPositionBuilderAtEnd(builder, entry);
+    let mut args: Vec<LLVMValueRef> = (0..n).map(|i| arg(i, LLVMGetParam(f, i as u32))).collect();
+    let call = LLVMBuildCall2(
+        builder,
+        lib_ty,
+        lib,
+        args.as_mut_ptr(),
+        n as u32,
+        c"".as_ptr(),
+    );
+    LLVMSetInstructionCallConv(call, LLVMGetFunctionCallConv(f));
+    match result(call) {
+        Some(v) => LLVMBuildRet(builder, v),
+        None => LLVMBuildRetVoid(builder),
+    };
+}
+
 /// Each declared async copy with pointer events, `T @name(..., ptr %event)`
 /// returning `ptr`, becomes a definition of the same type under another
 /// name that calls the library's `target("spirv.Event") @name(...,
@@ -168,31 +210,17 @@ unsafe fn wrap_event_functions(module: LLVMModuleRef) {
         if n == 0 || !is_ptr(params[n - 1]) || !is_ptr(ret) {
             continue;
         }
-        // The wrapper takes the declaration's place and name suffix; the
-        // library's function is declared under the original name.
-        let wrapper_name = CString::new(format!("{name}.spirv")).expect("no NUL");
-        LLVMSetValueName2(f, wrapper_name.as_ptr(), wrapper_name.as_bytes().len());
         let mut lib_params = params.clone();
         lib_params[n - 1] = event;
-        let lib_ty = LLVMFunctionType(event, lib_params.as_mut_ptr(), n as u32, 0);
-        let lib_name = CString::new(name).expect("no NUL");
-        let lib = LLVMAddFunction(module, lib_name.as_ptr(), lib_ty);
-        LLVMSetFunctionCallConv(lib, LLVMGetFunctionCallConv(f));
-        let entry = LLVMAppendBasicBlockInContext(ctx, f, c"entry".as_ptr());
-        LLVMPositionBuilderAtEnd(builder, entry);
-        let mut args: Vec<LLVMValueRef> = (0..n as u32).map(|i| LLVMGetParam(f, i)).collect();
-        let caller_event = args[n - 1];
-        args[n - 1] = LLVMConstNull(event);
-        let call = LLVMBuildCall2(
+        wrap_declaration(
+            module,
             builder,
-            lib_ty,
-            lib,
-            args.as_mut_ptr(),
-            n as u32,
-            c"".as_ptr(),
+            f,
+            &lib_params,
+            event,
+            |i, p| if i == n - 1 { LLVMConstNull(event) } else { p },
+            |_| Some(LLVMGetParam(f, n as u32 - 1)),
         );
-        LLVMSetInstructionCallConv(call, LLVMGetFunctionCallConv(f));
-        LLVMBuildRet(builder, caller_event);
     }
     LLVMDisposeBuilder(builder);
 }
@@ -449,9 +477,7 @@ unsafe fn wrap_image_functions(h: &Handles) {
         if n == 0 || !is_pointer_in(params[0], 1) {
             continue;
         }
-        let wrapper_name = CString::new(format!("{name}.spirv")).expect("no NUL");
-        LLVMSetValueName2(f, wrapper_name.as_ptr(), wrapper_name.as_bytes().len());
-        let mut lib_params: Vec<LLVMTypeRef> = params
+        let lib_params: Vec<LLVMTypeRef> = params
             .iter()
             .enumerate()
             .map(|(i, &t)| match i {
@@ -461,35 +487,20 @@ unsafe fn wrap_image_functions(h: &Handles) {
             })
             .collect();
         let ret = LLVMGetReturnType(fn_ty);
-        let lib_ty = LLVMFunctionType(ret, lib_params.as_mut_ptr(), n as u32, 0);
-        let lib = declared(h.module, &name, lib_ty);
-        LLVMSetFunctionCallConv(lib, LLVMGetFunctionCallConv(f));
-        let entry = LLVMAppendBasicBlockInContext(h.ctx, f, c"entry".as_ptr());
-        LLVMPositionBuilderAtEnd(h.builder, entry);
-        let mut args: Vec<LLVMValueRef> = (0..n)
-            .map(|i| {
-                let p = LLVMGetParam(f, i as u32);
-                match i {
-                    0 => h.image(&token, p),
-                    _ if is_pointer_in(params[i], 2) => h.sampler(p),
-                    _ => p,
-                }
-            })
-            .collect();
-        let call = LLVMBuildCall2(
+        let returns = LLVMGetTypeKind(ret) != LLVMTypeKind::LLVMVoidTypeKind;
+        wrap_declaration(
+            h.module,
             h.builder,
-            lib_ty,
-            lib,
-            args.as_mut_ptr(),
-            n as u32,
-            c"".as_ptr(),
+            f,
+            &lib_params,
+            ret,
+            |i, p| match i {
+                0 => h.image(&token, p),
+                _ if is_pointer_in(params[i], 2) => h.sampler(p),
+                _ => p,
+            },
+            |call| returns.then_some(call),
         );
-        LLVMSetInstructionCallConv(call, LLVMGetFunctionCallConv(f));
-        if LLVMGetTypeKind(ret) == LLVMTypeKind::LLVMVoidTypeKind {
-            LLVMBuildRetVoid(h.builder);
-        } else {
-            LLVMBuildRet(h.builder, call);
-        }
     }
 }
 
