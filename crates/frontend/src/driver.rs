@@ -90,9 +90,30 @@ pub(crate) fn search_path(name: &str) -> Option<PathBuf> {
         .find(|p| p.is_file())
 }
 
-/// The `-cl-std` clang gets when the user gives none: OpenCL C 3.0 with the
-/// optional features Lockstep supports.
-pub const DEFAULT_CL_STD: &str = "-cl-std=CL3.0";
+/// The `-cl-std` a compile gets when the user gives none: OpenCL C 3.1
+/// with the optional features Lockstep supports.
+pub const DEFAULT_CL_STD: &str = "-cl-std=CL3.1";
+
+/// The clang arguments that select OpenCL C `version` (`CL1.0` … `CL3.1`,
+/// as `-cl-std=` names it).
+///
+/// clang 19 knows OpenCL C up to 3.0. OpenCL C 3.1 adds to 3.0 the
+/// functions of extensions it promotes to core (extended bit operations,
+/// integer dot products, the subgroup shuffles, rotates and extended
+/// types), which the device offers as extensions from OpenCL C 2.0 on,
+/// and `printf`'s `z` and `t` length modifiers, which Lockstep's `printf`
+/// takes in every version. So 3.1 compiles as 3.0, and the prelude makes
+/// `__OPENCL_C_VERSION__` 310 ([`crate::features::OPENCL_C_3_1_MARKER`]).
+pub(crate) fn clang_cl_std(version: &str) -> Vec<String> {
+    if version == "CL3.1" {
+        vec![
+            "-cl-std=CL3.0".to_string(),
+            format!("-D{}", crate::features::OPENCL_C_3_1_MARKER),
+        ]
+    } else {
+        vec![format!("-cl-std={version}")]
+    }
+}
 
 /// Build options understood by Lockstep itself (the rest go to clang).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -138,12 +159,13 @@ impl BuildOptions {
                 w if w.starts_with("-I") => out.clang_args.push(format!("-I{}", absolute(&w[2..]))),
                 w if w.starts_with("-D") || w.starts_with("-U") => out.clang_args.push(word),
                 w if w.starts_with("-cl-std=") => {
-                    if !CL_STD_VERSIONS.contains(&&w["-cl-std=".len()..]) {
+                    let version = &w["-cl-std=".len()..];
+                    if !CL_STD_VERSIONS.contains(&version) {
                         return Err(CompileError::BadOption(format!(
-                            "unknown OpenCL C version in '{w}' (Lockstep accepts -cl-std=CL1.0, CL1.1, CL1.2, CL2.0 and CL3.0)"
+                            "unknown OpenCL C version in '{w}' (Lockstep accepts -cl-std=CL1.0, CL1.1, CL1.2, CL2.0, CL3.0 and CL3.1)"
                         )));
                     }
-                    out.clang_args.push(word)
+                    out.clang_args.extend(clang_cl_std(version))
                 }
                 w if is_warning_option(w) => out.clang_args.push(word),
                 "-cl-kernel-arg-info" | "-g" => out.clang_args.push(word),
@@ -177,7 +199,7 @@ impl BuildOptions {
 }
 
 /// The OpenCL C versions `-cl-std=` may name.
-const CL_STD_VERSIONS: &[&str] = &["CL1.0", "CL1.1", "CL1.2", "CL2.0", "CL3.0"];
+const CL_STD_VERSIONS: &[&str] = &["CL1.0", "CL1.1", "CL1.2", "CL2.0", "CL3.0", "CL3.1"];
 
 /// A warning option clang may get: `-w`, `-Werror`, `-W<name>`,
 /// `-Wno-<name>`, `-Werror=<name>` — names of letters, digits, `-`, `_`,
@@ -286,7 +308,7 @@ pub fn run_clang(source: &Source, options: &BuildOptions) -> Result<ClangOutput,
         .args(crate::features::clang_args(&prelude_path))
         .arg("-fno-color-diagnostics");
     if !options.has_cl_std() {
-        cmd.arg(DEFAULT_CL_STD);
+        cmd.args(clang_cl_std(&DEFAULT_CL_STD["-cl-std=".len()..]));
     }
     if let Some(dir) = &source.include_dir {
         cmd.arg(format!("-I{}", absolute(&dir.display().to_string())));
@@ -386,6 +408,7 @@ mod tests {
             "-DN=4 -D M -UX -I /tmp -I. -w -Werror -Wall -Wno-unused-variable -Werror=format",
             "-cl-std=CL1.2 -cl-mad-enable -cl-fast-relaxed-math -g -O0 -cl-kernel-arg-info",
             "-cl-std=CL3.0",
+            "-cl-std=CL3.1",
             "-cl-no-subgroup-ifp",
         ] {
             assert!(BuildOptions::parse(ok).is_ok(), "{ok}");

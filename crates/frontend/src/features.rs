@@ -20,7 +20,13 @@
 /// The OpenCL version the device supports, (major, minor): what the
 /// platform reports in `CL_DEVICE_VERSION` and what a kernel reads in
 /// `__OPENCL_VERSION__` (which clang leaves to the implementation to define).
-pub const OPENCL_VERSION: (u32, u32) = (3, 0);
+pub const OPENCL_VERSION: (u32, u32) = (3, 1);
+
+/// The macro the driver defines for `-cl-std=CL3.1`, which clang 19 does
+/// not know: it compiles OpenCL C 3.0, and the [`prelude`] then makes
+/// `__OPENCL_C_VERSION__` 310 (after clang's default header, whose
+/// OpenCL C 3.0 feature macros test for exactly 300).
+pub const OPENCL_C_3_1_MARKER: &str = "__LOCKSTEP_OPENCL_C_3_1";
 
 /// Extensions the device offers OpenCL C (the platform adds `cl_khr_icd`).
 ///
@@ -194,6 +200,12 @@ pub fn prelude() -> String {
         "/* Lockstep: clang's default header, then only the device's features. */\n\
          #include <opencl-c-base.h>\n",
     );
+    // clang 19 defines CL_VERSION_1_0 … CL_VERSION_3_0 in every version.
+    out.push_str("#define CL_VERSION_3_1 310\n");
+    out.push_str(&format!(
+        "#ifdef {m}\n#undef {m}\n#undef __OPENCL_C_VERSION__\n#define __OPENCL_C_VERSION__ CL_VERSION_3_1\n#endif\n",
+        m = OPENCL_C_3_1_MARKER
+    ));
     if !IMAGE_SUPPORT {
         out.push_str("#undef __IMAGE_SUPPORT__\n");
     }
@@ -260,7 +272,8 @@ pub fn clang_args(prelude_path: &std::path::Path) -> Vec<String> {
 mod tests {
     use super::*;
 
-    /// What clang with the device's arguments predefines, for one `-cl-std`.
+    /// What clang with the device's arguments predefines for one `-cl-std`:
+    /// each `#define` line without the word, a name and its value.
     fn predefined(std: &str) -> Vec<String> {
         let clang = crate::find_clang().expect("clang 19");
         let dir = tempfile::tempdir().unwrap();
@@ -270,7 +283,7 @@ mod tests {
         let out = std::process::Command::new(clang)
             .current_dir(dir.path())
             .args(["-x", "cl", "-target", "spir64", "-E", "-dM"])
-            .arg(format!("-cl-std={std}"))
+            .args(crate::driver::clang_cl_std(std))
             .args(clang_args(&prelude_path))
             .arg("k.cl")
             .output()
@@ -283,15 +296,34 @@ mod tests {
         String::from_utf8_lossy(&out.stdout)
             .lines()
             .filter_map(|l| l.strip_prefix("#define "))
-            .filter_map(|l| l.split_whitespace().next())
             .map(str::to_string)
             .collect()
     }
 
     #[test]
     fn clang_defines_exactly_the_offered_extensions_and_features() {
-        for std in ["CL1.2", "CL2.0", "CL3.0"] {
-            let defined = predefined(std);
+        for (std, c_version) in [
+            ("CL1.2", 120),
+            ("CL2.0", 200),
+            ("CL3.0", 300),
+            ("CL3.1", 310),
+        ] {
+            let definitions = predefined(std);
+            assert!(
+                definitions.contains(&format!("__OPENCL_C_VERSION__ {c_version}"))
+                    || c_version == 310
+                        && definitions.contains(&"__OPENCL_C_VERSION__ CL_VERSION_3_1".to_string()),
+                "-cl-std={std}: __OPENCL_C_VERSION__ is not {c_version}"
+            );
+            assert!(
+                definitions.contains(&"CL_VERSION_3_1 310".to_string()),
+                "-cl-std={std}"
+            );
+            let defined: Vec<String> = definitions
+                .iter()
+                .filter_map(|l| l.split_whitespace().next())
+                .map(str::to_string)
+                .collect();
             for name in &defined {
                 let is_feature_macro = (name.starts_with("cl_khr_")
                     || name.starts_with("__opencl_c_"))
@@ -321,7 +353,7 @@ mod tests {
                     "-cl-std={std}: {name}"
                 );
             }
-            if std == "CL3.0" {
+            if c_version >= 300 {
                 for name in FEATURES {
                     assert!(defined.iter().any(|n| n == name), "-cl-std={std}: {name}");
                 }

@@ -27,6 +27,7 @@ mod import;
 mod llvm;
 mod optimize;
 pub mod spirv;
+mod spirv14;
 pub mod timing;
 mod translated;
 

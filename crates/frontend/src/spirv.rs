@@ -6,7 +6,7 @@
 //! Two steps, so that each error comes where OpenCL wants it:
 //!
 //! * [`Module::parse`] reads the words in-process: the header (magic
-//!   number in either byte order, SPIR-V 1.0 to 1.3), every instruction's
+//!   number in either byte order, SPIR-V 1.0 to 1.4), every instruction's
 //!   length, the memory model (64-bit physical addressing, the OpenCL
 //!   memory model), the `Kernel` capability, and the specialization
 //!   constants (their ids, types and where their default values are). A
@@ -19,7 +19,9 @@
 //!   [`EXTENDED_INSTRUCTION_SETS`], which `cl_khr_spirv_queries` reports),
 //!   then runs `llvm-spirv -r` on the module, with the values of
 //!   its specialization constants written into the words (what
-//!   specializing means; the translator then reads them as defaults). A
+//!   specializing means; the translator then reads them as defaults) and
+//!   SPIR-V 1.4's instructions the translator cannot read rewritten as
+//!   1.0 ones ([`crate::spirv14`]). A
 //!   module the translator rejects fails the build with its message as the
 //!   build log (`CL_BUILD_PROGRAM_FAILURE`).
 //!
@@ -41,7 +43,9 @@ pub const MAGIC: u32 = 0x0723_0203;
 
 /// The SPIR-V versions Lockstep accepts, (major, minor):
 /// `CL_DEVICE_IL_VERSION` and `CL_DEVICE_ILS_WITH_VERSION` list them.
-pub const VERSIONS: &[(u32, u32)] = &[(1, 0), (1, 1), (1, 2), (1, 3)];
+/// SPIR-V 1.4's instructions the translator lacks are rewritten first
+/// ([`crate::spirv14`]).
+pub const VERSIONS: &[(u32, u32)] = &[(1, 0), (1, 1), (1, 2), (1, 3), (1, 4)];
 
 /// The extended instruction sets a module may import (`OpExtInstImport`):
 /// what `CL_DEVICE_SPIRV_EXTENDED_INSTRUCTION_SETS_KHR` reports.
@@ -241,7 +245,7 @@ impl Module {
         let (major, minor) = ((version >> 16) & 0xff, (version >> 8) & 0xff);
         if version & 0xff00_00ff != 0 || !VERSIONS.contains(&(major, minor)) {
             return Err(format!(
-                "SPIR-V version {major}.{minor} (word 0x{version:08x}) is not supported: Lockstep accepts SPIR-V 1.0 to 1.3"
+                "SPIR-V version {major}.{minor} (word 0x{version:08x}) is not supported: Lockstep accepts SPIR-V 1.0 to 1.4"
             ));
         }
         let bound = words[3];
@@ -418,6 +422,14 @@ impl Module {
     /// constant's value as its default. Values must have been checked with
     /// [`Module::check_spec_value`]; ids the module lacks are ignored.
     pub fn specialized_bytes(&self, values: &[SpecValue]) -> Vec<u8> {
+        self.specialized_words(values)
+            .iter()
+            .flat_map(|w| w.to_le_bytes())
+            .collect()
+    }
+
+    /// [`Module::specialized_bytes`] as words.
+    fn specialized_words(&self, values: &[SpecValue]) -> Vec<u32> {
         let mut words = self.words.clone();
         for (spec_id, bytes) in values {
             let Some(c) = self.spec_constants.iter().find(|c| c.spec_id == *spec_id) else {
@@ -446,7 +458,7 @@ impl Module {
                 }
             }
         }
-        words.iter().flat_map(|w| w.to_le_bytes()).collect()
+        words
     }
 
     /// Checks a value for specialization constant `spec_id`: `Err(false)`
@@ -610,7 +622,10 @@ pub fn translate(module: &Module, spec: &[SpecValue]) -> CompileResult<Vec<u8>> 
     })?;
     let input = dir.path().join("program.spv");
     let output = dir.path().join("program.bc");
-    std::fs::write(&input, module.specialized_bytes(spec)).map_err(|e| CompileError::Io {
+    let words = crate::spirv14::lower(&module.specialized_words(spec))
+        .map_err(|log| CompileError::SpirvTranslation { log })?;
+    let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
+    std::fs::write(&input, bytes).map_err(|e| CompileError::Io {
         what: format!("writing {}", input.display()),
         message: e.to_string(),
     })?;
@@ -809,7 +824,7 @@ mod tests {
             (vec![3, 2, 0x23, 7, 0], "32-bit words"),
             (bytes(&[0xdead_beef; 8]), "magic number"),
             (bytes(&good[..4]), "header has 5 words"),
-            (bytes(&minimal(0x0001_0400)), "version 1.4"),
+            (bytes(&minimal(0x0001_0500)), "version 1.5"),
             (bytes(&minimal(0x0002_0000)), "version 2.0"),
             (
                 {

@@ -101,7 +101,6 @@ impl Kernel {
         let mut state = self.lock();
         state.runtime.set_arg(index, value).map_err(|e| match e {
             LaunchError::ArgIndex { .. } => CL_INVALID_ARG_INDEX,
-            LaunchError::ZeroLocalMemory { .. } => CL_INVALID_ARG_SIZE,
             LaunchError::ArgKind { .. } => CL_INVALID_ARG_SIZE,
             _ => CL_INVALID_ARG_VALUE,
         })?;
@@ -306,9 +305,7 @@ pub unsafe extern "C" fn clSetKernelArg(
                 if !arg_value.is_null() {
                     return Err(CL_INVALID_ARG_VALUE);
                 }
-                if arg_size == 0 {
-                    return Err(CL_INVALID_ARG_SIZE);
-                }
+                // A size of 0 is valid since OpenCL 3.1.
                 local = arg_size as u64;
                 ArgValue::Local(arg_size)
             }

@@ -32,7 +32,6 @@ pub const PLATFORM_NAME: &str = "Lockstep";
 pub const VENDOR: &str = "The Lockstep project";
 /// The suffix the ICD loader uses for this vendor's extension functions.
 pub const ICD_SUFFIX: &str = "LOCKSTEP";
-const PLATFORM_VERSION: &str = "OpenCL 3.0 Lockstep 0.1.0";
 const DRIVER_VERSION: &str = env!("CARGO_PKG_VERSION");
 const OPENCL_C_VERSION: &str = "OpenCL C 1.2 Lockstep";
 
@@ -41,6 +40,18 @@ const OPENCL_C_VERSION: &str = "OpenCL C 1.2 Lockstep";
 fn device_version() -> String {
     let (major, minor) = lockstep_frontend::features::OPENCL_VERSION;
     format!("OpenCL {major}.{minor} Lockstep")
+}
+
+/// The platform's OpenCL version, the device's (`CL_PLATFORM_VERSION`).
+fn platform_version() -> String {
+    let (major, minor) = lockstep_frontend::features::OPENCL_VERSION;
+    format!("OpenCL {major}.{minor} Lockstep {DRIVER_VERSION}")
+}
+
+/// The device's OpenCL version as a `cl_version`.
+fn numeric_version() -> u32 {
+    let (major, minor) = lockstep_frontend::features::OPENCL_VERSION;
+    make_version(major, minor, 0)
 }
 
 /// Platform extensions (the ones not about the device's compiler), which
@@ -267,8 +278,8 @@ pub unsafe extern "C" fn get_platform_info(
         check_platform(platform_id)?;
         let info = match param_name {
             CL_PLATFORM_PROFILE => Info::string("FULL_PROFILE"),
-            CL_PLATFORM_VERSION => Info::string(PLATFORM_VERSION),
-            CL_PLATFORM_NUMERIC_VERSION => Info::from(make_version(3, 0, 0)),
+            CL_PLATFORM_VERSION => Info::string(&platform_version()),
+            CL_PLATFORM_NUMERIC_VERSION => Info::from(numeric_version()),
             CL_PLATFORM_NAME => Info::string(PLATFORM_NAME),
             CL_PLATFORM_VENDOR => Info::string(VENDOR),
             CL_PLATFORM_EXTENSIONS => Info::string(&PLATFORM_EXTENSIONS.join(" ")),
@@ -478,16 +489,14 @@ fn device_info(d: &Object<Device>, param: cl_device_info) -> Result<Info, cl_int
         CL_DRIVER_VERSION => Info::string(DRIVER_VERSION),
         CL_DEVICE_PROFILE => Info::string("FULL_PROFILE"),
         CL_DEVICE_VERSION => Info::string(&device_version()),
-        CL_DEVICE_NUMERIC_VERSION => {
-            let (major, minor) = lockstep_frontend::features::OPENCL_VERSION;
-            Info::from(make_version(major, minor, 0))
-        }
+        CL_DEVICE_NUMERIC_VERSION => Info::from(numeric_version()),
         CL_DEVICE_OPENCL_C_VERSION => Info::string(OPENCL_C_VERSION),
         CL_DEVICE_OPENCL_C_ALL_VERSIONS => Info::list(&[
             name_version("OpenCL C", make_version(1, 0, 0)),
             name_version("OpenCL C", make_version(1, 1, 0)),
             name_version("OpenCL C", make_version(1, 2, 0)),
             name_version("OpenCL C", version_3),
+            name_version("OpenCL C", make_version(3, 1, 0)),
         ]),
         CL_DEVICE_OPENCL_C_FEATURES => Info::list(
             &opencl_c_features()

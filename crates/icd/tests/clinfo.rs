@@ -22,7 +22,7 @@ fn clinfo_lists_the_platform_and_device() {
     let get = |key: &str| field(&text, key).unwrap_or_else(|| panic!("no '{key}' in:\n{text}"));
     assert_eq!(get("Number of platforms"), "1");
     assert_eq!(get("Platform Name"), "Lockstep");
-    assert!(get("Platform Version").starts_with("OpenCL 3.0"));
+    assert!(get("Platform Version").starts_with("OpenCL 3.1"));
     assert_eq!(get("Platform Extensions function suffix"), "LOCKSTEP");
     assert!(get("Device Name").starts_with("Lockstep CPU"));
     assert_eq!(get("Device Type"), "CPU");
@@ -35,7 +35,7 @@ fn clinfo_lists_the_platform_and_device() {
     assert_eq!(get("Max number of samplers per kernel"), "16");
     assert_eq!(
         get("IL version"),
-        "SPIR-V_1.0 SPIR-V_1.1 SPIR-V_1.2 SPIR-V_1.3"
+        "SPIR-V_1.0 SPIR-V_1.1 SPIR-V_1.2 SPIR-V_1.3 SPIR-V_1.4"
     );
     let width = lockstep_llvm::context().width();
     assert_eq!(

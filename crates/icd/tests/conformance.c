@@ -212,7 +212,7 @@ static void check_macros(const char *opts) {
         int from_2_0 = !strncmp(MACROS[i], "cl_khr_subgroup", 15) ||
                        !strcmp(MACROS[i], "cl_khr_integer_dot_product") ||
                        !strcmp(MACROS[i], "cl_khr_extended_bit_ops");
-        int optional = ((!opts || !strstr(opts, "CL3.0")) && !strncmp(MACROS[i], "__opencl_c_", 11)) ||
+        int optional = ((!opts || !strstr(opts, "CL3.")) && !strncmp(MACROS[i], "__opencl_c_", 11)) ||
                        (before_2_0 && from_2_0);
         if (optional && !reported)
             CHECK(!flags[i], "%s: %s defined but not reported", opts, MACROS[i]);
@@ -230,6 +230,7 @@ static void feature_macros(void) {
     check_macros("-cl-std=CL1.2");
     check_macros("-cl-std=CL2.0");
     check_macros("-cl-std=CL3.0");
+    check_macros("-cl-std=CL3.1");
     /* The device offers none of these, and says so. */
     const char *absent[] = {"cl_khr_depth_images", "cl_khr_mipmap_image"};
     for (size_t i = 0; i < sizeof absent / sizeof *absent; i++)
@@ -282,7 +283,8 @@ static void version_macros(void) {
                  {"-cl-std=CL1.1", 110},
                  {"-cl-std=CL1.2", 120},
                  {"-cl-std=CL2.0", 200},
-                 {"-cl-std=CL3.0", 300}};
+                 {"-cl-std=CL3.0", 300},
+                 {"-cl-std=CL3.1", 310}};
     cl_mem out = new_buffer(2 * sizeof(cl_int));
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
         const char *opts = cases[i].opts ? cases[i].opts : "(none)";
@@ -303,6 +305,57 @@ static void version_macros(void) {
         clReleaseProgram(p);
     }
     clReleaseMemObject(out);
+}
+
+/* api/get_device_info_31: what an OpenCL 3.1 device must offer (subgroups,
+ * the extensions 3.1 makes core, SPIR-V 1.0 to 1.4, OpenCL C 3.1), and
+ * what 3.1 changes: a local memory argument may have 0 bytes. */
+static void opencl_3_1(void) {
+    cl_version numeric = 0;
+    OK(clGetDeviceInfo(dev, CL_DEVICE_NUMERIC_VERSION, sizeof numeric, &numeric, NULL));
+    CHECK(numeric == CL_MAKE_VERSION(3, 1, 0), "device version 0x%x", numeric);
+    OK(clGetPlatformInfo(platform, CL_PLATFORM_NUMERIC_VERSION, sizeof numeric, &numeric, NULL));
+    CHECK(numeric == CL_MAKE_VERSION(3, 1, 0), "platform version 0x%x", numeric);
+    cl_uint subgroups = 0;
+    OK(clGetDeviceInfo(dev, CL_DEVICE_MAX_NUM_SUB_GROUPS, sizeof subgroups, &subgroups, NULL));
+    CHECK(subgroups > 0, "no subgroups");
+    const char *required[] = {"cl_khr_spirv_queries",           "cl_khr_extended_bit_ops",
+                              "cl_khr_suggested_local_work_size", "cl_khr_device_uuid",
+                              "cl_khr_integer_dot_product",     "cl_khr_subgroup_extended_types",
+                              "cl_khr_subgroup_rotate",         "cl_khr_subgroup_shuffle",
+                              "cl_khr_subgroup_shuffle_relative"};
+    for (size_t i = 0; i < sizeof required / sizeof *required; i++)
+        CHECK(device_reports(required[i]), "%s not reported", required[i]);
+    cl_name_version versions[16];
+    size_t size = 0;
+    OK(clGetDeviceInfo(dev, CL_DEVICE_OPENCL_C_ALL_VERSIONS, sizeof versions, versions, &size));
+    int c_3_0 = 0, c_3_1 = 0;
+    for (size_t i = 0; i < size / sizeof *versions; i++) {
+        c_3_0 |= versions[i].version == CL_MAKE_VERSION(3, 0, 0);
+        c_3_1 |= versions[i].version == CL_MAKE_VERSION(3, 1, 0);
+    }
+    CHECK(c_3_0 && c_3_1, "OpenCL C 3.0 %d, 3.1 %d", c_3_0, c_3_1);
+
+    /* A 0-byte local argument binds, and a kernel that does not touch it
+     * runs. */
+    const char *src = "kernel void k(local int *scratch, int n, global int *out) {\n"
+                      "  if (n > 0) scratch[0] = n;\n"
+                      "  out[get_global_id(0)] = __OPENCL_C_VERSION__ + (int)get_local_id(0);\n"
+                      "}\n";
+    cl_program p = build(src, "-cl-std=CL3.1");
+    cl_kernel k = kernel(p, "k");
+    OK(clSetKernelArg(k, 0, 0, NULL));
+    cl_int n = 0;
+    OK(clSetKernelArg(k, 1, sizeof n, &n));
+    cl_mem out = new_buffer(8 * sizeof(cl_int));
+    OK(clSetKernelArg(k, 2, sizeof out, &out));
+    run(k, 8);
+    cl_int got[8];
+    read_buffer(out, sizeof got, got);
+    for (int i = 0; i < 8; i++) CHECK(got[i] >= 310 && got[i] < 318, "out[%d] = %d", i, got[i]);
+    clReleaseMemObject(out);
+    clReleaseKernel(k);
+    clReleaseProgram(p);
 }
 
 /* --- API details. */
@@ -1114,16 +1167,16 @@ static void spirv_queries(void) {
 }
 
 static void il_programs(void) {
-    /* The device: SPIR-V 1.0 to 1.3. */
+    /* The device: SPIR-V 1.0 to 1.4 (OpenCL 3.1 requires them). */
     char il_version[256] = "";
     OK(clGetDeviceInfo(dev, CL_DEVICE_IL_VERSION, sizeof il_version, il_version, NULL));
-    CHECK(!strcmp(il_version, "SPIR-V_1.0 SPIR-V_1.1 SPIR-V_1.2 SPIR-V_1.3"), "IL version '%s'",
-          il_version);
+    CHECK(!strcmp(il_version, "SPIR-V_1.0 SPIR-V_1.1 SPIR-V_1.2 SPIR-V_1.3 SPIR-V_1.4"),
+          "IL version '%s'", il_version);
     cl_name_version ils[8];
     size_t ils_size = 0;
     OK(clGetDeviceInfo(dev, CL_DEVICE_ILS_WITH_VERSION, sizeof ils, ils, &ils_size));
-    CHECK(ils_size == 4 * sizeof(cl_name_version), "ILs size %zu", ils_size);
-    for (cl_uint i = 0; i < 4 && i < ils_size / sizeof(cl_name_version); i++)
+    CHECK(ils_size == 5 * sizeof(cl_name_version), "ILs size %zu", ils_size);
+    for (cl_uint i = 0; i < 5 && i < ils_size / sizeof(cl_name_version); i++)
         CHECK(!strcmp(ils[i].name, "SPIR-V") && ils[i].version == CL_MAKE_VERSION(1, i, 0),
               "IL %u: %s 0x%x", i, ils[i].name, ils[i].version);
 
@@ -1251,9 +1304,9 @@ static void il_programs(void) {
     CHECK(bad == NULL && err == CL_INVALID_VALUE, "header only: %d", err);
     cl_uint *words = malloc(sp_size + 8);
     memcpy(words, sp, sp_size);
-    words[1] = 0x00010400; /* SPIR-V 1.4 */
+    words[1] = 0x00010500; /* SPIR-V 1.5 */
     bad = clCreateProgramWithIL(ctx, words, sp_size, &err);
-    CHECK(bad == NULL && err == CL_INVALID_VALUE, "SPIR-V 1.4: %d", err);
+    CHECK(bad == NULL && err == CL_INVALID_VALUE, "SPIR-V 1.5: %d", err);
     memcpy(words, sp, sp_size);
     words[sp_size / 4 - 1] = 0x00090038; /* OpFunctionEnd claims 9 words */
     bad = clCreateProgramWithIL(ctx, words, sp_size, &err);
@@ -3769,6 +3822,8 @@ int main(int argc, char **argv) {
         feature_macros();
     else if (!strcmp(c, "version_macros"))
         version_macros();
+    else if (!strcmp(c, "opencl_3_1"))
+        opencl_3_1();
     else if (!strcmp(c, "build_options"))
         build_options();
     else if (!strcmp(c, "kernel_attributes"))

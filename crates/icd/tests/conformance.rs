@@ -82,6 +82,11 @@ fn opencl_version_macros_name_the_device_and_the_language() {
 }
 
 #[test]
+fn the_device_is_an_opencl_3_1_device() {
+    run_case("opencl_3_1");
+}
+
+#[test]
 fn every_optimization_option_builds() {
     run_case("build_options");
 }

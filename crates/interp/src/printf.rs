@@ -2,9 +2,10 @@
 //!
 //! Conversions `d i u x X o c s p f F e E g G a A %` with the flags
 //! `- + space # 0`, a width and a precision (numbers or `*`), the length
-//! modifiers `hh h hl l`, and OpenCL's vector form `%vNT` (`%v4f`,
-//! `%v2hld`): the scalarized IR passes a vector's components as `N`
-//! consecutive arguments, printed separated by commas. Output follows C99 /
+//! modifiers `hh h hl l` and OpenCL C 3.1's `z t` (`size_t`, `ptrdiff_t`:
+//! 64 bits here), and OpenCL's vector form `%vNT` (`%v4f`, `%v2hld`): the
+//! scalarized IR passes a vector's components as `N` consecutive
+//! arguments, printed separated by commas. Output follows C99 /
 //! glibc: `inf`/`nan` (with their sign), `%p` as `0x…` hex of the tagged
 //! address (`(nil)` for null), `%a` with a leading `1.` (`0.` for
 //! subnormals). Floats may arrive as `f64` (C's promotion) or `f16`/`f32`;
@@ -135,6 +136,10 @@ pub fn format<E>(
             i += 2;
             Some(64)
         } else if f[i..].starts_with(b"l") {
+            i += 1;
+            Some(64)
+        } else if f[i..].starts_with(b"z") || f[i..].starts_with(b"t") {
+            // size_t and ptrdiff_t (OpenCL C 3.1): 64 bits on this device.
             i += 1;
             Some(64)
         } else {

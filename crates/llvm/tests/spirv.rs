@@ -1,6 +1,6 @@
 //! SPIR-V programs through the Rust API (`Program::from_spirv`,
 //! `Program::build_spirv`): the same kernels built from OpenCL C and from
-//! SPIR-V give the same results on both engines; SPIR-V 1.0 to 1.3 build
+//! SPIR-V give the same results on both engines; SPIR-V 1.0 to 1.4 build
 //! and other versions do not; specialization constants take their values;
 //! malformed modules are errors, never a crash.
 //!
@@ -773,14 +773,37 @@ fn specialization_constants_take_the_values_given_else_their_defaults() {
 }
 
 #[test]
-fn spirv_1_0_to_1_3_build_and_other_versions_are_invalid() {
+fn spirv_1_4_pointer_comparisons_differences_and_copies_give_their_values() {
     let ctx = lockstep_llvm::context();
-    for version in ["1.0", "1.1", "1.2", "1.3"] {
+    let program = Program::from_spirv(&ctx, &assemble("spirv14", "1.4"), "")
+        .unwrap_or_else(|e| panic!("spirv14.spvasm: {e}"));
+    let input: Vec<u32> = (100..116).collect();
+    let launch = Launch::new_1d(
+        "spirv14",
+        1,
+        1,
+        vec![Arg::Buffer(vec![0; 8 * 4]), Arg::Buffer(bytes(&input))],
+    );
+    let want: [u32; 8] = [1, 1, 5, 3, 7, 2.5f32.to_bits(), 100, (-2i32) as u32];
+    for engine in [Engine::Interpreter, Engine::Simd] {
+        let (_, buffers) = run(&ctx.clone().with_engine(engine), &program, &launch);
+        let got: Vec<u32> = buffers[0]
+            .chunks(4)
+            .map(|c| u32::from_le_bytes(c.try_into().unwrap()))
+            .collect();
+        assert_eq!(got, want, "{engine}");
+    }
+}
+
+#[test]
+fn spirv_1_0_to_1_4_build_and_other_versions_are_invalid() {
+    let ctx = lockstep_llvm::context();
+    for version in ["1.0", "1.1", "1.2", "1.3", "1.4"] {
         let program = Program::from_spirv(&ctx, &assemble("specialized", version), "")
             .unwrap_or_else(|e| panic!("SPIR-V {version}: {e}"));
         assert_eq!(program.kernel_names(), ["specialized"]);
     }
-    for version in ["1.4", "1.5"] {
+    for version in ["1.5", "1.6"] {
         match Program::from_spirv(&ctx, &assemble("specialized", version), "") {
             Err(BuildError::InvalidSpirv(m)) => {
                 assert!(m.contains(&format!("version {version}")), "{m}")

@@ -81,12 +81,6 @@ pub enum LaunchError {
         index: usize,
         name: String,
     },
-    #[error("argument {index} ('{name}') of kernel '{kernel}' is local memory: its size must be more than 0 bytes")]
-    ZeroLocalMemory {
-        kernel: String,
-        index: usize,
-        name: String,
-    },
     #[error("kernel '{kernel}' asks for {bytes} bytes of local memory per work-group (its __local variables and arguments), more than the device's {max}; use smaller __local arrays or give smaller LocalMem sizes")]
     LocalMemoryTooLarge {
         kernel: String,

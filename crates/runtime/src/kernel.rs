@@ -357,13 +357,8 @@ impl Kernel {
             (ArgKind::GlobalBuffer | ArgKind::ConstantBuffer, ArgValue::Pointer { .. }) => {}
             (ArgKind::GlobalBuffer, _) => return Err(mismatch("a global buffer".into())),
             (ArgKind::ConstantBuffer, _) => return Err(mismatch("a constant buffer".into())),
-            (ArgKind::LocalMemory, ArgValue::Local(0)) => {
-                return Err(LaunchError::ZeroLocalMemory {
-                    kernel: self.name().to_string(),
-                    index,
-                    name: meta.name.clone(),
-                })
-            }
+            // Any size, 0 included (OpenCL 3.1): a kernel that never
+            // touches the argument needs none.
             (ArgKind::LocalMemory, ArgValue::Local(_)) => {}
             (ArgKind::LocalMemory, _) => {
                 return Err(mismatch(

@@ -243,6 +243,18 @@ def k_printf_basic():
         printf=lines)
 
 
+def k_printf_size_t():
+    n = 16
+    big = 5 << 33
+    lines = [
+        "size_t: %d %d %x %X %o [%12d] [%-6d] [%06d]" % (big, 3, big, 0xABCDEF, 8, big, 3, 3),
+        "ptrdiff_t: %d %i %+d [%5d] %u %x" % (-3, 7, 2, -3, 9, (1 << 64) - 1),
+    ]
+    return Kernel("printf_size_t", "printf_size_t", (n,), (4,), [
+        fill("in", "int", 5, n), out("out", "long", [i - 7 for i in range(n)])],
+        printf=lines)
+
+
 def k_printf_loop():
     n = 24
     data = [0.25 * v for v in rand_int(314, n, -20, 40)]
