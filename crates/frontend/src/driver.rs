@@ -90,9 +90,10 @@ pub(crate) fn search_path(name: &str) -> Option<PathBuf> {
         .find(|p| p.is_file())
 }
 
-/// The `-cl-std` a compile gets when the user gives none: OpenCL C 3.1
-/// with the optional features Lockstep supports.
-pub const DEFAULT_CL_STD: &str = "-cl-std=CL3.1";
+/// The OpenCL C version (as `-cl-std=` names it) a compile gets when the
+/// user gives none: OpenCL C 3.1 with the optional features Lockstep
+/// supports.
+pub const DEFAULT_CL_STD: &str = "CL3.1";
 
 /// The clang arguments that select OpenCL C `version` (`CL1.0` … `CL3.1`,
 /// as `-cl-std=` names it).
@@ -308,7 +309,7 @@ pub fn run_clang(source: &Source, options: &BuildOptions) -> Result<ClangOutput,
         .args(crate::features::clang_args(&prelude_path))
         .arg("-fno-color-diagnostics");
     if !options.has_cl_std() {
-        cmd.args(clang_cl_std(&DEFAULT_CL_STD["-cl-std=".len()..]));
+        cmd.args(clang_cl_std(DEFAULT_CL_STD));
     }
     if let Some(dir) = &source.include_dir {
         cmd.arg(format!("-I{}", absolute(&dir.display().to_string())));

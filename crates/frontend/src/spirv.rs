@@ -119,6 +119,11 @@ pub const CAPABILITIES: &[(u32, &str)] = &[
     (6026, "GroupNonUniformRotateKHR"),
 ];
 
+/// A module's words as the bytes of a little-endian file.
+fn little_endian_bytes(words: &[u32]) -> Vec<u8> {
+    words.iter().flat_map(|w| w.to_le_bytes()).collect()
+}
+
 /// True if `bytes` start with the SPIR-V magic number (either byte order).
 pub fn is_spirv(bytes: &[u8]) -> bool {
     bytes.len() >= 4 && {
@@ -422,10 +427,7 @@ impl Module {
     /// constant's value as its default. Values must have been checked with
     /// [`Module::check_spec_value`]; ids the module lacks are ignored.
     pub fn specialized_bytes(&self, values: &[SpecValue]) -> Vec<u8> {
-        self.specialized_words(values)
-            .iter()
-            .flat_map(|w| w.to_le_bytes())
-            .collect()
+        little_endian_bytes(&self.specialized_words(values))
     }
 
     /// [`Module::specialized_bytes`] as words.
@@ -624,8 +626,7 @@ pub fn translate(module: &Module, spec: &[SpecValue]) -> CompileResult<Vec<u8>> 
     let output = dir.path().join("program.bc");
     let words = crate::spirv14::lower(&module.specialized_words(spec))
         .map_err(|log| CompileError::SpirvTranslation { log })?;
-    let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
-    std::fs::write(&input, bytes).map_err(|e| CompileError::Io {
+    std::fs::write(&input, little_endian_bytes(&words)).map_err(|e| CompileError::Io {
         what: format!("writing {}", input.display()),
         message: e.to_string(),
     })?;
@@ -729,9 +730,7 @@ mod tests {
         w
     }
 
-    fn bytes(words: &[u32]) -> Vec<u8> {
-        words.iter().flat_map(|w| w.to_le_bytes()).collect()
-    }
+    use super::little_endian_bytes as bytes;
 
     #[test]
     fn a_minimal_module_parses_in_either_byte_order() {

@@ -787,11 +787,7 @@ fn spirv_1_4_pointer_comparisons_differences_and_copies_give_their_values() {
     let want: [u32; 8] = [1, 1, 5, 3, 7, 2.5f32.to_bits(), 100, (-2i32) as u32];
     for engine in [Engine::Interpreter, Engine::Simd] {
         let (_, buffers) = run(&ctx.clone().with_engine(engine), &program, &launch);
-        let got: Vec<u32> = buffers[0]
-            .chunks(4)
-            .map(|c| u32::from_le_bytes(c.try_into().unwrap()))
-            .collect();
-        assert_eq!(got, want, "{engine}");
+        assert_eq!(words(&buffers[0]), want, "{engine}");
     }
 }
 
