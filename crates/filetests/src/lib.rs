@@ -12,7 +12,11 @@
 //!   this block from the actual output.
 //! * `; check: <text>` lines, for long outputs (generated LLVM IR): each
 //!   text must occur in the output, in this order (FileCheck's CHECK);
-//!   `; not: <text>` lines: the text must occur nowhere in it.
+//!   `; not: <text>` lines: the text must occur nowhere in it. Code the
+//!   generator shapes after the host's vector ISA has its checks for each:
+//!   `; check avx512: <text>` counts only where the compiled-for CPU has
+//!   AVX-512's mask registers (`avx512f` and `avx512vl`), `; check
+//!   no-avx512: <text>` only where it has not.
 //! * `; run: @kernel global G local L (args) => argK = values` lines, for
 //!   `test run`: the kernel runs on the interpreter as written and after
 //!   the pass pipeline, and its buffers must hold these values ([`run`]).
@@ -85,7 +89,20 @@ impl TestFile {
                 .filter_map(|l| l.trim().strip_prefix(prefix).map(|c| c.trim().to_string()))
                 .collect()
         };
-        let checks = directive("; check:");
+        let isa_check = if has_mask_registers() {
+            "; check avx512:"
+        } else {
+            "; check no-avx512:"
+        };
+        let checks = source
+            .lines()
+            .filter_map(|l| {
+                let l = l.trim();
+                l.strip_prefix("; check:")
+                    .or_else(|| l.strip_prefix(isa_check))
+                    .map(|c| c.trim().to_string())
+            })
+            .collect();
         let absent = directive("; not:");
         Ok(TestFile {
             path: path.to_path_buf(),
@@ -106,6 +123,12 @@ impl TestFile {
             .collect::<Vec<_>>()
             .join("\n")
     }
+}
+
+/// True if the CPU the code generator compiles for has AVX-512's mask
+/// registers at every width (see `; check avx512:`).
+fn has_mask_registers() -> bool {
+    lockstep_codegen::target().is_ok_and(|t| t.has_feature("avx512f") && t.has_feature("avx512vl"))
 }
 
 /// What a check produced: errors it reported (compared with `; error:`

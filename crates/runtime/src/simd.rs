@@ -721,7 +721,16 @@ pub(crate) fn launch(
         && (ctx.tiering() == Tiering::Quick || tiers_at_start.iter().all(|&t| t == Tier::Full));
     if trial && comparable {
         let blocks = timings.into_inner().unwrap_or_else(|e| e.into_inner());
-        program.variant_trials.record(trial_key, &picked, &blocks);
+        if let Some(measured) = program.variant_trials.record(trial_key, &picked, &blocks) {
+            let kept = program.variant_trials.decision(&trial_key);
+            crate::variant_trial::log_decision(
+                kernel.name(),
+                &trial_key,
+                picked[0],
+                &measured,
+                kept,
+            );
+        }
     }
     for k in variants.iter().flat_map(|(_, specs)| specs.values()) {
         k.launched(running.elapsed());

@@ -174,11 +174,18 @@ impl VariantTrials {
 
     /// Adds a launch's timed blocks of the forms `forms` (the baseline
     /// first) for `key`, and decides once every candidate ran enough.
-    pub fn record(&self, key: TrialKey, forms: &[Form], blocks: &Blocks) {
+    /// Returns, when it decides, each candidate with its median time
+    /// relative to the baseline and the number of blocks it ran.
+    pub fn record(
+        &self,
+        key: TrialKey,
+        forms: &[Form],
+        blocks: &Blocks,
+    ) -> Option<Vec<(Form, f64, usize)>> {
         let mut trials = self.trials.lock().unwrap_or_else(|e| e.into_inner());
         let t = trials.entry(key).or_default();
         if t.decision.is_some() || forms.is_empty() {
-            return;
+            return None;
         }
         let nanos =
             |form: usize| -> f64 { blocks.iter().filter_map(|b| b[form]).map(|r| r.nanos).sum() };
@@ -200,8 +207,49 @@ impl VariantTrials {
                 .filter(|&(_, ratio)| ratio < MARGIN)
                 .min_by(|a, b| a.1.total_cmp(&b.1));
             t.decision = Some(best.map_or(forms[0], |(f, _)| f));
+            return Some(
+                measured
+                    .iter()
+                    .map(|(f, m)| (*f, median(&m.ratios), m.ratios.len()))
+                    .collect(),
+            );
+        }
+        None
+    }
+}
+
+impl std::fmt::Display for Form {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.width {
+            1 => write!(f, "one lane per gang"),
+            w => write!(f, "width {w}, refill {}", self.refill.name()),
         }
     }
+}
+
+/// With `LOCKSTEP_TRIALS=1`, prints a decision to stderr: the kernel, the
+/// forms measured against the baseline and the one kept.
+pub(crate) fn log_decision(
+    kernel: &str,
+    key: &TrialKey,
+    baseline: Form,
+    measured: &[(Form, f64, usize)],
+    kept: Option<Form>,
+) {
+    static ON: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    if !*ON.get_or_init(|| std::env::var("LOCKSTEP_TRIALS").is_ok_and(|v| v == "1")) {
+        return;
+    }
+    let [x, y, z] = key.local;
+    let mut line =
+        format!("lockstep: kernel {kernel}, local size {x}x{y}x{z}: baseline {baseline}");
+    for (form, ratio, blocks) in measured {
+        line += &format!("; {form}: {ratio:.2}x its time ({blocks} blocks)");
+    }
+    if let Some(kept) = kept {
+        line += &format!("; kept {kept}");
+    }
+    eprintln!("{line}");
 }
 
 #[cfg(test)]

@@ -1083,7 +1083,12 @@ impl<'a> Emitter<'a> {
             d
         };
         let is_zero = self.l.icmp(LLVMIntEQ, magnitude, c32(self, 0));
-        let m_d = self.l.select(is_zero, c32(self, 1), magnitude);
+        // umax, not a select on is_zero: LLVM then knows the divisor of the
+        // reciprocal's division is not 0, and hoists that division out of
+        // a loop even from a block that only some iterations run.
+        let m_d = self
+            .l
+            .intrinsic("llvm.umax", &[i32t], &[magnitude, c32(self, 1)]);
         let negative_a = self.l.icmp(LLVMIntSLT, a, self.int_splat(a, 0));
         let n = if signed {
             self.l.select(negative_a, self.l.neg(a), a)

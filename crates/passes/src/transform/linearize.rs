@@ -25,6 +25,14 @@
 //! variable from its own last definition where that matters: a value
 //! defined in a divergent loop and used outside it is blended into a
 //! per-lane copy (`select` on the defining block's mask) at its definition.
+//! A small block of plain arithmetic in a (reducible) loop has no guard: it
+//! runs whether or not a lane waits for it, which costs less than the test
+//! and keeps the loop body in one piece for LLVM. A loop entered only at
+//! its first block is skipped as a whole by that block's guard, and its
+//! back edge, taken only while lanes wait there, goes past the guard. The
+//! first edge into a join whose edges all come from earlier blocks (after
+//! an `if` or a `switch`) gives the join's parameters its arguments in
+//! every lane; the later edges blend theirs in.
 //!
 //! **Block-IP** ([`Scheme::BlockIp`], Beignet's scheme, the form lane
 //! refill builds on): each lane holds the position, in the same order, of
@@ -58,8 +66,8 @@ use std::collections::HashMap;
 
 use cranelift_entity::SecondaryMap;
 use lockstep_ir::{
-    BinaryOp, Block, BlockCall, Function, GangOp, Inst, InstData, IntCC, Phase, Type, UnaryOp,
-    Value, ValueDef,
+    BinaryOp, Block, BlockCall, ConvertOp, Function, GangOp, Inst, InstData, IntCC, Phase, Type,
+    UnaryOp, Value, ValueDef,
 };
 
 use crate::analysis::{loop_contiguous_order, DominatorTree, Loop, Uniformity};
@@ -117,6 +125,59 @@ pub fn linearize(func: &mut Function, uni: &Uniformity, scheme: Scheme) {
     out.gang = Some(uni.config().width);
     out.refill = func.refill;
     *func = out;
+}
+
+/// The most instructions (besides its terminator) a block in a loop may
+/// have to run without a guard (see `Linearizer::runs_unguarded`).
+const UNGUARDED_MAX_INSTS: usize = 8;
+
+fn is_integer_division(op: BinaryOp) -> bool {
+    matches!(
+        op,
+        BinaryOp::Udiv | BinaryOp::Sdiv | BinaryOp::Urem | BinaryOp::Srem
+    )
+}
+
+/// True if `data` is arithmetic that costs a few cycles at most, cannot
+/// trap and touches no memory: what a block may hold to run unguarded
+/// (integer divisions never trap in the IR, but may be costly).
+fn is_plain_arithmetic(data: &InstData) -> bool {
+    match data {
+        InstData::Iconst { .. }
+        | InstData::Fconst { .. }
+        | InstData::Undef
+        | InstData::Icmp { .. }
+        | InstData::Fcmp { .. }
+        | InstData::Select { .. }
+        | InstData::PtrAdd { .. }
+        | InstData::Ternary { .. }
+        | InstData::WorkItem { .. } => true,
+        InstData::Convert { op, .. } => !matches!(op, ConvertOp::IntToPtr),
+        InstData::Unary { op, .. } => matches!(
+            op,
+            UnaryOp::Ineg
+                | UnaryOp::Bnot
+                | UnaryOp::Iabs
+                | UnaryOp::Fneg
+                | UnaryOp::Fabs
+                | UnaryOp::Popcount
+                | UnaryOp::Clz
+                | UnaryOp::Ctz
+        ),
+        InstData::Binary { op, .. } => {
+            !is_integer_division(*op)
+                && !matches!(
+                    op,
+                    BinaryOp::Fdiv
+                        | BinaryOp::Frem
+                        | BinaryOp::Pow
+                        | BinaryOp::Atan2
+                        | BinaryOp::Hypot
+                        | BinaryOp::Remainder
+                )
+        }
+        _ => false,
+    }
 }
 
 /// True if `data` acts on memory (or prints) in each lane separately.
@@ -491,6 +552,10 @@ struct Linearizer<'a> {
     same_lanes: SecondaryMap<Block, Option<Block>>,
     /// The other way round: the blocks with each block's lanes.
     sharing: SecondaryMap<Block, Vec<Block>>,
+    /// Per original block that a loop's back edge enters past its guard
+    /// (see [`Linearizer::back_edge_target`]): where its guard sends the
+    /// gang when no lane waits for it, past the loop.
+    loop_skip: SecondaryMap<Block, Option<Block>>,
 }
 
 impl<'a> Linearizer<'a> {
@@ -553,6 +618,7 @@ impl<'a> Linearizer<'a> {
             in_edges: SecondaryMap::new(),
             same_lanes: SecondaryMap::new(),
             sharing: SecondaryMap::new(),
+            loop_skip: SecondaryMap::new(),
         };
         lin.plan();
         lin
@@ -679,12 +745,33 @@ impl<'a> Linearizer<'a> {
             }
         }
         self.out.layout = layout;
+        // Loops entered only at their first block, with masks and without
+        // lane refill (whose loops may keep lanes waiting inside while the
+        // gang runs on): no lane is in such a loop unless one waits at its
+        // first block, so the guard of that block skips the whole loop, and
+        // the back edge, taken only when a lane waits there, skips the
+        // guard. The loop is then one LLVM loop with one entry.
+        if self.scheme == Scheme::Masks && !src.refill {
+            for last in 0..self.order.len() {
+                for k in 0..self.loop_ends[last].len() {
+                    let lp = self.loop_ends[last][k].0;
+                    let b = self.order[self.loop_first_position(lp)];
+                    let loops = self.uni.loops();
+                    if loops.is_reducible(lp) && loops.entries(lp) == [b] && self.guard[b].is_some()
+                    {
+                        self.loop_skip[b] = Some(self.loop_exit(last, k));
+                    }
+                }
+            }
+        }
         // Predecessors, as the terminators will have them.
         for (i, b) in self.order.clone().into_iter().enumerate() {
             let body = self.body[b].expect("body");
             if let Some(g) = self.guard[b] {
                 self.add_pred(body, g);
-                self.add_pred(self.after(i), g);
+                if !self.runs_unguarded(b) {
+                    self.add_pred(self.guard_skip(i), g);
+                }
             }
             if let Some(r) = self.resume_entry[b] {
                 self.add_pred(body, r);
@@ -711,13 +798,8 @@ impl<'a> Linearizer<'a> {
             }
             let ends = self.loop_ends[i].clone();
             for (k, &(lp, e)) in ends.iter().enumerate() {
-                let exit = match ends.get(k + 1) {
-                    Some(&(_, next)) => next,
-                    None => self.chain_entry(i + 1),
-                };
-                let back = self.loop_start(lp);
-                self.add_pred(back, e);
-                self.add_pred(exit, e);
+                self.add_pred(self.back_edge_target(lp), e);
+                self.add_pred(self.loop_exit(i, k), e);
             }
         }
         if self.scheme == Scheme::BlockIp {
@@ -829,6 +911,56 @@ impl<'a> Linearizer<'a> {
         for other in self.sharing[b].clone() {
             self.write(Var::Mask(other), block, m);
         }
+    }
+
+    /// Per-block masks: true if original block `b` runs whether or not a
+    /// lane waits for it (if-converted), rather than behind a guard that
+    /// skips it when none does. So for a small block of plain arithmetic
+    /// in a loop (a `switch` case of an interpreter, one arm of Collatz's
+    /// `x even ? x / 2 : 3x + 1`): there the any-lane test and its branch,
+    /// often mispredicted, cost more than the few instructions they skip,
+    /// and every guard splits the loop body, so that its masks and blended
+    /// values cross LLVM blocks as phis instead of staying in registers
+    /// (without AVX-512's mask registers each crossing packs and unpacks
+    /// the masks). Such a block has no side effects, loads, calls or
+    /// divisions: running it with no lane active has no effect but its
+    /// cost.
+    fn runs_unguarded(&self, b: Block) -> bool {
+        let src = self.src;
+        let body = || {
+            src.blocks[b]
+                .insts
+                .iter()
+                .map(|&i| &src.insts[i])
+                .filter(|d| !d.is_terminator())
+        };
+        // The code generator divides 32-bit lanes by a uniform divisor
+        // with a multiplication by its reciprocal.
+        let cheap_division = |data: &InstData| match data {
+            InstData::Binary { op, args } if is_integer_division(*op) => {
+                self.uni.operand_shape(args[1], b).is_uniform()
+                    && !self.uni.operand_shape(args[0], b).is_uniform()
+                    && src.value_type(args[0]).bits() == 32
+            }
+            _ => false,
+        };
+        // Not in an irreducible loop (a `goto` into a loop): lanes may wait
+        // at any of its blocks from one pass to the next, and a block run
+        // for none of them can overwrite values lanes waiting elsewhere in
+        // the loop still use (the fuzzer found such kernels).
+        let loops = self.uni.loops();
+        let mut in_loop = false;
+        let mut cur = loops.innermost_loop(b);
+        while let Some(lp) = cur {
+            if !loops.is_reducible(lp) {
+                return false;
+            }
+            in_loop = true;
+            cur = loops.data(lp).parent.expand();
+        }
+        in_loop
+            && body().count() <= UNGUARDED_MAX_INSTS
+            && body().all(|d| is_plain_arithmetic(d) || cheap_division(d))
     }
 
     /// True if lanes of a loop with a divergent branch may be in different
@@ -972,18 +1104,47 @@ impl<'a> Linearizer<'a> {
         }
     }
 
-    /// Where a loop's back edge goes: the chain entry of its first block.
-    fn loop_start(&self, lp: Loop) -> Block {
-        let first = self
-            .uni
+    /// Where a loop's back edge goes: the chain entry of its first block,
+    /// or that block's body when the block is the loop's only entry. Then
+    /// the gang goes back only when some lane waits there (the loop end's
+    /// test), so the guard's test would always pass; skipping it keeps the
+    /// loop's first block and the blocks after it in one LLVM block (the
+    /// loops `loop_skip` holds: not with lane refill, which may leave
+    /// lanes waiting anywhere in a loop).
+    fn back_edge_target(&self, lp: Loop) -> Block {
+        let first = self.loop_first_position(lp);
+        let b = self.order[first];
+        match self.loop_skip[b] {
+            Some(_) => self.body[b].expect("body"),
+            None => self.chain_entry(first),
+        }
+    }
+
+    /// Where the gang goes after the `k`th loop ending at position `last`
+    /// of the order: the next loop end there, else the next block.
+    fn loop_exit(&self, last: usize, k: usize) -> Block {
+        match self.loop_ends[last].get(k + 1) {
+            Some(&(_, next)) => next,
+            None => self.chain_entry(last + 1),
+        }
+    }
+
+    /// Where the guard of the block at position `i` sends the gang when no
+    /// lane waits for the block.
+    fn guard_skip(&self, i: usize) -> Block {
+        self.loop_skip[self.order[i]].unwrap_or_else(|| self.after(i))
+    }
+
+    /// The position of loop `lp`'s first block in the order.
+    fn loop_first_position(&self, lp: Loop) -> usize {
+        self.uni
             .loops()
             .blocks(lp)
             .iter()
             .filter(|&&b| self.uni.is_reachable(b))
             .map(|&b| self.position[b])
             .min()
-            .expect("a loop has blocks");
-        self.chain_entry(first)
+            .expect("a loop has blocks")
     }
 
     /// True if a divergent loop contains `def` but not `use_block`: lanes
@@ -1069,17 +1230,28 @@ impl<'a> Linearizer<'a> {
                 let g = self.guard[b].expect("guard");
                 let m = self.read(Var::Mask(b), g);
                 self.share_lanes(b, g, m);
-                let any = self.gang(g, GangOp::Any, vec![m], Type::I1, false);
                 let body = self.body[b].expect("body");
-                let after = self.after(i);
-                self.brif(g, any, body, after);
+                if self.runs_unguarded(b) {
+                    self.jump(g, body, vec![]);
+                } else {
+                    let any = self.gang(g, GangOp::Any, vec![m], Type::I1, false);
+                    let skip = self.guard_skip(i);
+                    self.brif(g, any, body, skip);
+                }
                 self.fill_done(g);
-                m
+                if self.loop_skip[b].is_some() {
+                    // The lanes from the guard and from the back edge.
+                    let m = self.read(Var::Mask(b), body);
+                    self.share_lanes(b, body, m);
+                    m
+                } else {
+                    m
+                }
             };
             self.fill_body(i, b, mask);
             let ends = self.loop_ends[i].clone();
             for (k, &(lp, e)) in ends.iter().enumerate() {
-                self.fill_loop_end(i, k, lp, e, &ends);
+                self.fill_loop_end(i, k, lp, e);
             }
         }
         if self.scheme == Scheme::BlockIp {
@@ -1330,7 +1502,7 @@ impl<'a> Linearizer<'a> {
             // Lanes in different iterations of a loop may wait anywhere in it.
             return edges == 1 && !self.interleaved[from];
         }
-        if edges == 1 {
+        if edges == 1 || self.first_forward_edge(from, target) {
             return true;
         }
         let loops = self.uni.loops();
@@ -1356,6 +1528,33 @@ impl<'a> Linearizer<'a> {
             })
             .sum();
         back_edges == 1
+    }
+
+    /// Per-block masks: true if the edge from `from` is the first to bring
+    /// lanes to `target` since `target` last ran, because every edge into
+    /// `target` comes from a block before it in the order and `from` is
+    /// the first of those blocks, with one edge there (the join after a
+    /// `switch` or an `if`, whose parameters would otherwise keep blending
+    /// their values of the loop's previous iteration).
+    fn first_forward_edge(&self, from: Block, target: Block) -> bool {
+        let preds: Vec<Block> = self
+            .uni
+            .cfg()
+            .preds(target)
+            .iter()
+            .copied()
+            .filter(|&p| self.uni.is_reachable(p))
+            .collect();
+        let at = |b: Block| self.position[b];
+        preds.iter().all(|&p| at(p) < at(target))
+            && preds.iter().all(|&p| at(from) <= at(p))
+            && self
+                .src
+                .successors(from)
+                .iter()
+                .filter(|&&s| s == target)
+                .count()
+                == 1
     }
 
     /// Ends the body of the block at position `i`: the gang goes on to the
@@ -1492,7 +1691,7 @@ impl<'a> Linearizer<'a> {
         )
     }
 
-    fn fill_loop_end(&mut self, i: usize, k: usize, lp: Loop, e: Block, ends: &[(Loop, Block)]) {
+    fn fill_loop_end(&mut self, i: usize, k: usize, lp: Loop, e: Block) {
         self.seal_if_ready(e);
         let loops = self.uni.loops();
         // Lanes wait at a loop's entries; at any of its blocks if it is
@@ -1520,11 +1719,8 @@ impl<'a> Linearizer<'a> {
         if self.src.refill && !item_loop {
             again = self.unless_enough_left(e, lp, again);
         }
-        let exit = match ends.get(k + 1) {
-            Some(&(_, next)) => next,
-            None => self.chain_entry(i + 1),
-        };
-        let back = self.loop_start(lp);
+        let exit = self.loop_exit(i, k);
+        let back = self.back_edge_target(lp);
         self.brif(e, again, back, exit);
         self.fill_done(e);
     }
@@ -1752,7 +1948,7 @@ impl<'a> Linearizer<'a> {
         if self.undef_values[b] {
             return a;
         }
-        if self.undef_values[a] {
+        if self.undef_values[a] || a == b {
             return b;
         }
         let ty = self.out.value_type(a);

@@ -1,0 +1,15 @@
+kernel void fuzz(global const int *in, global int *out, global int *counts, local int *tmp) {
+    int gid = get_global_id(0), lid = get_local_id(0), grp = get_group_id(0);
+    int a = in[gid], b = in[(gid * 7 + 3) % get_global_size(0)], acc = 0;
+    int c0 = 0;
+    for (int i0 = 0; i0 < (a & 7); i0++) {
+        c0 = 0;
+        if (((grp & -9) & 3) == 2) goto L1;
+        L0:
+        acc += min((lid & acc), (grp + 5));
+        L1:
+        acc ^= min(min(i0, lid), (-6 - -8));
+        if (++c0 < 4) goto L0;
+    }
+    out[gid] = acc ^ a ^ (b << 1);
+}
