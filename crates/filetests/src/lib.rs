@@ -83,10 +83,15 @@ impl TestFile {
             }
             out
         });
-        let directive = |prefix: &str| -> Vec<String> {
+        // The texts of the lines that start with any of `prefixes`, in order.
+        let directive = |prefixes: &[&str]| -> Vec<String> {
             source
                 .lines()
-                .filter_map(|l| l.trim().strip_prefix(prefix).map(|c| c.trim().to_string()))
+                .filter_map(|l| {
+                    let l = l.trim();
+                    prefixes.iter().find_map(|p| l.strip_prefix(p))
+                })
+                .map(|c| c.trim().to_string())
                 .collect()
         };
         let isa_check = if has_mask_registers() {
@@ -94,16 +99,8 @@ impl TestFile {
         } else {
             "; check no-avx512:"
         };
-        let checks = source
-            .lines()
-            .filter_map(|l| {
-                let l = l.trim();
-                l.strip_prefix("; check:")
-                    .or_else(|| l.strip_prefix(isa_check))
-                    .map(|c| c.trim().to_string())
-            })
-            .collect();
-        let absent = directive("; not:");
+        let checks = directive(&["; check:", isa_check]);
+        let absent = directive(&["; not:"]);
         Ok(TestFile {
             path: path.to_path_buf(),
             source,

@@ -721,8 +721,7 @@ pub(crate) fn launch(
         && (ctx.tiering() == Tiering::Quick || tiers_at_start.iter().all(|&t| t == Tier::Full));
     if trial && comparable {
         let blocks = timings.into_inner().unwrap_or_else(|e| e.into_inner());
-        if let Some(measured) = program.variant_trials.record(trial_key, &picked, &blocks) {
-            let kept = program.variant_trials.decision(&trial_key);
+        if let Some((measured, kept)) = program.variant_trials.record(trial_key, &picked, &blocks) {
             crate::variant_trial::log_decision(
                 kernel.name(),
                 &trial_key,

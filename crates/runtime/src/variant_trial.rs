@@ -175,13 +175,14 @@ impl VariantTrials {
     /// Adds a launch's timed blocks of the forms `forms` (the baseline
     /// first) for `key`, and decides once every candidate ran enough.
     /// Returns, when it decides, each candidate with its median time
-    /// relative to the baseline and the number of blocks it ran.
+    /// relative to the baseline and the number of blocks it ran, and the
+    /// form kept.
     pub fn record(
         &self,
         key: TrialKey,
         forms: &[Form],
         blocks: &Blocks,
-    ) -> Option<Vec<(Form, f64, usize)>> {
+    ) -> Option<(Vec<(Form, f64, usize)>, Form)> {
         let mut trials = self.trials.lock().unwrap_or_else(|e| e.into_inner());
         let t = trials.entry(key).or_default();
         if t.decision.is_some() || forms.is_empty() {
@@ -206,13 +207,13 @@ impl VariantTrials {
                 .map(|(f, m)| (*f, median(&m.ratios)))
                 .filter(|&(_, ratio)| ratio < MARGIN)
                 .min_by(|a, b| a.1.total_cmp(&b.1));
-            t.decision = Some(best.map_or(forms[0], |(f, _)| f));
-            return Some(
-                measured
-                    .iter()
-                    .map(|(f, m)| (*f, median(&m.ratios), m.ratios.len()))
-                    .collect(),
-            );
+            let kept = best.map_or(forms[0], |(f, _)| f);
+            t.decision = Some(kept);
+            let medians = measured
+                .iter()
+                .map(|(f, m)| (*f, median(&m.ratios), m.ratios.len()))
+                .collect();
+            return Some((medians, kept));
         }
         None
     }
@@ -234,7 +235,7 @@ pub(crate) fn log_decision(
     key: &TrialKey,
     baseline: Form,
     measured: &[(Form, f64, usize)],
-    kept: Option<Form>,
+    kept: Form,
 ) {
     static ON: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
     if !*ON.get_or_init(|| std::env::var("LOCKSTEP_TRIALS").is_ok_and(|v| v == "1")) {
@@ -246,10 +247,7 @@ pub(crate) fn log_decision(
     for (form, ratio, blocks) in measured {
         line += &format!("; {form}: {ratio:.2}x its time ({blocks} blocks)");
     }
-    if let Some(kept) = kept {
-        line += &format!("; kept {kept}");
-    }
-    eprintln!("{line}");
+    eprintln!("{line}; kept {kept}");
 }
 
 #[cfg(test)]
