@@ -15,7 +15,8 @@
 # empty and the output says why.
 #
 # On a host with AVX-512, a second pass compiles Lockstep's kernels for
-# BENCH_AVX2_CPU (LOCKSTEP_CPU=znver3: AVX2, width 8) and Intel's for
+# BENCH_AVX2_CPU (LOCKSTEP_CPU=znver3 on AMD hosts, skylake on Intel ones,
+# whose CPUs lack Zen's sse4a: AVX2, width 8) and Intel's for
 # BENCH_AVX2_INTEL_ARCH (CL_CONFIG_CPU_TARGET_ARCH=core-avx2), and writes
 # bench/results/latest-$(BENCH_AVX2_CPU).{json,png}; pocl (which offers no
 # such switch) and the native C keep the host's code. BENCH_AVX2_CPU= skips
@@ -32,7 +33,7 @@ BENCH_PNG := bench/results/latest.png
 BENCH_BIN = $(or $(CARGO_TARGET_DIR),target)/release/lockstep-bench
 INTEL_OCL_VENV ?= $(HOME)/.cache/lockstep/intel-ocl-venv
 BENCH_ENV := $(INTEL_OCL_VENV)/lockstep-bench.env
-BENCH_AVX2_CPU ?= znver3
+BENCH_AVX2_CPU ?= $(if $(shell grep -qm1 GenuineIntel /proc/cpuinfo && echo intel),skylake,znver3)
 BENCH_AVX2_INTEL_ARCH ?= core-avx2
 BENCH_AVX2_ARGS ?= --no-build-times --no-cold-start
 BENCH_AVX2_JSON := bench/results/latest-$(BENCH_AVX2_CPU).json
