@@ -256,7 +256,7 @@ impl fmt::Display for Report {
                     "{} (address {shape}{}{})",
                     if kind == "load" { "gather" } else { "scatter" },
                     if *offsets_32 {
-                        "; 32-bit offsets from the object's start"
+                        "; 32-bit offsets from an address in the object"
                     } else {
                         ""
                     },

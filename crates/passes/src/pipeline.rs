@@ -48,8 +48,8 @@ pub struct Spec {
     /// Whether the kernel may run with lane refill.
     pub refill: RefillMode,
     /// Every buffer the kernel's pointer arguments point to is smaller than
-    /// 2 GiB, so per-lane addresses into one can be 32-bit offsets from its
-    /// start ([`crate::analysis::Gathers`]).
+    /// 2 GiB, so per-lane addresses into one can be 32-bit offsets from an
+    /// address in it ([`crate::analysis::Gathers`]).
     pub small_buffers: bool,
     /// Checked mode: the code generator checks every memory access against
     /// the object its pointer came from (see `lockstep_ir::abi::CheckInfo`).

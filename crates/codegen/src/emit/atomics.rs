@@ -24,7 +24,7 @@ use llvm_sys::LLVMAtomicOrdering::LLVMAtomicOrderingSequentiallyConsistent as SE
 use lockstep_ir::{self as ir, AddrSpace, AtomicRmwOp, Combine, InstData, Type};
 
 use super::llvm::V;
-use super::ops::t_bytes;
+use super::ops::{t_bytes, LaneAddresses};
 use super::{Emitter, Repr};
 use crate::report::Access;
 
@@ -107,7 +107,7 @@ impl Emitter<'_> {
             && ty == Type::I32
             && self.w <= 16
             && self.use_shape(x).is_uniform()
-            && self.gathers.object_offset(self.func, ptr).is_some()
+            && self.object_offset(ptr).is_some()
         {
             return Some((
                 self.local_histogram_add(op, ptr, x, conflicts),
@@ -190,15 +190,13 @@ impl Emitter<'_> {
         let w = self.w;
         let i32t = self.l.i32();
         let vt = self.l.vec(i32t, w);
-        let (_, off) = self
-            .gathers
-            .object_offset(self.func, ptr)
-            .expect("checked by the caller");
-        let ps = self.lane_addresses(ptr, false);
+        let addrs = self.lane_addresses(ptr);
+        let LaneAddresses::Offsets { offsets: off, .. } = addrs else {
+            unreachable!("checked by the caller: the address has 32-bit offsets")
+        };
+        let ps = self.lane_pointers(&addrs);
         let mask = self.mask;
         let old = self.gather(ps, Type::I32, 4, mask);
-        let off = self.vector(off);
-        let off = self.l.int_cast(off, vt);
         let rank = if conflicts {
             let bits = 512 * w / 16;
             let conflict =

@@ -10,13 +10,23 @@ use lockstep_ir::{
     self as ir, BinaryOp, Collective, Combine, ConvertOp, FloatCC, GangOp, InstData, IntCC,
     Rounding, TernaryOp, Type, UnaryOp, Value, WorkItemQuery,
 };
-use lockstep_passes::analysis::{PlainStore, Shape, StoreGroup};
+use lockstep_passes::analysis::{ObjectOffset, PlainStore, Shape, StoreGroup};
 
 use super::llvm::{T, V};
 use super::{Emitter, Repr};
 use crate::abi::{offsets, type_code};
 use crate::report::Access;
 use crate::CodegenError;
+
+/// Each lane's address for a gather or scatter
+/// ([`Emitter::lane_addresses`]).
+pub(super) enum LaneAddresses {
+    /// The lanes' pointers.
+    Pointers(V),
+    /// An address in the object, the same in every lane (a scalar
+    /// pointer), and each lane's 32-bit byte offset from it.
+    Offsets { base: V, offsets: V },
+}
 
 impl<'a> Emitter<'a> {
     /// Emits one non-terminator instruction of the current block. A
@@ -1683,21 +1693,22 @@ impl<'a> Emitter<'a> {
             (Repr::Vector(self.mem_as(v, ty)), Access::Strided { factor })
         } else {
             let test = self.consecutive_test(ptr, shape, volatile);
-            let ps = self.lane_addresses(ptr, test);
+            let addrs = self.lane_addresses(ptr);
             let vt = self.vty(mt);
             let mask = self.mask;
             let v = self.unless_consecutive(
-                ps,
+                &addrs,
                 size as u64,
                 test,
                 |e, p0| e.l.masked_load(vt, p0, align, mask),
                 |e| {
                     if !test {
+                        let ps = e.lane_pointers(&addrs);
                         return e.gather(ps, mt, align, mask);
                     }
                     // Lanes that share an address (`sums[i / block]`): one
                     // load for the gang.
-                    let (same, p0) = e.same_address(ps);
+                    let (same, p0) = e.same_address(&addrs);
                     e.if_else(
                         same,
                         ["access.one", "access.gather"],
@@ -1705,7 +1716,10 @@ impl<'a> Emitter<'a> {
                             let one = e.l.load(e.ty(mt), p0, align);
                             e.l.splat(one, e.w)
                         },
-                        |e| e.gather(ps, mt, align, mask),
+                        |e| {
+                            let ps = e.lane_pointers(&addrs);
+                            e.gather(ps, mt, align, mask)
+                        },
                     )
                 },
             );
@@ -1808,16 +1822,19 @@ impl<'a> Emitter<'a> {
             Access::Strided { factor }
         } else {
             let test = self.consecutive_test(ptr, shape, volatile);
-            let ps = self.lane_addresses(ptr, test);
+            let addrs = self.lane_addresses(ptr);
             let v = self.vector(value);
             let v = self.to_mem(v, ty);
             let mask = self.mask;
             self.unless_consecutive(
-                ps,
+                &addrs,
                 size as u64,
                 test,
                 |e, p0| e.l.masked_store(v, p0, align, mask),
-                |e| e.scatter(v, ps, align, mask),
+                |e| {
+                    let ps = e.lane_pointers(&addrs);
+                    e.scatter(v, ps, align, mask)
+                },
             );
             self.gather_access(ptr, shape, volatile)
         }
@@ -2028,33 +2045,69 @@ impl<'a> Emitter<'a> {
         let test = self.consecutive_test(ptr, shape, volatile);
         Access::Gather {
             shape,
-            offsets_32: !test && self.gathers.object_offset(self.func, ptr).is_some(),
+            offsets_32: self.object_offset(ptr).is_some(),
             consecutive_test: test,
         }
     }
 
     /// Each lane's address for an access through `ptr` (not consecutive):
-    /// the object's start plus a 32-bit offset where [`Gathers`] allows
-    /// (so x86 gathers with 32-bit indices), else the lanes' pointers. Not
-    /// for an access `tested` for consecutive lanes: the test needs the
-    /// 64-bit addresses anyway, and computing both cost more than the
-    /// narrower gather saved (measured on `data[i / n]`).
-    pub(super) fn lane_addresses(&mut self, ptr: Value, tested: bool) -> V {
-        let offset = if tested {
-            None
-        } else {
-            self.gathers.object_offset(self.func, ptr)
-        };
-        let Some((base, off)) = offset else {
-            return self.vector(ptr);
+    /// an address in the object plus a 32-bit offset where [`Gathers`] allows
+    /// (so x86 gathers with 32-bit indices, and a run-time test of the
+    /// offsets in 32-bit lanes), else the lanes' pointers.
+    pub(super) fn lane_addresses(&mut self, ptr: Value) -> LaneAddresses {
+        let Some(ObjectOffset { base, offsets }) = self.object_offset(ptr) else {
+            return LaneAddresses::Pointers(self.vector(ptr));
         };
         let base = self.scalar(base);
-        let off = self.vector(off);
-        let narrow = self.l.cast(LLVMOpcode::LLVMTrunc, off, self.vty(Type::I32));
-        let off = self
-            .l
-            .cast(LLVMOpcode::LLVMSExt, narrow, self.vty(Type::I64));
-        self.l.gep_i8(base, off)
+        let i32v = self.vty(Type::I32);
+        let mut sum = None;
+        for off in offsets {
+            let off = self.vector(off);
+            let off = self.l.cast(LLVMOpcode::LLVMTrunc, off, i32v);
+            sum = Some(sum.map_or(off, |s| self.l.add(s, off)));
+        }
+        let offsets = sum.expect("a ptradd has an offset");
+        LaneAddresses::Offsets { base, offsets }
+    }
+
+    /// How an access through `ptr` can use 32-bit offsets
+    /// ([`Gathers::object_offset`]), if it can.
+    pub(super) fn object_offset(&self, ptr: Value) -> Option<ObjectOffset> {
+        self.gathers
+            .object_offset(self.func, ptr, |v| self.use_shape(v).is_uniform())
+    }
+
+    /// The lanes' pointers in `addrs`, computed where the gather or scatter
+    /// using them is: x86's instruction selection sees the sign-extended
+    /// 32-bit offsets only in the access's own block.
+    pub(super) fn lane_pointers(&mut self, addrs: &LaneAddresses) -> V {
+        match *addrs {
+            LaneAddresses::Pointers(ps) => ps,
+            LaneAddresses::Offsets { base, offsets } => {
+                let wide = self
+                    .l
+                    .cast(LLVMOpcode::LLVMSExt, offsets, self.vty(Type::I64));
+                self.l.gep_i8(base, wide)
+            }
+        }
+    }
+
+    /// The integers a run-time test compares to find consecutive lanes or
+    /// lanes sharing an address: the 32-bit offsets where there are some,
+    /// else the 64-bit addresses; and lane 0's address.
+    fn lane_positions(&mut self, addrs: &LaneAddresses) -> (V, V) {
+        match *addrs {
+            LaneAddresses::Offsets { base, offsets } => {
+                let first = self.l.extract(offsets, 0);
+                let first = self.l.cast(LLVMOpcode::LLVMSExt, first, self.l.i64());
+                (offsets, self.l.gep_i8(base, first))
+            }
+            LaneAddresses::Pointers(ps) => {
+                let i64v = self.l.vec(self.l.i64(), self.w);
+                let ints = self.l.cast(LLVMOpcode::LLVMPtrToInt, ps, i64v);
+                (ints, self.l.extract(ps, 0))
+            }
+        }
     }
 
     /// Loads a `t` (a memory type) from each lane's address in `ps` whose
@@ -2170,7 +2223,7 @@ impl<'a> Emitter<'a> {
     /// lane. Returns the access's value (for a load).
     fn unless_consecutive(
         &mut self,
-        ps: V,
+        addrs: &LaneAddresses,
         size: u64,
         test: bool,
         vector: impl FnOnce(&mut Self, V) -> V,
@@ -2179,13 +2232,11 @@ impl<'a> Emitter<'a> {
         if !test {
             return each(self);
         }
-        let i64t = self.l.i64();
-        let ints = self
-            .l
-            .cast(LLVMOpcode::LLVMPtrToInt, ps, self.l.vec(i64t, self.w));
+        let (ints, p0) = self.lane_positions(addrs);
+        let it = unsafe { llvm_sys::core::LLVMGetElementType(self.l.type_of(ints)) };
         let first = self.l.extract(ints, 0);
         let steps: Vec<V> = (0..self.w as u64)
-            .map(|i| self.l.const_int(i64t, i * size))
+            .map(|i| self.l.const_int(it, i * size))
             .collect();
         let expected = self
             .l
@@ -2195,7 +2246,6 @@ impl<'a> Emitter<'a> {
             .icmp(llvm_sys::LLVMIntPredicate::LLVMIntEQ, ints, expected);
         let off_line = self.l.and(self.mask, self.l.not(on_line));
         let consecutive = self.l.not(self.any(off_line));
-        let p0 = self.l.extract(ps, 0);
         self.if_else(
             consecutive,
             ["access.vector", "access.each"],
@@ -2205,10 +2255,9 @@ impl<'a> Emitter<'a> {
     }
 
     /// Whether the gang has an active lane and every active lane's address
-    /// in `ps` is lane 0's, and lane 0's address.
-    fn same_address(&mut self, ps: V) -> (V, V) {
-        let i64v = self.l.vec(self.l.i64(), self.w);
-        let ints = self.l.cast(LLVMOpcode::LLVMPtrToInt, ps, i64v);
+    /// in `addrs` is lane 0's, and lane 0's address.
+    fn same_address(&mut self, addrs: &LaneAddresses) -> (V, V) {
+        let (ints, p0) = self.lane_positions(addrs);
         let first = self.l.splat(self.l.extract(ints, 0), self.w);
         let same = self
             .l
@@ -2217,7 +2266,7 @@ impl<'a> Emitter<'a> {
         let same = self
             .l
             .and(self.any(self.mask), self.l.not(self.any(elsewhere)));
-        (same, self.l.extract(ps, 0))
+        (same, p0)
     }
 
     /// `yes` where `cond` holds, else `no`, each in its own block (named

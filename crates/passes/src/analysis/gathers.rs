@@ -1,15 +1,17 @@
 //! How memory accesses through per-lane addresses (gathers and scatters)
 //! are best done, decided on gang-level IR for the code generator:
 //!
-//! * **Offsets from an object's start.** An address `ptradd base, off`
-//!   whose `base` is the start of an object — a kernel's pointer argument
-//!   or a program-scope variable — and is the same in every lane can be
-//!   gathered as `base + 32-bit offset` (x86's `vpgatherdd`: one instruction
-//!   for 16 lanes) instead of from 64-bit pointers (two `vpgatherqd`, and
-//!   the 64-bit address arithmetic before them), when every such object is
-//!   smaller than 2 GiB: an access inside the object then has an offset
-//!   below 2³¹. The runtime knows the buffers' sizes and says so in the
-//!   specialization ([`crate::pipeline::Spec::small_buffers`]).
+//! * **32-bit offsets in an object.** An address `ptradd base, off` (or a
+//!   chain of them, `ptradd (ptradd base, a), b`) whose `base` is the same
+//!   in every lane and points into an object — a kernel's pointer argument
+//!   or a program-scope variable, or an address computed from one by
+//!   `ptradd` (a row of an image) — can be gathered as `base + 32-bit
+//!   offset` (x86's `vpgatherdd`: one instruction for 16 lanes) instead of
+//!   from 64-bit pointers (two `vpgatherqd`, and the 64-bit address
+//!   arithmetic before them), when every such object is smaller than
+//!   2 GiB: an access inside the object is then less than 2³¹ bytes from
+//!   any address in it. The runtime knows the buffers' sizes and says so in
+//!   the specialization ([`crate::pipeline::Spec::small_buffers`]).
 //! * **A run-time test for consecutive lanes.** An address the analysis
 //!   could not prove consecutive may still be at run time (an index clamped
 //!   at a border, computed with bit operations); the code generator then
@@ -64,18 +66,39 @@ impl Gathers {
         }
     }
 
-    /// For an access through `ptr`: the object's start (a kernel argument
-    /// or a variable's address, the same in every lane) and the byte offset
-    /// from it, if the access can use 32-bit offsets.
-    pub fn object_offset(&self, func: &Function, ptr: Value) -> Option<(Value, Value)> {
-        let ValueDef::Result(inst) = func.values[ptr].def else {
-            return None;
-        };
-        match func.insts[inst] {
-            InstData::PtrAdd { args: [base, off] } if self.small_object_starts[base] => {
-                Some((base, off))
+    /// For an access through `ptr`, if it can use 32-bit offsets: an
+    /// address in a small object that is the same in every lane (by
+    /// `is_uniform`), and the byte offsets whose sum is `ptr`'s distance
+    /// from it (the offsets of the `ptradd`s between, innermost last).
+    pub fn object_offset(
+        &self,
+        func: &Function,
+        ptr: Value,
+        is_uniform: impl Fn(Value) -> bool,
+    ) -> Option<ObjectOffset> {
+        let mut offsets = Vec::new();
+        let mut at = ptr;
+        while let Some([base, off]) = ptr_add(func, at) {
+            offsets.push(off);
+            if is_uniform(base) && self.in_small_object(func, base) {
+                return Some(ObjectOffset { base, offsets });
             }
-            _ => None,
+            at = base;
+        }
+        None
+    }
+
+    /// True if `ptr` is the start of a small object or a `ptradd` from an
+    /// address in one.
+    fn in_small_object(&self, func: &Function, mut ptr: Value) -> bool {
+        loop {
+            if self.small_object_starts[ptr] {
+                return true;
+            }
+            match ptr_add(func, ptr) {
+                Some([base, _]) => ptr = base,
+                None => return false,
+            }
         }
     }
 
@@ -84,6 +107,25 @@ impl Gathers {
     /// its address is not computed from loaded data.
     pub fn worth_consecutive_test(&self, ptr: Value) -> bool {
         !self.loaded[ptr]
+    }
+}
+
+/// An address in a small object, the same in every lane, and the byte
+/// offsets that added to it give a gather's or scatter's lane addresses
+/// ([`Gathers::object_offset`]).
+pub struct ObjectOffset {
+    pub base: Value,
+    pub offsets: Vec<Value>,
+}
+
+/// The operands of `ptr`'s definition if it is a `ptradd`.
+fn ptr_add(func: &Function, ptr: Value) -> Option<[Value; 2]> {
+    let ValueDef::Result(inst) = func.values[ptr].def else {
+        return None;
+    };
+    match func.insts[inst] {
+        InstData::PtrAdd { args } => Some(args),
+        _ => None,
     }
 }
 

@@ -25,7 +25,7 @@ pub mod uniformity;
 pub use cfg::ControlFlowGraph;
 pub use domtree::{DominanceFrontiers, DominatorTree};
 pub use gang_width::{gang_width, GangWidth};
-pub use gathers::Gathers;
+pub use gathers::{Gathers, ObjectOffset};
 pub use interleave::{Interleaved, PlainStore, StoreGroup};
 pub use liveness::{Liveness, ValueSet};
 pub use loops::{loop_contiguous_order, Loop, LoopData, LoopForest};
